@@ -1,0 +1,3 @@
+module github.com/pixgate/pixgate
+
+go 1.26.0
