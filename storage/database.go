@@ -1,0 +1,57 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// EnsureDatabase creates the database named in dbURL when it does not exist,
+// connecting to the server's "postgres" database to do so. A database that
+// already exists is left alone.
+func EnsureDatabase(ctx context.Context, dbURL string) error {
+	cc, err := pgx.ParseConfig(dbURL)
+	if err != nil {
+		return fmt.Errorf("storage: database URL: %w", err)
+	}
+	name := cc.Database
+	if name == "" || name == "postgres" {
+		return nil
+	}
+	conn, err := pgx.ConnectConfig(ctx, cc)
+	if err == nil {
+		return conn.Close(ctx)
+	}
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != "3D000" { // invalid_catalog_name
+		return fmt.Errorf("storage: cannot reach Postgres at %s: %w", redactURL(dbURL), err)
+	}
+	admin := cc.Copy()
+	admin.Database = "postgres"
+	conn, err = pgx.ConnectConfig(ctx, admin)
+	if err != nil {
+		return fmt.Errorf("storage: connect to create database %q: %w", name, err)
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
+	if errors.As(err, &pgErr) && pgErr.Code == "42P04" { // duplicate_database: created concurrently
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("storage: create database %q: %w", name, err)
+	}
+	return nil
+}
+
+// redactURL hides the password of a connection URL before it is printed.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparseable URL)"
+	}
+	return u.Redacted()
+}
