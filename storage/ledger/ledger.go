@@ -1,0 +1,133 @@
+// Package ledger posts balanced double-entry transactions.
+//
+// Every balance change in PixGate is one call to Post inside the SQL
+// transaction of the state change that caused it. Post refuses unbalanced
+// entries, never lets an integrator account go below zero, and records the
+// balance after each entry. Its reference is unique, so a cause posts once.
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// Kind names an account's role.
+type Kind string
+
+// Integrator accounts, one of each per integrator.
+const (
+	Available Kind = "available" // spendable balance
+	Pending   Kind = "pending"   // cash-in under a settlement hold
+	Reserved  Kind = "reserved"  // held for in-flight withdrawals and refunds
+)
+
+// Platform accounts, one of each for the whole deployment.
+const (
+	Fees        Kind = "fees"        // fees earned by the platform
+	Provider    Kind = "provider"    // money at the settlement provider; may go negative
+	Adjustments Kind = "adjustments" // source of manual operator postings; may go negative
+)
+
+// IntegratorKinds are the accounts every integrator has.
+var IntegratorKinds = []Kind{Available, Pending, Reserved}
+
+// Account identifies an account: an integrator's, or a platform account when
+// Integrator is zero.
+type Account struct {
+	Integrator int64
+	Kind       Kind
+}
+
+// Of returns the integrator's account of the given kind.
+func Of(integrator int64, kind Kind) Account { return Account{Integrator: integrator, Kind: kind} }
+
+// Platform returns the platform account of the given kind.
+func Platform(kind Kind) Account { return Account{Kind: kind} }
+
+func (a Account) String() string {
+	if a.Integrator == 0 {
+		return string(a.Kind)
+	}
+	return fmt.Sprintf("integrator %d %s", a.Integrator, a.Kind)
+}
+
+// Entry moves Amount into (positive) or out of (negative) Account.
+type Entry struct {
+	Account Account
+	Amount  money.Money
+}
+
+// Transaction is one balanced posting.
+type Transaction struct {
+	// Reference names the cause and is unique across the ledger, e.g.
+	// "withdrawal:<id>:reserve". Posting the same reference twice fails with
+	// ErrDuplicate and changes nothing.
+	Reference string
+	Kind      string // e.g. "withdrawal.reserve", "charge.paid", "adjustment"
+	Memo      string
+	Entries   []Entry
+}
+
+// Errors returned by Post.
+var (
+	ErrUnbalanced     = errors.New("ledger: entries do not sum to zero")
+	ErrInvalid        = errors.New("ledger: invalid transaction")
+	ErrDuplicate      = errors.New("ledger: reference already posted")
+	ErrUnknownAccount = errors.New("ledger: unknown account")
+)
+
+// InsufficientFundsError says which account would have gone below zero.
+type InsufficientFundsError struct {
+	Account   Account
+	Balance   money.Money
+	Requested money.Money
+}
+
+func (e *InsufficientFundsError) Error() string {
+	return fmt.Sprintf("ledger: insufficient funds in %s: balance %s, debit %s", e.Account, e.Balance, e.Requested)
+}
+
+// ErrInsufficientFunds matches any *InsufficientFundsError with errors.Is.
+var ErrInsufficientFunds = errors.New("ledger: insufficient funds")
+
+// Is makes errors.Is(err, ErrInsufficientFunds) true.
+func (e *InsufficientFundsError) Is(target error) bool { return target == ErrInsufficientFunds }
+
+// Querier is what Post needs: a pgx transaction (or anything that runs SQL
+// inside one).
+type Querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+func (t Transaction) validate() error {
+	if t.Reference == "" || t.Kind == "" {
+		return fmt.Errorf("%w: reference and kind are required", ErrInvalid)
+	}
+	if len(t.Entries) < 2 {
+		return fmt.Errorf("%w: a posting needs at least two entries", ErrInvalid)
+	}
+	seen := make(map[Account]bool, len(t.Entries))
+	var sum money.Money
+	for _, e := range t.Entries {
+		if e.Amount == 0 {
+			return fmt.Errorf("%w: zero entry on %s", ErrInvalid, e.Account)
+		}
+		if seen[e.Account] {
+			return fmt.Errorf("%w: %s appears twice", ErrInvalid, e.Account)
+		}
+		seen[e.Account] = true
+		sum += e.Amount
+	}
+	if sum != 0 {
+		return fmt.Errorf("%w (%s off)", ErrUnbalanced, sum)
+	}
+	return nil
+}
