@@ -1,0 +1,62 @@
+package storage_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
+)
+
+// TestAuditDetectsCorruption tampers with the ledger behind Post's back in
+// several ways; each one is named by the audit.
+func TestAuditDetectsCorruption(t *testing.T) {
+	tests := []struct {
+		name      string
+		tamper    string
+		wantCheck []string
+	}{
+		{"entry amount changed", `UPDATE ledger_entries SET amount = amount + 1 WHERE id = (SELECT max(id) FROM ledger_entries)`,
+			[]string{"transaction_unbalanced", "balance_mismatch", "balance_after_mismatch"}},
+		{"balance changed", `UPDATE ledger_accounts SET balance = balance + 7 WHERE kind = 'pending' AND integrator_id IS NOT NULL`,
+			[]string{"balance_mismatch", "ledger_not_zero"}},
+		{"reservation without a withdrawal", `UPDATE withdrawals SET status = 'COMPLETED'`,
+			[]string{"reserved_mismatch"}},
+		{"entry deleted", `DELETE FROM ledger_entries WHERE id = (SELECT min(id) FROM ledger_entries)`,
+			[]string{"transaction_unbalanced", "balance_mismatch"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := storagetest.NewDB(t)
+			ctx := context.Background()
+			in := newIntegrator(t, db)
+			if _, err := db.CreditWallet(ctx, in.ID, money.FromReais(10, 0), "seed"); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 250, 50, "w1")); err != nil {
+				t.Fatal(err)
+			}
+			mustAuditClean(t, db)
+			if _, err := db.Pool().Exec(ctx, tt.tamper); err != nil {
+				t.Fatal(err)
+			}
+			v, err := db.Audit(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]bool{}
+			for _, x := range v {
+				got[x.Check] = true
+				if strings.TrimSpace(x.Detail) == "" {
+					t.Errorf("violation %s has no detail", x.Check)
+				}
+			}
+			for _, c := range tt.wantCheck {
+				if !got[c] {
+					t.Errorf("audit did not report %s; got %v", c, v)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,121 @@
+package storage
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pixgate/pixgate/storage/ledger"
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// Integrator is a customer of PixGate with its fee rules.
+type Integrator struct {
+	ID      int64
+	Name    string
+	Email   string
+	CashIn  money.FeeRule
+	CashOut money.FeeRule
+	// WebhookSecret signs postbacks (Standard Webhooks, "whsec_" + base64).
+	WebhookSecret string
+	CreatedAt     time.Time
+}
+
+// NewIntegrator describes an integrator to create.
+type NewIntegrator struct {
+	Name    string
+	Email   string
+	CashIn  money.FeeRule
+	CashOut money.FeeRule
+}
+
+// ErrEmailTaken is returned when another integrator has the e-mail address.
+var ErrEmailTaken = errors.New("an integrator with this e-mail already exists")
+
+// CreateIntegrator creates an integrator, its ledger accounts and a first API
+// key with every scope, in one transaction.
+func (db *DB) CreateIntegrator(ctx context.Context, ni NewIntegrator) (Integrator, Credentials, error) {
+	in := Integrator{Name: ni.Name, Email: ni.Email, CashIn: ni.CashIn, CashOut: ni.CashOut,
+		WebhookSecret: "whsec_" + base64.StdEncoding.EncodeToString(randomBytes(24))}
+	var creds Credentials
+	err := db.InTx(ctx, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `INSERT INTO integrators
+			(name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, created_at`,
+			in.Name, in.Email, in.CashIn.Kind, feeValue(in.CashIn), in.CashOut.Kind, feeValue(in.CashOut), in.WebhookSecret,
+		).Scan(&in.ID, &in.CreatedAt)
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+			return ErrEmailTaken
+		}
+		if err != nil {
+			return fmt.Errorf("storage: create integrator: %w", err)
+		}
+		for _, k := range ledger.IntegratorKinds {
+			if _, err := tx.Exec(ctx, `INSERT INTO ledger_accounts (integrator_id, kind) VALUES ($1, $2)`, in.ID, k); err != nil {
+				return fmt.Errorf("storage: create %s account: %w", k, err)
+			}
+		}
+		_, creds, err = createKey(ctx, tx, NewKey{IntegratorID: in.ID})
+		return err
+	})
+	if err != nil {
+		return Integrator{}, Credentials{}, err
+	}
+	return in, creds, nil
+}
+
+const integratorColumns = `id, name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret, created_at`
+
+// Integrator returns one integrator by id.
+func (db *DB) Integrator(ctx context.Context, id int64) (Integrator, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+integratorColumns+` FROM integrators WHERE id = $1`, id)
+	in, err := pgx.CollectExactlyOneRow(rows, scanIntegrator)
+	if err != nil {
+		return Integrator{}, notFound(err)
+	}
+	return in, nil
+}
+
+// ListIntegrators returns every integrator, oldest first.
+func (db *DB) ListIntegrators(ctx context.Context) ([]Integrator, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+integratorColumns+` FROM integrators ORDER BY id`)
+	list, err := pgx.CollectRows(rows, scanIntegrator)
+	if err != nil {
+		return nil, fmt.Errorf("storage: list integrators: %w", err)
+	}
+	return list, nil
+}
+
+func scanIntegrator(r pgx.CollectableRow) (Integrator, error) {
+	var (
+		in                  Integrator
+		cinKind, coutKind   string
+		cinValue, coutValue int64
+	)
+	err := r.Scan(&in.ID, &in.Name, &in.Email, &cinKind, &cinValue, &coutKind, &coutValue, &in.WebhookSecret, &in.CreatedAt)
+	in.CashIn = feeRule(cinKind, cinValue)
+	in.CashOut = feeRule(coutKind, coutValue)
+	return in, err
+}
+
+// Fee rules are stored as a kind and one integer: parts per million for
+// percent rules, centavos for fixed rules.
+func feeValue(r money.FeeRule) int64 {
+	if r.Kind == money.FeeFixed {
+		return int64(r.Fixed)
+	}
+	return r.PPM
+}
+
+func feeRule(kind string, value int64) money.FeeRule {
+	if money.FeeKind(kind) == money.FeeFixed {
+		return money.Fixed(money.Money(value))
+	}
+	return money.Percent(value)
+}

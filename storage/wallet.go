@@ -1,0 +1,86 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pixgate/pixgate/storage/ledger"
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// Wallet is an integrator's three account balances.
+type Wallet struct {
+	Available money.Money `json:"available"`
+	Pending   money.Money `json:"pending"`
+	Reserved  money.Money `json:"reserved"`
+}
+
+// Wallet reads an integrator's balances; ErrNotFound for an unknown integrator.
+func (db *DB) Wallet(ctx context.Context, integratorID int64) (Wallet, error) {
+	rows, err := db.pool.Query(ctx, `SELECT kind, balance FROM ledger_accounts WHERE integrator_id = $1`, integratorID)
+	if err != nil {
+		return Wallet{}, fmt.Errorf("storage: wallet: %w", err)
+	}
+	defer rows.Close()
+	var (
+		w     Wallet
+		found bool
+	)
+	for rows.Next() {
+		var (
+			kind    string
+			balance money.Money
+		)
+		if err := rows.Scan(&kind, &balance); err != nil {
+			return Wallet{}, fmt.Errorf("storage: wallet: %w", err)
+		}
+		found = true
+		switch ledger.Kind(kind) {
+		case ledger.Available:
+			w.Available = balance
+		case ledger.Pending:
+			w.Pending = balance
+		case ledger.Reserved:
+			w.Reserved = balance
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return Wallet{}, fmt.Errorf("storage: wallet: %w", err)
+	}
+	if !found {
+		return Wallet{}, ErrNotFound
+	}
+	return w, nil
+}
+
+// PlatformBalance reads a platform account (fees, provider, adjustments).
+func (db *DB) PlatformBalance(ctx context.Context, kind ledger.Kind) (money.Money, error) {
+	var m money.Money
+	err := db.pool.QueryRow(ctx, `SELECT balance FROM ledger_accounts WHERE integrator_id IS NULL AND kind = $1`, kind).Scan(&m)
+	return m, notFound(err)
+}
+
+// CreditWallet is a manual operator adjustment: it moves amount from the
+// platform adjustments account into the integrator's available balance.
+func (db *DB) CreditWallet(ctx context.Context, integratorID int64, amount money.Money, reason string) (ledger.Posted, error) {
+	if amount <= 0 {
+		return ledger.Posted{}, fmt.Errorf("%w: credit must be positive", ledger.ErrInvalid)
+	}
+	var posted ledger.Posted
+	err := db.InTx(ctx, func(tx pgx.Tx) (err error) {
+		posted, err = ledger.Post(ctx, tx, ledger.Transaction{
+			Reference: "adjustment:" + uuid.NewString(),
+			Kind:      "adjustment.credit",
+			Memo:      reason,
+			Entries: []ledger.Entry{
+				{Account: ledger.Platform(ledger.Adjustments), Amount: -amount},
+				{Account: ledger.Of(integratorID, ledger.Available), Amount: amount},
+			},
+		})
+		return err
+	})
+	return posted, err
+}
