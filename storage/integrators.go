@@ -119,3 +119,14 @@ func feeRule(kind string, value int64) money.FeeRule {
 	}
 	return money.Percent(value)
 }
+
+// IntegratorByEmail returns the integrator with the e-mail address (compared
+// case-insensitively).
+func (db *DB) IntegratorByEmail(ctx context.Context, email string) (Integrator, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+integratorColumns+` FROM integrators WHERE lower(email) = lower($1)`, email)
+	in, err := pgx.CollectExactlyOneRow(rows, scanIntegrator)
+	if err != nil {
+		return Integrator{}, notFound(err)
+	}
+	return in, nil
+}

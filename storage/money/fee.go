@@ -1,6 +1,7 @@
 package money
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -128,4 +129,17 @@ func parsePercent(s string) (int64, error) {
 		return 0, errors.New("percentage must not exceed 100")
 	}
 	return ppm, nil
+}
+
+// FeeView is a rule as integrators see it in JSON: {"type", "value", "note"},
+// value being a JSON number (the percentage, or the amount in reais).
+type FeeView struct {
+	Type  string      `json:"type"`
+	Value json.Number `json:"value"`
+	Note  string      `json:"note"`
+}
+
+// View renders the rule for the "cashin" or "cashout" side.
+func (r FeeRule) View(side string) FeeView {
+	return FeeView{Type: string(r.Kind), Value: json.Number(r.Value()), Note: r.Note(side)}
 }

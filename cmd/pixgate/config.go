@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+)
+
+// config is every setting of every process, read once from PIXGATE_*
+// environment variables and passed down as each package's own Config.
+// The defaults make `make run` work on a machine with Postgres and Redis on
+// their standard local ports. The desc tags feed `pixgate env` and the
+// README's table (a test keeps the README in step).
+type config struct {
+	DatabaseURL      string `env:"PIXGATE_DATABASE_URL" envDefault:"postgres://postgres@127.0.0.1:5432/pixgate?sslmode=disable" desc:"Postgres URL; the database is created if missing"`
+	DatabaseMaxConns int32  `env:"PIXGATE_DATABASE_MAX_CONNS" envDefault:"20" desc:"connections per process"`
+	RedisURL         string `env:"PIXGATE_REDIS_URL" envDefault:"redis://127.0.0.1:6379/0" desc:"Redis URL (queues, access tokens, rate limits)"`
+
+	HTTPAddr      string `env:"PIXGATE_HTTP_ADDR" envDefault:"127.0.0.1:8080" desc:"API listen address"`
+	WorkerAddr    string `env:"PIXGATE_WORKER_ADDR" envDefault:"127.0.0.1:8081" desc:"worker side server: /healthz, /metrics, /monitoring"`
+	PublicBaseURL string `env:"PIXGATE_PUBLIC_BASE_URL" envDefault:"http://127.0.0.1:8080" desc:"URL where the provider reaches PixGate's webhook"`
+	LogLevel      string `env:"PIXGATE_LOG_LEVEL" envDefault:"info" desc:"debug, info, warn or error"`
+	LogFormat     string `env:"PIXGATE_LOG_FORMAT" envDefault:"json" desc:"json or text (pixgate dev uses text unless set)"`
+
+	ProviderURL          string        `env:"PIXGATE_PROVIDER_URL" envDefault:"http://127.0.0.1:9090" desc:"settlement provider base URL (the dev sandbox by default)"`
+	ProviderClientID     string        `env:"PIXGATE_PROVIDER_CLIENT_ID" envDefault:"sandbox" desc:"provider client id"`
+	ProviderClientSecret string        `env:"PIXGATE_PROVIDER_CLIENT_SECRET" envDefault:"sandbox" desc:"provider client secret"`
+	ProviderTimeout      time.Duration `env:"PIXGATE_PROVIDER_TIMEOUT" envDefault:"10s" desc:"timeout of one provider call"`
+	ProviderWebhookToken string        `env:"PIXGATE_PROVIDER_WEBHOOK_TOKEN" desc:"secret path segment of /webhooks/provider/{token}; required by api and worker (pixgate dev generates one)"`
+
+	SandboxAddr         string        `env:"PIXGATE_SANDBOX_ADDR" envDefault:"127.0.0.1:9090" desc:"sandbox provider listen address"`
+	SandboxClientID     string        `env:"PIXGATE_SANDBOX_CLIENT_ID" envDefault:"sandbox" desc:"client id the sandbox accepts"`
+	SandboxClientSecret string        `env:"PIXGATE_SANDBOX_CLIENT_SECRET" envDefault:"sandbox" desc:"client secret the sandbox accepts"`
+	SandboxSettleDelay  time.Duration `env:"PIXGATE_SANDBOX_SETTLE_DELAY" envDefault:"1s" desc:"how long sandbox payments and refunds take to settle"`
+}
+
+// loadConfig reads the configuration from environ, a list of KEY=value pairs
+// (os.Environ() in production, a fixed list in tests).
+func loadConfig(environ map[string]string) (config, error) {
+	var c config
+	if err := env.ParseWithOptions(&c, env.Options{Environment: environ}); err != nil {
+		return config{}, fmt.Errorf("configuration: %w", err)
+	}
+	return c, nil
+}
+
+// configVar describes one variable for `pixgate env` and the README.
+type configVar struct {
+	Name, Default, Description string
+}
+
+func configVars() []configVar {
+	t := reflect.TypeOf(config{})
+	vars := make([]configVar, 0, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		vars = append(vars, configVar{Name: f.Tag.Get("env"), Default: f.Tag.Get("envDefault"), Description: f.Tag.Get("desc")})
+	}
+	return vars
+}
+
+// configMarkdown renders the settings as a Markdown table.
+func configMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| Variable | Default | Meaning |\n|---|---|---|\n")
+	for _, v := range configVars() {
+		def := "`" + v.Default + "`"
+		if v.Default == "" {
+			def = "(none)"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", v.Name, def, v.Description)
+	}
+	return b.String()
+}

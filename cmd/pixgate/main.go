@@ -1,0 +1,122 @@
+// Command pixgate is PixGate's one binary: the API, the workers, the sandbox
+// provider, the development stack, migrations and the operator commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pixgate/pixgate/storage"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], environMap(os.Environ()), os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns the process exit code.
+func run(ctx context.Context, args []string, environ map[string]string, stdout, stderr io.Writer) int {
+	c := &cli{environ: environ, stdout: stdout, stderr: stderr}
+	root := c.rootCommand()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "pixgate:", err)
+	return 1
+}
+
+// exitError ends a command with a given code after it printed its own report.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// cli carries what every command needs; it replaces global state.
+type cli struct {
+	environ map[string]string
+	stdout  io.Writer
+	stderr  io.Writer
+	cfg     config
+	log     *slog.Logger
+}
+
+func (c *cli) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "pixgate",
+		Short:         "PixGate: a PIX payment gateway",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(c.environ)
+			if err != nil {
+				return err
+			}
+			c.cfg = cfg
+			c.log = newLogger(c.stderr, cfg.LogLevel, cfg.LogFormat)
+			return nil
+		},
+	}
+	root.AddCommand(
+		c.migrateCommand(),
+		c.devCommand(),
+		c.integratorCommand(),
+		c.keyCommand(),
+		c.walletCommand(),
+		c.auditCommand(),
+		c.envCommand(),
+	)
+	return root
+}
+
+// openDB opens the database and applies migrations, so operator commands
+// work on a fresh machine.
+func (c *cli) openDB(ctx context.Context) (*storage.DB, error) {
+	db, err := storage.Open(ctx, storage.Config{URL: c.cfg.DatabaseURL, MaxConns: c.cfg.DatabaseMaxConns})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func newLogger(w io.Writer, level, format string) *slog.Logger {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		lv = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	if strings.EqualFold(format, "text") {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+func environMap(kv []string) map[string]string {
+	m := make(map[string]string, len(kv))
+	for _, s := range kv {
+		if k, v, ok := strings.Cut(s, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
