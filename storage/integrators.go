@@ -43,7 +43,7 @@ func (db *DB) CreateIntegrator(ctx context.Context, ni NewIntegrator) (Integrato
 	in := Integrator{Name: ni.Name, Email: ni.Email, CashIn: ni.CashIn, CashOut: ni.CashOut,
 		WebhookSecret: "whsec_" + base64.StdEncoding.EncodeToString(randomBytes(24))}
 	var creds Credentials
-	err := db.InTx(ctx, func(tx pgx.Tx) error {
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `INSERT INTO integrators
 			(name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret)
 			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, created_at`,

@@ -92,7 +92,7 @@ func (db *DB) CreateKey(ctx context.Context, nk NewKey) (APIKey, Credentials, er
 		key   APIKey
 		creds Credentials
 	)
-	err := db.InTx(ctx, func(tx pgx.Tx) (err error) {
+	err := db.inTx(ctx, func(tx pgx.Tx) (err error) {
 		key, creds, err = createKey(ctx, tx, nk)
 		return err
 	})

@@ -26,6 +26,10 @@ type PendingOutbox struct {
 	Attempts  int
 }
 
+// outboxChannel is the NOTIFY channel that wakes the relay when a
+// transaction that wrote outbox rows commits.
+const outboxChannel = "pixgate_outbox"
+
 func writeOutbox(ctx context.Context, tx pgx.Tx, msgs ...OutboxMessage) error {
 	for _, m := range msgs {
 		if _, err := tx.Exec(ctx, `INSERT INTO outbox (task_type, task_id, payload) VALUES ($1, $2, $3)
@@ -33,5 +37,101 @@ func writeOutbox(ctx context.Context, tx pgx.Tx, msgs ...OutboxMessage) error {
 			return fmt.Errorf("storage: outbox: %w", err)
 		}
 	}
+	if len(msgs) > 0 {
+		// Delivered on commit only, and coalesced by Postgres per transaction.
+		if _, err := tx.Exec(ctx, `SELECT pg_notify('`+outboxChannel+`', '')`); err != nil {
+			return fmt.Errorf("storage: outbox notify: %w", err)
+		}
+	}
 	return nil
+}
+
+// RelayOutbox claims up to limit unsent outbox rows (skipping rows another
+// relay holds), calls enqueue for each, and marks the ones it enqueued as
+// sent, all in one transaction. A row whose enqueue fails stays unsent, with
+// the error kept, and is tried again on a later call. It returns how many
+// rows were sent.
+func (db *DB) RelayOutbox(ctx context.Context, limit int, enqueue func(context.Context, PendingOutbox) error) (sent int, err error) {
+	err = db.inTx(ctx, func(tx pgx.Tx) error {
+		rows, _ := tx.Query(ctx, `SELECT id, task_type, task_id, payload, created_at, attempts FROM outbox
+			WHERE enqueued_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, limit)
+		pending, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (PendingOutbox, error) {
+			var p PendingOutbox
+			err := r.Scan(&p.ID, &p.TaskType, &p.TaskID, &p.Payload, &p.CreatedAt, &p.Attempts)
+			return p, err
+		})
+		if err != nil {
+			return fmt.Errorf("storage: claim outbox: %w", err)
+		}
+		var done []int64
+		for _, p := range pending {
+			if err := enqueue(ctx, p); err != nil {
+				if _, err := tx.Exec(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`, p.ID, err.Error()); err != nil {
+					return fmt.Errorf("storage: outbox attempt: %w", err)
+				}
+				continue
+			}
+			done = append(done, p.ID)
+		}
+		if len(done) > 0 {
+			if _, err := tx.Exec(ctx, `UPDATE outbox SET enqueued_at = now(), attempts = attempts + 1, last_error = NULL
+				WHERE id = ANY($1)`, done); err != nil {
+				return fmt.Errorf("storage: mark outbox sent: %w", err)
+			}
+		}
+		sent = len(done)
+		return nil
+	})
+	return sent, err
+}
+
+// OutboxLag is the age of the oldest unsent outbox row (zero when none).
+func (db *DB) OutboxLag(ctx context.Context) (time.Duration, error) {
+	var lag float64
+	err := db.pool.QueryRow(ctx, `SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0) FROM outbox WHERE enqueued_at IS NULL`).Scan(&lag)
+	return time.Duration(lag * float64(time.Second)), err
+}
+
+// ListenOutbox sends on the returned channel (without blocking, coalescing)
+// whenever a transaction that wrote outbox rows commits. It holds one
+// connection, reconnects after failures, and stops when ctx ends. Callers
+// still poll now and then: a notification can be missed while reconnecting.
+func (db *DB) ListenOutbox(ctx context.Context) <-chan struct{} {
+	wake := make(chan struct{}, 1)
+	notify := func() {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+	go func() {
+		for ctx.Err() == nil {
+			_ = db.listen(ctx, notify)
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+		}
+	}()
+	return wake
+}
+
+func (db *DB) listen(ctx context.Context, notify func()) error {
+	pooled, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	// The connection carries LISTEN state: it never goes back to the pool.
+	conn := pooled.Hijack()
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN "+outboxChannel); err != nil {
+		return err
+	}
+	notify() // whatever was written while not listening
+	for {
+		if _, err := conn.WaitForNotification(ctx); err != nil {
+			return err
+		}
+		notify()
+	}
 }

@@ -66,9 +66,9 @@ func (db *DB) Pool() *pgxpool.Pool { return db.pool }
 // Ping checks that Postgres answers.
 func (db *DB) Ping(ctx context.Context) error { return db.pool.Ping(ctx) }
 
-// InTx runs fn inside one SQL transaction: committed when fn returns nil,
+// inTx runs fn inside one SQL transaction: committed when fn returns nil,
 // rolled back otherwise.
-func (db *DB) InTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	tx, err := db.pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("storage: begin: %w", err)

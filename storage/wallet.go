@@ -70,7 +70,7 @@ func (db *DB) CreditWallet(ctx context.Context, integratorID int64, amount money
 		return ledger.Posted{}, fmt.Errorf("%w: credit must be positive", ledger.ErrInvalid)
 	}
 	var posted ledger.Posted
-	err := db.InTx(ctx, func(tx pgx.Tx) (err error) {
+	err := db.inTx(ctx, func(tx pgx.Tx) (err error) {
 		posted, err = ledger.Post(ctx, tx, ledger.Transaction{
 			Reference: "adjustment:" + uuid.NewString(),
 			Kind:      "adjustment.credit",

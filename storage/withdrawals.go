@@ -74,7 +74,7 @@ var ErrIdempotencyConflict = errors.New("external_id already used with a differe
 // existing withdrawal with created false and changes nothing. It fails with
 // ledger.ErrInsufficientFunds (nothing changed) or ErrIdempotencyConflict.
 func (db *DB) CreateWithdrawal(ctx context.Context, nw NewWithdrawal) (w Withdrawal, created bool, err error) {
-	err = db.InTx(ctx, func(tx pgx.Tx) error {
+	err = db.inTx(ctx, func(tx pgx.Tx) error {
 		var (
 			hash []byte
 			id   uuid.UUID

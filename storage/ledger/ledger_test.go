@@ -27,8 +27,8 @@ func newIntegrator(t *testing.T, db *storage.DB, name string) int64 {
 }
 
 func post(db *storage.DB, t ledger.Transaction) error {
-	return db.InTx(context.Background(), func(tx pgx.Tx) error {
-		_, err := ledger.Post(context.Background(), tx, t)
+	return db.InTx(context.Background(), func(tx *storage.Tx) error {
+		_, err := tx.Post(context.Background(), t)
 		return err
 	})
 }

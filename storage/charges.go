@@ -1,0 +1,188 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// Charge statuses.
+const (
+	ChargePending  = "PENDING"  // QR code issued (or being issued), waiting for the payer
+	ChargePaid     = "PAID"     // paid; the net amount is in the wallet
+	ChargeExpired  = "EXPIRED"  // not paid before its expiry, confirmed with the provider
+	ChargeFailed   = "FAILED"   // the provider did not issue it
+	ChargeRefunded = "REFUNDED" // fully refunded
+)
+
+// Payer is who pays a charge.
+type Payer struct {
+	Name     string  `json:"name"`
+	Document string  `json:"document"`
+	Email    *string `json:"email,omitempty"`
+}
+
+// Charge is a dynamic-QR PIX charge (cash-in).
+type Charge struct {
+	ID             uuid.UUID
+	IntegratorID   int64
+	ExternalID     string
+	Amount         money.Money
+	Fee            money.Money
+	Status         string
+	PixID          *string // the provider's transactionId
+	QRCode         *string // the BR Code
+	ExpiresAt      *time.Time
+	Payer          Payer
+	PayerQuestion  *string
+	PostbackURL    *string
+	Split          json.RawMessage
+	RefundedAmount money.Money
+	FailureReason  *string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	PaidAt         *time.Time
+}
+
+// Net is what the integrator receives when the charge is paid.
+func (c Charge) Net() money.Money { return c.Amount - c.Fee }
+
+// Issued says whether the provider has issued the QR code.
+func (c Charge) Issued() bool { return c.PixID != nil }
+
+// NewCharge is a validated charge request; the caller picks the id (UUIDv7).
+type NewCharge struct {
+	ID            uuid.UUID
+	IntegratorID  int64
+	ExternalID    string
+	Amount        money.Money
+	Fee           money.Money
+	Payer         Payer
+	PayerQuestion *string
+	PostbackURL   *string
+	Split         json.RawMessage
+	RequestHash   []byte
+}
+
+const chargeColumns = `id, integrator_id, external_id, amount, fee, status, pix_id, qrcode, expires_at,
+	payer_name, payer_document, payer_email, payer_question, postback_url, split, refunded_amount,
+	failure_reason, created_at, updated_at, paid_at`
+
+func scanCharge(r pgx.CollectableRow) (Charge, error) {
+	var c Charge
+	err := r.Scan(&c.ID, &c.IntegratorID, &c.ExternalID, &c.Amount, &c.Fee, &c.Status, &c.PixID, &c.QRCode, &c.ExpiresAt,
+		&c.Payer.Name, &c.Payer.Document, &c.Payer.Email, &c.PayerQuestion, &c.PostbackURL, &c.Split, &c.RefundedAmount,
+		&c.FailureReason, &c.CreatedAt, &c.UpdatedAt, &c.PaidAt)
+	return c, err
+}
+
+// CreateCharge inserts the charge PENDING, not yet issued. A replay (same
+// external_id, same request) returns the existing charge with created false;
+// the same external_id with a different request is ErrIdempotencyConflict.
+func (db *DB) CreateCharge(ctx context.Context, nc NewCharge) (c Charge, created bool, err error) {
+	err = db.inTx(ctx, func(tx pgx.Tx) error {
+		var split any
+		if len(nc.Split) > 0 {
+			split = nc.Split
+		}
+		rows, _ := tx.Query(ctx, `INSERT INTO charges (id, integrator_id, external_id, request_hash, amount, fee, status,
+				payer_name, payer_document, payer_email, payer_question, postback_url, split)
+			VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7, $8, $9, $10, $11, $12)
+			ON CONFLICT (integrator_id, external_id) DO NOTHING RETURNING `+chargeColumns,
+			nc.ID, nc.IntegratorID, nc.ExternalID, nc.RequestHash, nc.Amount, nc.Fee,
+			nc.Payer.Name, nc.Payer.Document, nc.Payer.Email, nc.PayerQuestion, nc.PostbackURL, split)
+		inserted, err := pgx.CollectRows(rows, scanCharge)
+		if err != nil {
+			return fmt.Errorf("storage: insert charge: %w", err)
+		}
+		if len(inserted) == 1 {
+			c, created = inserted[0], true
+			return nil
+		}
+		var hash []byte
+		if err := tx.QueryRow(ctx, `SELECT request_hash FROM charges WHERE integrator_id = $1 AND external_id = $2`,
+			nc.IntegratorID, nc.ExternalID).Scan(&hash); err != nil {
+			return fmt.Errorf("storage: find charge: %w", err)
+		}
+		if !bytes.Equal(hash, nc.RequestHash) {
+			return ErrIdempotencyConflict
+		}
+		rows, _ = tx.Query(ctx, `SELECT `+chargeColumns+` FROM charges WHERE integrator_id = $1 AND external_id = $2`, nc.IntegratorID, nc.ExternalID)
+		c, err = pgx.CollectExactlyOneRow(rows, scanCharge)
+		return err
+	})
+	return c, created, err
+}
+
+// Charge returns one of the integrator's charges by UUID or external_id.
+func (db *DB) Charge(ctx context.Context, integratorID int64, ref string) (Charge, error) {
+	return findByRef(ctx, db.pool, `SELECT `+chargeColumns+` FROM charges WHERE integrator_id = $1`, scanCharge, integratorID, ref)
+}
+
+// ChargeByPixID returns the charge the provider knows as pixID.
+func (db *DB) ChargeByPixID(ctx context.Context, pixID string) (Charge, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+chargeColumns+` FROM charges WHERE pix_id = $1`, pixID)
+	c, err := pgx.CollectExactlyOneRow(rows, scanCharge)
+	return c, notFound(err)
+}
+
+// ChargeIssue is what the provider returned for a charge.
+type ChargeIssue struct {
+	PixID     string
+	QRCode    string
+	ExpiresAt time.Time
+}
+
+// ErrStateChanged: the record is no longer in the state the change expects
+// (another request or worker moved it first).
+var ErrStateChanged = fmt.Errorf("record changed state concurrently")
+
+// IssueCharge records the provider's QR code on a PENDING charge not yet
+// issued. Recording the same issue twice is harmless.
+func (db *DB) IssueCharge(ctx context.Context, id uuid.UUID, is ChargeIssue) (Charge, error) {
+	rows, _ := db.pool.Query(ctx, `UPDATE charges SET pix_id = $2, qrcode = $3, expires_at = $4, failure_reason = NULL, updated_at = now()
+		WHERE id = $1 AND status = 'PENDING' AND (pix_id IS NULL OR pix_id = $2)
+		RETURNING `+chargeColumns, id, is.PixID, is.QRCode, is.ExpiresAt)
+	c, err := pgx.CollectExactlyOneRow(rows, scanCharge)
+	if err != nil {
+		return Charge{}, fmt.Errorf("storage: issue charge %s: %w", id, stateChanged(err))
+	}
+	return c, nil
+}
+
+// FailCharge marks a charge that was never issued FAILED, keeping why.
+func (db *DB) FailCharge(ctx context.Context, id uuid.UUID, reason string) (Charge, error) {
+	rows, _ := db.pool.Query(ctx, `UPDATE charges SET status = 'FAILED', failure_reason = $2, updated_at = now()
+		WHERE id = $1 AND status = 'PENDING' AND pix_id IS NULL RETURNING `+chargeColumns, id, reason)
+	c, err := pgx.CollectExactlyOneRow(rows, scanCharge)
+	if err != nil {
+		return Charge{}, fmt.Errorf("storage: fail charge %s: %w", id, stateChanged(err))
+	}
+	return c, nil
+}
+
+// ReopenCharge puts a FAILED charge back to PENDING so that a retry with the
+// same external_id can ask the provider again.
+func (db *DB) ReopenCharge(ctx context.Context, id uuid.UUID) (Charge, error) {
+	rows, _ := db.pool.Query(ctx, `UPDATE charges SET status = 'PENDING', updated_at = now()
+		WHERE id = $1 AND status = 'FAILED' AND pix_id IS NULL RETURNING `+chargeColumns, id)
+	c, err := pgx.CollectExactlyOneRow(rows, scanCharge)
+	if err != nil {
+		return Charge{}, fmt.Errorf("storage: reopen charge %s: %w", id, stateChanged(err))
+	}
+	return c, nil
+}
+
+func stateChanged(err error) error {
+	if err == pgx.ErrNoRows {
+		return ErrStateChanged
+	}
+	return err
+}

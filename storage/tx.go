@@ -1,0 +1,33 @@
+package storage
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pixgate/pixgate/storage/ledger"
+)
+
+// Tx is one SQL transaction in which callers compose a state change, its
+// ledger posting and the outbox messages it needs, so that all of them
+// happen or none does.
+type Tx struct {
+	tx pgx.Tx
+}
+
+// InTx runs fn inside one SQL transaction: committed when fn returns nil,
+// rolled back otherwise.
+func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error { return fn(&Tx{tx: tx}) })
+}
+
+// Post writes a ledger posting in this transaction (see ledger.Post).
+func (t *Tx) Post(ctx context.Context, lt ledger.Transaction) (ledger.Posted, error) {
+	return ledger.Post(ctx, t.tx, lt)
+}
+
+// WriteOutbox asks for tasks once this transaction commits. A message whose
+// TaskID was written before is ignored.
+func (t *Tx) WriteOutbox(ctx context.Context, msgs ...OutboxMessage) error {
+	return writeOutbox(ctx, t.tx, msgs...)
+}

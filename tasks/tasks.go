@@ -1,0 +1,107 @@
+// Package tasks is the contract between the API and the workers: task type
+// names, one payload per type, and the queue options of each type.
+//
+// Tasks are requested through the transactional outbox: a Message is written
+// in the same SQL transaction as the state change that needs it, and the
+// outbox relay turns it into an asynq task. Every Message has a TaskID
+// derived from database ids, so a task enqueued twice is refused by the
+// queue (asynq.ErrTaskIDConflict), and every handler is idempotent against
+// Postgres state besides: delivery is at least once, money effects exactly once.
+package tasks
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
+)
+
+// Task types, named domain:action.
+const (
+	TypeWithdrawalSend  = "withdrawal:send"
+	TypeRefundSend      = "refund:send"
+	TypeProviderEvent   = "provider:event"
+	TypePostbackDeliver = "postback:deliver"
+	TypeReconcileTick   = "reconcile:tick"
+)
+
+// Queues and their asynq priorities: provider calls first, then provider
+// notifications, then postbacks, then maintenance.
+const (
+	QueueCritical  = "critical"
+	QueueEvents    = "events"
+	QueuePostbacks = "postbacks"
+	QueueDefault   = "default"
+)
+
+// Queues maps each queue to its weight for asynq.Config.Queues.
+var Queues = map[string]int{QueueCritical: 6, QueueEvents: 4, QueuePostbacks: 2, QueueDefault: 1}
+
+// options of each type: queue, timeout, retries and how long a finished
+// task keeps its id (so that a late duplicate enqueue is still refused).
+var options = map[string][]asynq.Option{
+	TypeWithdrawalSend:  {asynq.Queue(QueueCritical), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
+	TypeRefundSend:      {asynq.Queue(QueueCritical), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
+	TypeProviderEvent:   {asynq.Queue(QueueEvents), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
+	TypePostbackDeliver: {asynq.Queue(QueuePostbacks), asynq.Timeout(30 * time.Second), asynq.MaxRetry(0), asynq.Retention(24 * time.Hour)},
+	TypeReconcileTick:   {asynq.Queue(QueueDefault), asynq.Timeout(2 * time.Minute), asynq.MaxRetry(0), asynq.Retention(time.Hour)},
+}
+
+// Message asks for one task. The API and workers write it to the outbox;
+// the relay enqueues it with NewTask.
+type Message struct {
+	Type    string
+	ID      string // the asynq TaskID
+	Payload []byte // JSON
+}
+
+// NewTask builds the asynq task of a message, with its type's options and
+// its TaskID. Extra options (e.g. asynq.ProcessIn) come last and win.
+func NewTask(taskType, taskID string, payload []byte, extra ...asynq.Option) (*asynq.Task, error) {
+	opts, ok := options[taskType]
+	if !ok {
+		return nil, fmt.Errorf("tasks: unknown task type %q", taskType)
+	}
+	all := append(append(append([]asynq.Option{}, opts...), asynq.TaskID(taskID)), extra...)
+	return asynq.NewTask(taskType, payload, all...), nil
+}
+
+// Task builds the message's asynq task.
+func (m Message) Task(extra ...asynq.Option) (*asynq.Task, error) {
+	return NewTask(m.Type, m.ID, m.Payload, extra...)
+}
+
+func message(taskType, id string, payload any) Message {
+	b, err := json.Marshal(payload)
+	if err != nil {
+		panic(fmt.Sprintf("tasks: payload of %s does not marshal: %v", taskType, err)) // payloads are plain structs
+	}
+	return Message{Type: taskType, ID: id, Payload: b}
+}
+
+// Decode reads a task payload, marking a payload that cannot be read as not
+// worth retrying.
+func Decode(t *asynq.Task, v any) error {
+	if err := json.Unmarshal(t.Payload(), v); err != nil {
+		return fmt.Errorf("tasks: %s payload: %v: %w", t.Type(), err, asynq.SkipRetry)
+	}
+	return nil
+}
+
+// WithdrawalSend asks a worker to send a withdrawal to the provider.
+type WithdrawalSend struct {
+	WithdrawalID uuid.UUID `json:"withdrawal_id"`
+}
+
+// WithdrawalSendMessage is the outbox message of a new withdrawal. attempt
+// is 0 for the first send; the reconciler uses later attempts to re-drive a
+// withdrawal whose task was exhausted.
+func WithdrawalSendMessage(id uuid.UUID, attempt int) Message {
+	taskID := TypeWithdrawalSend + ":" + id.String()
+	if attempt > 0 {
+		taskID += fmt.Sprintf(":%d", attempt)
+	}
+	return message(TypeWithdrawalSend, taskID, WithdrawalSend{WithdrawalID: id})
+}
