@@ -1,0 +1,47 @@
+package sandbox
+
+import (
+	"net/http"
+	"time"
+)
+
+type consultRequest struct {
+	PixID      string `json:"pix_id"`
+	PixIDAlias string `json:"pix_Id"`
+}
+
+// handleConsult is POST /v2/consult-transaction: the transaction of pix_id
+// (or pix_Id), wrapped in "requestBody".
+func (s *Sandbox) handleConsult(w http.ResponseWriter, r *http.Request) {
+	var req consultRequest
+	if !decodeJSON(w, r, &req) {
+		return
+	}
+	id := req.PixID
+	if id == "" {
+		id = req.PixIDAlias
+	}
+	if id == "" {
+		var v validation
+		v.add("pix_id", "is required")
+		v.write(w)
+		return
+	}
+	t, err := s.Transaction(id)
+	if err != nil {
+		writeError(w, http.StatusNotFound, "transaction not found")
+		return
+	}
+	writeJSON(w, http.StatusOK, envelope{RequestBody: t})
+}
+
+// Transaction returns the current state of a charge, payment or refund.
+func (s *Sandbox) Transaction(id string) (Transaction, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.records[id]
+	if r == nil {
+		return Transaction{}, ErrNotFound
+	}
+	return s.view(r, time.Now()), nil
+}

@@ -1,0 +1,131 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/pixgate/pixgate/providerclient/pix"
+)
+
+// Payer is who pays a charge through PayCharge.
+type Payer struct {
+	Name     string `json:"name"`
+	Document string `json:"document"`
+	Email    string `json:"email"`
+}
+
+// defaultPayer pays charges created without a payer.
+func defaultPayer() Party { return Party{Name: "PAGADOR SANDBOX", TaxID: "52998224725"} }
+
+// PayCharge pays a PENDING charge as a payer's bank would: the charge becomes
+// PAID, the amount joins the available balance and a RECEIVEPIX notification
+// goes to its postback URL. A zero payer means the payer named at creation,
+// or a fixed sandbox payer.
+func (s *Sandbox) PayCharge(id string, payer Payer) (Transaction, error) {
+	by := Party{Name: strings.TrimSpace(payer.Name), Email: strings.TrimSpace(payer.Email)}
+	if payer.Document != "" {
+		doc, err := pix.NormalizeDocument(payer.Document)
+		if err != nil {
+			return Transaction{}, errors.New("payer.document " + err.Error())
+		}
+		by.TaxID = doc
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.records[id]
+	if r == nil || r.kind != TypeCharge {
+		return Transaction{}, ErrNotFound
+	}
+	now := time.Now()
+	if st := r.statusAt(now); st != StatusPending {
+		return s.view(r, now), fmt.Errorf("%w: charge is %s, not PENDING", ErrConflict, st)
+	}
+	switch {
+	case by.TaxID != "":
+	case r.debtor.TaxID != "":
+		by = r.debtor
+	default:
+		by = defaultPayer()
+	}
+	if by.Name == "" {
+		by.Name = defaultPayer().Name
+	}
+	r.status, r.approved, r.paidBy = StatusPaid, now, by
+	r.endToEndID = newEndToEndID('E', now)
+	s.available += r.amount
+	t := s.view(r, now)
+	s.notifyLocked(r.postbackURL, t)
+	return t, nil
+}
+
+// ExpireCharge makes a PENDING charge expire now: it reports EXPIRED and can
+// no longer be paid.
+func (s *Sandbox) ExpireCharge(id string) (Transaction, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.records[id]
+	if r == nil || r.kind != TypeCharge {
+		return Transaction{}, ErrNotFound
+	}
+	now := time.Now()
+	if st := r.statusAt(now); st != StatusPending {
+		return s.view(r, now), fmt.Errorf("%w: charge is %s, not PENDING", ErrConflict, st)
+	}
+	r.expires = now
+	return s.view(r, now), nil
+}
+
+func (s *Sandbox) handlePay(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Payer Payer `json:"payer"`
+	}
+	if !decodeJSON(w, r, &body) {
+		return
+	}
+	t, err := s.PayCharge(r.PathValue("id"), body.Payer)
+	writeControl(w, t, err)
+}
+
+func (s *Sandbox) handleExpire(w http.ResponseWriter, r *http.Request) {
+	t, err := s.ExpireCharge(r.PathValue("id"))
+	writeControl(w, t, err)
+}
+
+func (s *Sandbox) handleSettle(w http.ResponseWriter, r *http.Request) {
+	t, err := s.Settle(r.PathValue("id"))
+	writeControl(w, t, err)
+}
+
+func (s *Sandbox) handleFail(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Reason string `json:"reason"`
+	}
+	if !decodeJSON(w, r, &body) {
+		return
+	}
+	t, err := s.Fail(r.PathValue("id"), body.Reason)
+	writeControl(w, t, err)
+}
+
+func (s *Sandbox) handleInspect(w http.ResponseWriter, r *http.Request) {
+	t, err := s.Transaction(r.PathValue("id"))
+	writeControl(w, t, err)
+}
+
+// writeControl renders a control method's outcome: the transaction, or 404,
+// 409 or 422.
+func writeControl(w http.ResponseWriter, t Transaction, err error) {
+	switch {
+	case err == nil:
+		writeJSON(w, http.StatusOK, t)
+	case errors.Is(err, ErrNotFound):
+		writeError(w, http.StatusNotFound, err.Error())
+	case errors.Is(err, ErrConflict):
+		writeError(w, http.StatusConflict, err.Error())
+	default:
+		writeError(w, http.StatusUnprocessableEntity, err.Error())
+	}
+}

@@ -1,0 +1,100 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/pixgate/pixgate/providerclient/pix"
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+type paymentRequest struct {
+	Amount      json.RawMessage `json:"amount"`
+	ExternalID  string          `json:"external_id"`
+	Description string          `json:"description"`
+	PostbackURL string          `json:"postbackUrl"`
+	CreditParty *Party          `json:"creditParty"`
+}
+
+type paymentResponse struct {
+	TransactionID string      `json:"transactionId"`
+	ExternalID    string      `json:"external_id"`
+	Status        string      `json:"status"`
+	Amount        money.Money `json:"amount"`
+	Description   string      `json:"description"`
+	CreditParty   Party       `json:"creditParty"`
+}
+
+// handleCreatePayment is POST /v2/pix/payment: a PIX sent to creditParty's
+// key. A known external_id returns the payment created for it and never pays
+// twice.
+func (s *Sandbox) handleCreatePayment(w http.ResponseWriter, r *http.Request) {
+	var req paymentRequest
+	if !decodeJSON(w, r, &req) {
+		return
+	}
+	var v validation
+	amount := v.amount("amount", req.Amount)
+	v.maxLen("external_id", req.ExternalID, maxExternalID)
+	v.maxLen("description", req.Description, 140)
+	v.url("postbackUrl", req.PostbackURL)
+	party := validateCreditParty(&v, req.CreditParty)
+	if v.failed() {
+		v.write(w)
+		return
+	}
+
+	now := time.Now()
+	s.mu.Lock()
+	rec := s.lookupExternal(TypePayment, req.ExternalID)
+	if rec == nil {
+		if s.available < amount {
+			s.mu.Unlock()
+			writeError(w, http.StatusUnprocessableEntity, "insufficient balance")
+			return
+		}
+		rec = &record{
+			kind: TypePayment, id: newTransactionID(), externalID: req.ExternalID,
+			amount: amount, status: StatusProcessing, description: req.Description,
+			postbackURL: req.PostbackURL, created: now, creditParty: party,
+		}
+		s.insert(rec)
+		s.available -= amount
+		s.pending += amount
+		s.scheduleSettle(rec)
+		s.stats.add(&s.stats.payments)
+	}
+	resp := paymentResponse{
+		TransactionID: rec.id, ExternalID: rec.externalID, Status: rec.status,
+		Amount: rec.amount, Description: rec.description, CreditParty: rec.creditParty,
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// validateCreditParty checks the receiver of a payment and returns it with
+// the key type canonical and the key and tax id normalized.
+func validateCreditParty(v *validation, in *Party) Party {
+	if in == nil {
+		v.add("creditParty", "is required")
+		return Party{}
+	}
+	p := Party{Name: strings.TrimSpace(in.Name)}
+	if p.Name == "" {
+		v.add("creditParty.name", "is required")
+	}
+	v.maxLen("creditParty.name", p.Name, 140)
+	kt, err := pix.ParseKeyType(in.KeyType)
+	if err != nil {
+		v.addErr("creditParty.keyType", err)
+	} else if p.Key, err = pix.NormalizeKey(kt, in.Key); err != nil {
+		v.addErr("creditParty.key", err)
+	}
+	p.KeyType = string(kt)
+	if p.TaxID, err = pix.NormalizeDocument(in.TaxID); err != nil {
+		v.addErr("creditParty.taxId", err)
+	}
+	return p
+}

@@ -1,0 +1,85 @@
+package sandbox
+
+import (
+	"time"
+
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// Transaction types, as the provider family names them.
+const (
+	TypeCharge  = "RECEIVEPIX"
+	TypePayment = "PAYMENT"
+	TypeRefund  = "REFUND"
+)
+
+// Statuses a sandbox transaction goes through. Charges: PENDING → PAID, or
+// EXPIRED once past their expiration. Payments and refunds: PROCESSING →
+// COMPLETED | FAILED.
+const (
+	StatusPending    = "PENDING"
+	StatusPaid       = "PAID"
+	StatusExpired    = "EXPIRED"
+	StatusProcessing = "PROCESSING"
+	StatusCompleted  = "COMPLETED"
+	StatusFailed     = "FAILED"
+)
+
+// record is the sandbox's state of one charge, payment or refund. Records
+// are only read and written under Sandbox.mu.
+type record struct {
+	kind        string
+	id          string
+	externalID  string
+	amount      money.Money
+	status      string
+	description string
+	postbackURL string
+	created     time.Time
+	approved    time.Time // zero until paid or completed
+	endToEndID  string
+	failure     string
+
+	// charges
+	expires  time.Time
+	debtor   Party // payer named at creation
+	paidBy   Party // who paid
+	qrcode   string
+	refunded money.Money // refunds not failed
+
+	// payments
+	creditParty Party
+
+	// refunds
+	pixID string
+}
+
+// statusAt reports the status at now: a PENDING charge past its expiration
+// is EXPIRED.
+func (r *record) statusAt(now time.Time) string {
+	if r.kind == TypeCharge && r.status == StatusPending && !now.Before(r.expires) {
+		return StatusExpired
+	}
+	return r.status
+}
+
+func (s *Sandbox) externalKey(kind, externalID string) string {
+	return kind + "\x00" + externalID
+}
+
+// lookupExternal returns the record already created for kind and
+// externalID, if any. Callers hold s.mu.
+func (s *Sandbox) lookupExternal(kind, externalID string) *record {
+	if externalID == "" {
+		return nil
+	}
+	return s.records[s.byExternal[s.externalKey(kind, externalID)]]
+}
+
+// insert stores a new record. Callers hold s.mu.
+func (s *Sandbox) insert(r *record) {
+	s.records[r.id] = r
+	if r.externalID != "" {
+		s.byExternal[s.externalKey(r.kind, r.externalID)] = r.id
+	}
+}

@@ -1,0 +1,105 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+type refundRequest struct {
+	PixID       string          `json:"pix_id"`
+	Amount      json.RawMessage `json:"amount"`
+	Description string          `json:"description"`
+	ExternalID  string          `json:"external_id"`
+	PostbackURL string          `json:"postbackUrl"`
+}
+
+type refundResponse struct {
+	TransactionID string      `json:"transactionId"`
+	PixID         string      `json:"pix_id"`
+	ExternalID    string      `json:"external_id"`
+	Amount        money.Money `json:"amount"`
+	Status        string      `json:"status"`
+}
+
+// refundWindow is how long after payment a received PIX can be refunded.
+const refundWindow = 90 * 24 * time.Hour
+
+// handleCreateRefund is POST /v2/pix/refund: returns part or all of a PAID
+// charge to its payer. The refunds of a charge (those not FAILED) never add
+// up to more than its amount. A known external_id returns the refund created
+// for it.
+func (s *Sandbox) handleCreateRefund(w http.ResponseWriter, r *http.Request) {
+	var req refundRequest
+	if !decodeJSON(w, r, &req) {
+		return
+	}
+	var v validation
+	if req.PixID == "" {
+		v.add("pix_id", "is required")
+	}
+	amount := v.amount("amount", req.Amount)
+	v.maxLen("description", req.Description, 140)
+	v.maxLen("external_id", req.ExternalID, maxExternalID)
+	v.url("postbackUrl", req.PostbackURL)
+	if v.failed() {
+		v.write(w)
+		return
+	}
+
+	status, body := s.createRefund(req, amount, time.Now())
+	writeJSON(w, status, body)
+}
+
+// createRefund records the refund (or finds the one of the same
+// external_id) and returns the answer to send.
+func (s *Sandbox) createRefund(req refundRequest, amount money.Money, now time.Time) (int, any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.lookupExternal(TypeRefund, req.ExternalID)
+	if rec == nil {
+		charge := s.records[req.PixID]
+		if charge == nil {
+			return http.StatusNotFound, errorBody{StatusCode: http.StatusNotFound, Message: "transaction not found"}
+		}
+		msg := refundRefusal(charge, amount, now)
+		if msg == "" && s.available < amount {
+			msg = "insufficient balance"
+		}
+		if msg != "" {
+			return http.StatusUnprocessableEntity, errorBody{StatusCode: http.StatusUnprocessableEntity, Message: msg}
+		}
+		rec = &record{
+			kind: TypeRefund, id: newTransactionID(), externalID: req.ExternalID,
+			amount: amount, status: StatusProcessing, description: req.Description,
+			postbackURL: req.PostbackURL, created: now, pixID: charge.id,
+		}
+		s.insert(rec)
+		charge.refunded += amount
+		s.available -= amount
+		s.pending += amount
+		s.scheduleSettle(rec)
+		s.stats.add(&s.stats.refunds)
+	}
+	return http.StatusOK, refundResponse{
+		TransactionID: rec.id, PixID: rec.pixID, ExternalID: rec.externalID,
+		Amount: rec.amount, Status: rec.status,
+	}
+}
+
+// refundRefusal says why charge cannot be refunded by amount now, or "".
+func refundRefusal(charge *record, amount money.Money, now time.Time) string {
+	switch {
+	case charge.kind != TypeCharge:
+		return "only a received PIX (a charge) can be refunded"
+	case charge.status != StatusPaid:
+		return "the charge is " + charge.statusAt(now) + "; only a PAID charge can be refunded"
+	case now.Sub(charge.approved) > refundWindow:
+		return "the charge was paid more than 90 days ago"
+	case charge.refunded+amount > charge.amount:
+		return "amount exceeds the refundable amount of the charge (" + (charge.amount - charge.refunded).String() + ")"
+	}
+	return ""
+}

@@ -1,0 +1,109 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Errors of the control methods.
+var (
+	// ErrNotFound: no transaction has that id.
+	ErrNotFound = errors.New("transaction not found")
+	// ErrConflict: the transaction is not in a state the action applies to
+	// (paying a charge that is not PENDING, settling one not PROCESSING).
+	ErrConflict = errors.New("transaction is not in a state for this action")
+)
+
+// Failure reasons of settlement.
+const (
+	reasonFailKey = "the receiving institution rejected the PIX key"
+	reasonManual  = "failed through the sandbox control"
+)
+
+// scheduleSettle starts the settlement timer of a PROCESSING payment or
+// refund, unless settlement is manual. Callers hold s.mu.
+func (s *Sandbox) scheduleSettle(r *record) {
+	if s.faults.ManualSettle || s.closed {
+		return
+	}
+	delay := s.cfg.SettleDelay
+	if s.faults.SettleDelay > 0 {
+		delay = s.faults.SettleDelay
+	}
+	id := r.id
+	s.timers[id] = time.AfterFunc(delay, func() { s.autoSettle(id) })
+}
+
+// autoSettle settles a transfer when its timer fires: FAILED when its key is
+// in fail_keys, COMPLETED otherwise.
+func (s *Sandbox) autoSettle(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.timers, id)
+	r := s.records[id]
+	if s.closed || r == nil || r.status != StatusProcessing {
+		return
+	}
+	if r.kind == TypePayment && s.faults.failsKey(r.creditParty.KeyType, r.creditParty.Key) {
+		s.finish(r, false, reasonFailKey, time.Now())
+		return
+	}
+	s.finish(r, true, "", time.Now())
+}
+
+// Settle completes a PROCESSING payment or refund now, whatever fail_keys
+// says, and notifies its postback URL.
+func (s *Sandbox) Settle(id string) (Transaction, error) {
+	return s.settleNow(id, true, "")
+}
+
+// Fail fails a PROCESSING payment or refund now and notifies its postback
+// URL; the money goes back to the available balance. An empty reason gets a
+// default one.
+func (s *Sandbox) Fail(id, reason string) (Transaction, error) {
+	if reason == "" {
+		reason = reasonManual
+	}
+	return s.settleNow(id, false, reason)
+}
+
+func (s *Sandbox) settleNow(id string, ok bool, reason string) (Transaction, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.records[id]
+	if r == nil {
+		return Transaction{}, ErrNotFound
+	}
+	now := time.Now()
+	if r.kind == TypeCharge || r.status != StatusProcessing {
+		return s.view(r, now), fmt.Errorf("%w: %s %s is %s, not PROCESSING", ErrConflict, r.kind, r.id, r.statusAt(now))
+	}
+	if t := s.timers[id]; t != nil {
+		t.Stop()
+		delete(s.timers, id)
+	}
+	s.finish(r, ok, reason, now)
+	return s.view(r, now), nil
+}
+
+// finish moves a PROCESSING transfer to COMPLETED or FAILED, moves the
+// balance, and notifies. Callers hold s.mu.
+func (s *Sandbox) finish(r *record, ok bool, reason string, now time.Time) {
+	s.pending -= r.amount
+	prefix := byte('E')
+	if r.kind == TypeRefund {
+		prefix = 'D'
+	}
+	r.endToEndID = newEndToEndID(prefix, now)
+	if ok {
+		r.status, r.approved = StatusCompleted, now
+	} else {
+		r.status, r.failure = StatusFailed, reason
+		s.available += r.amount
+		if charge := s.records[r.pixID]; r.kind == TypeRefund && charge != nil {
+			charge.refunded -= r.amount
+		}
+	}
+	s.notifyLocked(r.postbackURL, s.view(r, now))
+}
