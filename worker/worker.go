@@ -118,7 +118,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	<-ctx.Done()
 	wg.Wait()
 	w.server.Shutdown()
-	return w.client.Close()
+	return nil // the Redis client is the process's, closed by its owner
 }
 
 // isFailure decides whether an error counts against a task's retries. A
