@@ -105,3 +105,46 @@ func WithdrawalSendMessage(id uuid.UUID, attempt int) Message {
 	}
 	return message(TypeWithdrawalSend, taskID, WithdrawalSend{WithdrawalID: id})
 }
+
+// ProviderEvent asks a worker to confirm and apply one stored provider
+// notification.
+type ProviderEvent struct {
+	EventID int64 `json:"event_id"`
+}
+
+// ProviderEventMessage is the outbox message of a stored notification;
+// attempt > 0 names a re-drive by the reconciler.
+func ProviderEventMessage(eventID int64, attempt int) Message {
+	taskID := fmt.Sprintf("%s:%d", TypeProviderEvent, eventID)
+	if attempt > 0 {
+		taskID += fmt.Sprintf(":%d", attempt)
+	}
+	return message(TypeProviderEvent, taskID, ProviderEvent{EventID: eventID})
+}
+
+// PostbackDeliver asks a worker to deliver one postback to an integrator.
+type PostbackDeliver struct {
+	PostbackID uuid.UUID `json:"postback_id"`
+}
+
+// PostbackDeliverMessage is the outbox message of a new postback;
+// attempt > 0 names a redelivery (operator or reconciler).
+func PostbackDeliverMessage(postbackID uuid.UUID, attempt int) Message {
+	taskID := TypePostbackDeliver + ":" + postbackID.String()
+	if attempt > 0 {
+		taskID += fmt.Sprintf(":%d", attempt)
+	}
+	return message(TypePostbackDeliver, taskID, PostbackDeliver{PostbackID: postbackID})
+}
+
+// ReconcileTick is the periodic reconciliation; Slot names its time slot so
+// that workers ticking together enqueue it once.
+type ReconcileTick struct {
+	Slot int64 `json:"slot"`
+}
+
+// ReconcileTickMessage is the tick of the slot containing now.
+func ReconcileTickMessage(now time.Time, every time.Duration) Message {
+	slot := now.Unix() / int64(every/time.Second)
+	return message(TypeReconcileTick, fmt.Sprintf("%s:%d", TypeReconcileTick, slot), ReconcileTick{Slot: slot})
+}

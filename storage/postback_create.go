@@ -1,0 +1,38 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+)
+
+// NewPostback is a notification to an integrator, created in the same SQL
+// transaction as the state change it reports.
+type NewPostback struct {
+	ID           uuid.UUID // UUIDv7, also the webhook-id integrators deduplicate on
+	IntegratorID int64
+	ResourceType string // "charge", "withdrawal" or "refund"
+	ResourceID   uuid.UUID
+	Event        string // the status reached, e.g. "PAID", "COMPLETED"
+	URL          string
+	Body         []byte // exactly what is signed and sent, every attempt
+	Outbox       OutboxMessage
+}
+
+// CreatePostback records the postback PENDING and asks for its delivery.
+// A resource reports each status once: a second postback for the same
+// (resource, event) is ignored and created is false.
+func (t *Tx) CreatePostback(ctx context.Context, np NewPostback) (created bool, err error) {
+	tag, err := t.tx.Exec(ctx, `INSERT INTO postbacks (id, integrator_id, resource_type, resource_id, event, url, body, status, next_attempt_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', now())
+		ON CONFLICT (resource_type, resource_id, event) DO NOTHING`,
+		np.ID, np.IntegratorID, np.ResourceType, np.ResourceID, np.Event, np.URL, np.Body)
+	if err != nil {
+		return false, fmt.Errorf("storage: create postback: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return false, nil
+	}
+	return true, t.WriteOutbox(ctx, np.Outbox)
+}

@@ -1,0 +1,50 @@
+package storage
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// Refund statuses are the withdrawal ones: PROCESSING, COMPLETED, FAILED.
+
+// Refund returns money of a paid charge to its payer, from the integrator's
+// wallet, like a withdrawal.
+type Refund struct {
+	ID            uuid.UUID
+	IntegratorID  int64
+	ChargeID      uuid.UUID
+	ExternalID    *string
+	Amount        money.Money
+	Fee           money.Money
+	Status        string
+	Description   *string
+	PostbackURL   *string
+	PixID         *string // the provider's transactionId of the refund
+	EndToEndID    *string
+	FailureReason *string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	FinishedAt    *time.Time
+}
+
+const refundColumns = `id, integrator_id, charge_id, external_id, amount, fee, status, description, postback_url,
+	pix_id, end_to_end_id, failure_reason, created_at, updated_at, finished_at`
+
+func scanRefund(r pgx.CollectableRow) (Refund, error) {
+	var f Refund
+	err := r.Scan(&f.ID, &f.IntegratorID, &f.ChargeID, &f.ExternalID, &f.Amount, &f.Fee, &f.Status, &f.Description, &f.PostbackURL,
+		&f.PixID, &f.EndToEndID, &f.FailureReason, &f.CreatedAt, &f.UpdatedAt, &f.FinishedAt)
+	return f, err
+}
+
+// RefundByID returns a refund by id, whoever owns it (for workers).
+func (db *DB) RefundByID(ctx context.Context, id uuid.UUID) (Refund, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+refundColumns+` FROM refunds WHERE id = $1`, id)
+	f, err := pgx.CollectExactlyOneRow(rows, scanRefund)
+	return f, notFound(err)
+}
