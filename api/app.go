@@ -1,5 +1,9 @@
 // Package api is PixGate's HTTP surface: the v1 resource API under /api/v1,
 // the provider-contract API under /v2, the provider's webhook, and health.
+//
+// Every answer carries X-Request-Id, and every error, whatever produced it
+// (a handler, a middleware, Fiber's router or fasthttp's body cap), is
+// rendered by one function in one JSON shape (see errors.go).
 package api
 
 import (
@@ -7,21 +11,93 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/go-redis/redis_rate/v10"
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+	"github.com/redis/go-redis/v9"
 
+	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
 )
 
-// Config holds the API's settings.
+// Config holds the API's settings. Zero values take the defaults below.
 type Config struct {
-	// BodyLimit caps request bodies in bytes.
+	// BodyLimit caps request bodies in bytes; larger bodies get 413.
+	// Default 64 KiB.
 	BodyLimit int
+	// ProviderWebhookURL is PixGate's own webhook URL
+	// (…/webhooks/provider/{token}), sent to the provider as postbackUrl on
+	// every charge. The integrator's postbackUrl is never sent to the
+	// provider: PixGate confirms events itself and then notifies integrators.
+	ProviderWebhookURL string
+	// MaxAmount caps the amount of one charge or withdrawal; above it the
+	// request is refused with 422. Default R$ 100,000.00.
+	MaxAmount money.Money
+	// V1RatePerMinute is the rate limit of each v1 API key (GCRA in Redis,
+	// shared across API replicas, bursts up to the same number). Zero means
+	// the default, 600; negative disables v1 rate limiting.
+	V1RatePerMinute int
+	// AllowHTTPPostbacks lets integrators register http:// postback URLs
+	// (development only); otherwise postback URLs must be https.
+	AllowHTTPPostbacks bool
+	// ProviderTimeout bounds the provider call made inside POST
+	// /api/v1/charges, retries included: the payer is waiting at a checkout.
+	// Default 15s.
+	ProviderTimeout time.Duration
+	// ProviderRetryAfter is the Retry-After sent with 503
+	// provider_unavailable. Keep it near the provider client's breaker open
+	// interval. Default 15s.
+	ProviderRetryAfter time.Duration
+	// ProxyHeader names the header carrying the client address when the API
+	// runs behind a reverse proxy or load balancer (e.g. "X-Forwarded-For").
+	// Empty means the TCP peer is the client. The client address decides the
+	// per-key IP allowlists, so set it only together with TrustedProxies.
+	ProxyHeader string
+	// TrustedProxies lists the proxies (IPs or CIDRs) whose ProxyHeader is
+	// believed; requests from anywhere else are judged by their TCP peer.
+	TrustedProxies []string
+}
+
+// Defaults applied to zero Config fields.
+const (
+	DefaultBodyLimit          = 64 << 10
+	DefaultMaxAmount          = money.Money(100_000_00) // R$ 100,000.00
+	DefaultV1RatePerMinute    = 600
+	DefaultProviderTimeout    = 15 * time.Second
+	DefaultProviderRetryAfter = 15 * time.Second
+)
+
+func (c Config) withDefaults() Config {
+	if c.BodyLimit <= 0 {
+		c.BodyLimit = DefaultBodyLimit
+	}
+	if c.MaxAmount <= 0 {
+		c.MaxAmount = DefaultMaxAmount
+	}
+	if c.V1RatePerMinute == 0 {
+		c.V1RatePerMinute = DefaultV1RatePerMinute
+	}
+	if c.ProviderTimeout <= 0 {
+		c.ProviderTimeout = DefaultProviderTimeout
+	}
+	if c.ProviderRetryAfter <= 0 {
+		c.ProviderRetryAfter = DefaultProviderRetryAfter
+	}
+	return c
 }
 
 // Deps are the API's collaborators.
 type Deps struct {
-	DB     *storage.DB
-	Logger *slog.Logger
+	DB *storage.DB
+	// Redis holds the rate-limit counters. Nil disables rate limiting (and
+	// New logs a warning).
+	Redis redis.UniversalClient
+	// Provider is the settlement provider client, shared with nothing else
+	// in the process so its circuit breaker reflects this process's calls.
+	// Nil makes POST /api/v1/charges answer 503 without writing anything.
+	Provider providerclient.Client
+	Logger   *slog.Logger
 	// Ready reports whether the process's other dependencies answer; nil
 	// means only the database is checked.
 	Ready func(ctx context.Context) error
@@ -29,30 +105,63 @@ type Deps struct {
 
 // Server is the Fiber application with its collaborators.
 type Server struct {
-	cfg  Config
-	deps Deps
-	app  *fiber.App
+	cfg     Config
+	deps    Deps
+	log     *slog.Logger
+	limiter *redis_rate.Limiter // nil: rate limiting off
+	app     *fiber.App
 }
 
 // New builds the Fiber application.
 func New(cfg Config, deps Deps) *Server {
-	if cfg.BodyLimit == 0 {
-		cfg.BodyLimit = 64 << 10
+	cfg = cfg.withDefaults()
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, deps: deps}
+	s := &Server{cfg: cfg, deps: deps, log: deps.Logger}
+	switch {
+	case cfg.V1RatePerMinute < 0:
+	case deps.Redis == nil:
+		s.log.Warn("api: no Redis client; v1 rate limiting is off")
+	default:
+		s.limiter = redis_rate.NewLimiter(deps.Redis)
+	}
 	s.app = fiber.New(fiber.Config{
-		AppName:               "pixgate",
-		BodyLimit:             cfg.BodyLimit,
-		DisableStartupMessage: true,
-		ReadTimeout:           15 * time.Second,
-		WriteTimeout:          30 * time.Second,
-		IdleTimeout:           90 * time.Second,
+		AppName:                 "pixgate",
+		BodyLimit:               cfg.BodyLimit,
+		DisableStartupMessage:   true,
+		ReadTimeout:             15 * time.Second,
+		WriteTimeout:            30 * time.Second,
+		IdleTimeout:             90 * time.Second,
+		ErrorHandler:            s.renderError,
+		ProxyHeader:             cfg.ProxyHeader,
+		EnableTrustedProxyCheck: len(cfg.TrustedProxies) > 0,
+		TrustedProxies:          cfg.TrustedProxies,
+		EnableIPValidation:      true,
 	})
-	s.app.Use(requestID)
-	s.app.Get("/healthz", s.healthz)
-	s.app.Get("/readyz", s.readyz)
+	// Order matters: the request id exists before anything can fail, the
+	// access log sees the final status of every request (panics included,
+	// which recover turns into errors below it).
+	s.app.Use(requestID, s.accessLog, recover.New())
+	s.routes()
 	return s
 }
 
 // App exposes the Fiber application (for Listen and app.Test in tests).
 func (s *Server) App() *fiber.App { return s.app }
+
+// routes wires every endpoint. v1 routes authenticate one by one (not as a
+// group) so that an unknown path is 404 whether or not it carries a key.
+func (s *Server) routes() {
+	s.app.Get("/healthz", s.healthz)
+	s.app.Get("/readyz", s.readyz)
+
+	v1 := s.app.Group("/api/v1")
+	v1.Get("/balance", s.v1Auth(storage.ScopeBalanceRead), s.getBalance)
+	v1.Post("/charges", s.v1Auth(storage.ScopeChargesWrite), requireJSON, s.createCharge)
+	v1.Get("/charges", s.v1Auth(storage.ScopeChargesRead), s.listCharges)
+	v1.Get("/charges/:charge", s.v1Auth(storage.ScopeChargesRead), s.getCharge)
+	v1.Post("/withdrawals", s.v1Auth(storage.ScopeWithdrawalsWrite), requireJSON, s.createWithdrawal)
+	v1.Get("/withdrawals", s.v1Auth(storage.ScopeWithdrawalsRead), s.listWithdrawals)
+	v1.Get("/withdrawals/:withdrawal", s.v1Auth(storage.ScopeWithdrawalsRead), s.getWithdrawal)
+}

@@ -14,18 +14,23 @@ const HeaderRequestID = "X-Request-Id"
 // X-Request-Id and carried into logs and error bodies. A caller-supplied id
 // is not trusted (it would reach the logs unchecked).
 func requestID(c *fiber.Ctx) error {
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	id := "req_" + hex.EncodeToString(b[:])
+	id := newRequestID()
 	c.Locals(localRequestID, id)
 	c.Set(HeaderRequestID, id)
 	return c.Next()
+}
+
+func newRequestID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "req_" + hex.EncodeToString(b[:])
 }
 
 type localKey int
 
 const (
 	localRequestID localKey = iota
+	localAPIKey             // storage.APIKey of an authenticated v1 request
 )
 
 // requestIDOf returns the current request's id.

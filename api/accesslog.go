@@ -1,0 +1,34 @@
+package api
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// accessLog writes one line per request once its final status is known. It
+// hands errors to the error renderer itself (as Fiber's own logger does), so
+// the logged status is the one the client got and the error is rendered
+// exactly once. It logs the route pattern, never headers, query or body:
+// credentials and documents stay out of the logs.
+func (s *Server) accessLog(c *fiber.Ctx) error {
+	start := time.Now()
+	if err := c.Next(); err != nil {
+		if rerr := c.App().ErrorHandler(c, err); rerr != nil {
+			s.log.Error("error renderer failed", "request_id", requestIDOf(c), "error", rerr)
+			_ = c.SendStatus(fiber.StatusInternalServerError)
+		}
+	}
+	attrs := []any{
+		"method", c.Method(),
+		"route", routeOf(c),
+		"status", c.Response().StatusCode(),
+		"latency_ms", float64(time.Since(start).Microseconds()) / 1000,
+		"request_id", requestIDOf(c),
+	}
+	if key, ok := apiKeyOf(c); ok {
+		attrs = append(attrs, "integrator_id", key.IntegratorID, "key", key.PublicID)
+	}
+	s.log.Info("http request", attrs...)
+	return nil
+}

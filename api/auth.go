@@ -1,0 +1,104 @@
+package api
+
+import (
+	"net/http"
+	"net/netip"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/pixgate/pixgate/storage"
+)
+
+// errUnauthenticated is the one 401 of v1: an unknown key, a revoked key, a
+// wrong secret and a malformed header are told apart for no one. It names
+// the credential v1 expects, since v2 access tokens are not accepted here.
+var errUnauthenticated = newError(http.StatusUnauthorized, codeUnauthenticated,
+	`Missing or invalid credentials: /api/v1 expects the header "Authorization: Bearer {public_id}.{secret}" with an active API key.`)
+
+// v1Auth authenticates a v1 request and then, in this order, applies the
+// key's IP allowlist, its rate limit and the route's scope. Rate limiting
+// comes after authentication so that nobody can spend another key's budget
+// by naming its public id.
+func (s *Server) v1Auth(scope string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		publicID, secret, ok := bearerKeyPair(c.Get(fiber.HeaderAuthorization))
+		if !ok {
+			return errUnauthenticated
+		}
+		key, err := s.deps.DB.AuthenticateKey(c.UserContext(), publicID, secret)
+		if err != nil {
+			return err // ErrInvalidCredentials is mapped to the 401 above
+		}
+		c.Locals(localAPIKey, key)
+		// Account data: never cached by intermediaries.
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		// An unreadable client address fails any allowlist.
+		if !key.AllowsIP(clientAddr(c)) {
+			return newError(http.StatusForbidden, codeForbidden,
+				"This API key may not be used from this address (%s); see the key's IP allowlist.", c.IP())
+		}
+		if err := s.rateLimit(c, key); err != nil {
+			return err
+		}
+		if !key.HasScope(scope) {
+			return newError(http.StatusForbidden, codeForbidden, "This API key lacks the scope %q required here.", scope)
+		}
+		return c.Next()
+	}
+}
+
+// bearerKeyPair reads "Bearer {public_id}.{secret}". The scheme is
+// case-insensitive (RFC 7235); the token's two halves must both be present.
+func bearerKeyPair(header string) (publicID, secret string, ok bool) {
+	scheme, token, found := strings.Cut(strings.TrimSpace(header), " ")
+	if !found || !strings.EqualFold(scheme, "Bearer") {
+		return "", "", false
+	}
+	publicID, secret, found = strings.Cut(strings.TrimSpace(token), ".")
+	if !found || secret == "" || !plausiblePublicID(publicID) {
+		return "", "", false
+	}
+	return publicID, secret, true
+}
+
+// plausiblePublicID keeps what cannot be a public id ("pk_" and base32)
+// away from the database, which would refuse some of it (NUL, bad UTF-8)
+// with an error rather than "no such key".
+func plausiblePublicID(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// clientAddr is the caller's address as Fiber sees it: the TCP peer, or the
+// first address in Config.ProxyHeader when the peer is a trusted proxy. The
+// proxy must overwrite that header (e.g. X-Real-IP), not append to one the
+// client sent, or allowlists could be bypassed. The zero Addr means the
+// address could not be read.
+func clientAddr(c *fiber.Ctx) netip.Addr {
+	ip, err := netip.ParseAddr(c.IP())
+	if err != nil {
+		return netip.Addr{}
+	}
+	return ip.Unmap()
+}
+
+// apiKeyOf returns the key that authenticated the request, if any.
+func apiKeyOf(c *fiber.Ctx) (storage.APIKey, bool) {
+	k, ok := c.Locals(localAPIKey).(storage.APIKey)
+	return k, ok
+}
+
+// integratorIDOf is the authenticated integrator; only called behind v1Auth.
+func integratorIDOf(c *fiber.Ctx) int64 {
+	k, _ := apiKeyOf(c)
+	return k.IntegratorID
+}

@@ -1,0 +1,134 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// requireJSON refuses a body that is not declared as JSON (415). A charset
+// parameter is allowed; anything but UTF-8 JSON is not.
+func requireJSON(c *fiber.Ctx) error {
+	mt, params, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
+	if err != nil || mt != fiber.MIMEApplicationJSON {
+		return newError(http.StatusUnsupportedMediaType, codeUnsupportedMedia,
+			`Send the body as JSON with "Content-Type: application/json".`)
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
+		return newError(http.StatusUnsupportedMediaType, codeUnsupportedMedia, "JSON bodies must be UTF-8.")
+	}
+	return c.Next()
+}
+
+// decodeObject reads the body as one JSON object whose members stay raw, so
+// that each field is checked on its own and every problem is reported at
+// once (a wrong type is a 422 naming the field, not a 400). Only a body that
+// is not a JSON object at all is a 400. Unknown members are ignored:
+// integrators moving from the provider family send extra fields.
+//
+// The raw members alias the request buffer: use them within the handler.
+func decodeObject(c *fiber.Ctx) (object, error) {
+	body := bytes.TrimSpace(c.Body())
+	if len(body) == 0 {
+		return object{}, newError(http.StatusBadRequest, codeMalformedJSON, "The body is empty: send a JSON object.")
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syn):
+			return object{}, newError(http.StatusBadRequest, codeMalformedJSON,
+				"The body is not valid JSON: %s (at byte %d).", syn.Error(), syn.Offset)
+		case errors.As(err, &typ):
+			return object{}, newError(http.StatusBadRequest, codeMalformedJSON,
+				"The body must be a JSON object, not %s.", typ.Value)
+		}
+		return object{}, newError(http.StatusBadRequest, codeMalformedJSON, "The body is not valid JSON: %s.", err.Error())
+	}
+	if m == nil { // the body was "null"
+		return object{}, newError(http.StatusBadRequest, codeMalformedJSON, "The body must be a JSON object, not null.")
+	}
+	return object{m: m, errs: fieldErrors{}}, nil
+}
+
+// fieldErrors collects validation problems by field path ("payer.document").
+// Messages complete a sentence that starts with the field name.
+type fieldErrors map[string][]string
+
+func (f fieldErrors) add(field, format string, args ...any) {
+	f[field] = append(f[field], fmt.Sprintf(format, args...))
+}
+
+func (f fieldErrors) has(field string) bool { return len(f[field]) > 0 }
+
+// err is the 422 carrying every problem, or nil.
+func (f fieldErrors) err() error {
+	if len(f) == 0 {
+		return nil
+	}
+	return &apiError{Status: http.StatusUnprocessableEntity, Code: codeValidation, Message: msgValidation, Fields: f}
+}
+
+// object is a JSON object being validated; nested objects share the errors
+// of the whole body and prefix their field names.
+type object struct {
+	prefix string
+	m      map[string]json.RawMessage
+	errs   fieldErrors
+}
+
+func (o object) path(name string) string { return o.prefix + name }
+
+// raw returns a member that is present and not null.
+func (o object) raw(name string) (json.RawMessage, bool) {
+	r, ok := o.m[name]
+	if !ok || string(r) == "null" {
+		return nil, false
+	}
+	return r, true
+}
+
+// str returns an optional string member; a non-string is an error.
+func (o object) str(name string) (string, bool) {
+	r, ok := o.raw(name)
+	if !ok {
+		return "", false
+	}
+	var s string
+	if r[0] != '"' || json.Unmarshal(r, &s) != nil {
+		o.errs.add(o.path(name), "must be a string")
+		return "", false
+	}
+	return s, true
+}
+
+// requiredStr returns a string member that must be present.
+func (o object) requiredStr(name string) (string, bool) {
+	if _, ok := o.raw(name); !ok {
+		o.errs.add(o.path(name), "is required")
+		return "", false
+	}
+	return o.str(name)
+}
+
+// requiredObject returns a nested object member that must be present.
+func (o object) requiredObject(name string) (object, bool) {
+	r, ok := o.raw(name)
+	if !ok {
+		o.errs.add(o.path(name), "is required")
+		return object{}, false
+	}
+	var m map[string]json.RawMessage
+	if r[0] != '{' || json.Unmarshal(r, &m) != nil {
+		o.errs.add(o.path(name), "must be an object")
+		return object{}, false
+	}
+	return object{prefix: o.path(name) + ".", m: m, errs: o.errs}, true
+}

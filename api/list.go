@@ -1,0 +1,102 @@
+package api
+
+import (
+	"encoding/base64"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/pixgate/pixgate/storage"
+)
+
+// List paging limits.
+const (
+	defaultPerPage = 15
+	maxPerPage     = 100
+)
+
+// listBody is the envelope of every v1 list: newest first, keyset-paged.
+type listBody[T any] struct {
+	Data []T      `json:"data"`
+	Meta listMeta `json:"meta"`
+}
+
+type listMeta struct {
+	PerPage    int     `json:"per_page"`
+	NextCursor *string `json:"next_cursor"`
+}
+
+// listParams reads per_page, status and cursor for the integrator's list,
+// reporting every bad parameter at once. The cursor is opaque to clients:
+// the base64url of the last id of the previous page, so paging stays stable
+// while new records arrive.
+func listParams(c *fiber.Ctx, statuses []string) (storage.ListParams, error) {
+	p := storage.ListParams{IntegratorID: integratorIDOf(c), Limit: defaultPerPage}
+	errs := fieldErrors{}
+	if s := c.Query("per_page"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > maxPerPage {
+			errs.add("per_page", "must be an integer from 1 to %d", maxPerPage)
+		}
+		p.Limit = n
+	}
+	if s := c.Query("status"); s != "" {
+		p.Status = strings.ToUpper(s)
+		if !slices.Contains(statuses, p.Status) {
+			errs.add("status", "must be one of %s", strings.Join(statuses, ", "))
+		}
+	}
+	if s := c.Query("cursor"); s != "" {
+		id, ok := decodeCursor(s)
+		if !ok {
+			errs.add("cursor", "is not a cursor this API returned (use meta.next_cursor of the previous page)")
+		}
+		p.After = &id
+	}
+	return p, errs.err()
+}
+
+func encodeCursor(id uuid.UUID) *string {
+	s := base64.RawURLEncoding.EncodeToString(id[:])
+	return &s
+}
+
+func decodeCursor(s string) (uuid.UUID, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(b) != 16 {
+		return uuid.UUID{}, false
+	}
+	id, err := uuid.FromBytes(b)
+	return id, err == nil
+}
+
+// pathRef reads a record reference (UUID or external_id) from the path.
+// Routing sees the path still percent-encoded, so external ids containing
+// reserved characters work when the client encodes them. A reference no
+// record can have (bad escapes, invalid UTF-8, NUL, too long) is 404 at
+// once: Postgres would refuse some of them as text.
+func pathRef(c *fiber.Ctx, name string) (string, error) {
+	ref, err := url.PathUnescape(c.Params(name))
+	if err != nil || ref == "" || len(ref) > 4*maxExternalIDLen || !utf8.ValidString(ref) || strings.ContainsRune(ref, 0) {
+		return "", newError(http.StatusNotFound, codeNotFound, "No such record for this account.")
+	}
+	return strings.Clone(ref), nil
+}
+
+// page renders one page of a list.
+func page[R, V any](items []R, more bool, limit int, view func(R) V, idOf func(R) uuid.UUID) listBody[V] {
+	out := listBody[V]{Data: make([]V, 0, len(items)), Meta: listMeta{PerPage: limit}}
+	for _, it := range items {
+		out.Data = append(out.Data, view(it))
+	}
+	if more && len(items) > 0 {
+		out.Meta.NextCursor = encodeCursor(idOf(items[len(items)-1]))
+	}
+	return out
+}

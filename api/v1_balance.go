@@ -1,0 +1,48 @@
+package api
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// balanceView is the spec's Balance object. reserved_balance is PixGate's
+// addition: money held for withdrawals and refunds still in flight.
+type balanceView struct {
+	AvailableBalance money.Money `json:"available_balance"`
+	PendingBalance   money.Money `json:"pending_balance"`
+	ReservedBalance  money.Money `json:"reserved_balance"`
+	Currency         string      `json:"currency"`
+	Account          accountView `json:"account"`
+	Fees             feesView    `json:"fees"`
+}
+
+type accountView struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Email string `json:"email"`
+}
+
+type feesView struct {
+	CashIn  money.FeeView `json:"cashin"`
+	CashOut money.FeeView `json:"cashout"`
+}
+
+// getBalance is GET /api/v1/balance.
+func (s *Server) getBalance(c *fiber.Ctx) error {
+	ctx, id := c.UserContext(), integratorIDOf(c)
+	in, err := s.deps.DB.Integrator(ctx, id)
+	if err != nil {
+		return err
+	}
+	w, err := s.deps.DB.Wallet(ctx, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(balanceView{
+		AvailableBalance: w.Available, PendingBalance: w.Pending, ReservedBalance: w.Reserved,
+		Currency: "BRL",
+		Account:  accountView{ID: in.ID, Name: in.Name, Email: in.Email},
+		Fees:     feesView{CashIn: in.CashIn.View("cashin"), CashOut: in.CashOut.View("cashout")},
+	})
+}

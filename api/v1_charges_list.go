@@ -1,0 +1,25 @@
+package api
+
+import (
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/pixgate/pixgate/storage"
+)
+
+// chargeStatuses are the values of the status filter, in lifecycle order.
+var chargeStatuses = []string{storage.ChargePending, storage.ChargePaid, storage.ChargeExpired,
+	storage.ChargeFailed, storage.ChargeRefunded}
+
+// listCharges is GET /api/v1/charges: newest first, per_page, status, cursor.
+func (s *Server) listCharges(c *fiber.Ctx) error {
+	p, err := listParams(c, chargeStatuses)
+	if err != nil {
+		return err
+	}
+	items, more, err := s.deps.DB.ListCharges(c.UserContext(), p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page(items, more, p.Limit, viewCharge, func(ch storage.Charge) uuid.UUID { return ch.ID }))
+}

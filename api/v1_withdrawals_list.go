@@ -1,0 +1,25 @@
+package api
+
+import (
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/pixgate/pixgate/storage"
+)
+
+// withdrawalStatuses are the values of the status filter.
+var withdrawalStatuses = []string{storage.WithdrawalProcessing, storage.WithdrawalCompleted, storage.WithdrawalFailed}
+
+// listWithdrawals is GET /api/v1/withdrawals: newest first, per_page,
+// status, cursor.
+func (s *Server) listWithdrawals(c *fiber.Ctx) error {
+	p, err := listParams(c, withdrawalStatuses)
+	if err != nil {
+		return err
+	}
+	items, more, err := s.deps.DB.ListWithdrawals(c.UserContext(), p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page(items, more, p.Limit, viewWithdrawal, func(w storage.Withdrawal) uuid.UUID { return w.ID }))
+}

@@ -1,0 +1,205 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// Field limits shared by the v1 endpoints.
+const (
+	maxNameLen        = 100
+	maxShortTextLen   = 140 // payerQuestion, description
+	maxExternalIDLen  = 64
+	maxPostbackURLLen = 2048
+	maxEmailLen       = 254
+	maxSplitDepth     = 32
+)
+
+// amount reads a required amount exactly: a JSON number (never a string,
+// never through float64) with at most two decimals, above zero and at most
+// limit.
+func (o object) amount(name string, limit money.Money) (money.Money, bool) {
+	r, ok := o.raw(name)
+	if !ok {
+		o.errs.add(o.path(name), "is required")
+		return 0, false
+	}
+	if r[0] == '"' {
+		o.errs.add(o.path(name), "must be a number, not a string (send 15.50, not \"15.50\")")
+		return 0, false
+	}
+	m, err := money.ParseAmount(r)
+	if err != nil {
+		o.errs.add(o.path(name), "%s", err.Error())
+		return 0, false
+	}
+	if m > limit {
+		o.errs.add(o.path(name), "must not exceed %s", limit)
+		return 0, false
+	}
+	return m, true
+}
+
+// text reads a single-line text member: trimmed, without control
+// characters, at most maxLen characters; required ones must not be blank.
+func (o object) text(name string, maxLen int, required bool) (string, bool) {
+	var (
+		s  string
+		ok bool
+	)
+	if required {
+		s, ok = o.requiredStr(name)
+	} else {
+		s, ok = o.str(name)
+	}
+	if !ok {
+		return "", false
+	}
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "" && required:
+		o.errs.add(o.path(name), "must not be blank")
+		return "", false
+	case utf8.RuneCountInString(s) > maxLen:
+		o.errs.add(o.path(name), "must be at most %d characters", maxLen)
+		return "", false
+	case strings.IndexFunc(s, unicode.IsControl) >= 0:
+		o.errs.add(o.path(name), "must not contain control characters")
+		return "", false
+	}
+	return s, true
+}
+
+// optionalText is text for an optional member, nil when absent or blank.
+func (o object) optionalText(name string, maxLen int) *string {
+	s, ok := o.text(name, maxLen, false)
+	if !ok || s == "" {
+		return nil
+	}
+	return &s
+}
+
+// externalID reads the integrator's own reference: 1 to 64 printable
+// characters without whitespace, taken as sent. It is the idempotency key.
+func (o object) externalID() (*string, bool) {
+	s, ok := o.str("external_id")
+	if !ok {
+		return nil, !o.errs.has(o.path("external_id"))
+	}
+	n := utf8.RuneCountInString(s)
+	bad := func(r rune) bool { return !unicode.IsGraphic(r) || unicode.IsSpace(r) }
+	if n == 0 || n > maxExternalIDLen || strings.IndexFunc(s, bad) >= 0 {
+		o.errs.add(o.path("external_id"), "must be 1 to %d printable characters without spaces", maxExternalIDLen)
+		return nil, false
+	}
+	return &s, true
+}
+
+// postbackURL reads an optional callback URL: absolute, https (or http when
+// allowed, for development), with a host and no credentials.
+func (o object) postbackURL(allowHTTP bool) *string {
+	s, ok := o.str("postbackUrl")
+	if !ok {
+		return nil
+	}
+	s = strings.TrimSpace(s)
+	want := "must be an absolute https URL"
+	if allowHTTP {
+		want = "must be an absolute http or https URL"
+	}
+	u, err := url.Parse(s)
+	switch {
+	case len(s) > maxPostbackURLLen:
+		o.errs.add(o.path("postbackUrl"), "must be at most %d characters", maxPostbackURLLen)
+	case err != nil || u.Host == "" || u.Hostname() == "" || strings.ContainsFunc(s, unicode.IsSpace),
+		u.Scheme != "https" && !(allowHTTP && u.Scheme == "http"):
+		o.errs.add(o.path("postbackUrl"), "%s", want)
+	case u.User != nil:
+		o.errs.add(o.path("postbackUrl"), "must not contain credentials")
+	default:
+		return &s
+	}
+	return nil
+}
+
+// email reads an optional e-mail address (a bare address, no display name).
+func (o object) email(name string) *string {
+	s := o.optionalText(name, maxEmailLen)
+	if s == nil {
+		return nil
+	}
+	a, err := mail.ParseAddress(*s)
+	if err != nil || a.Address != *s || !strings.Contains((*s)[strings.LastIndexByte(*s, '@'):], ".") {
+		o.errs.add(o.path(name), "must be a valid email address")
+		return nil
+	}
+	return s
+}
+
+// split reads the optional split object. PixGate does not interpret it (its
+// structure belongs to the provider) but stores it, so it must be a JSON
+// object that Postgres' jsonb accepts: no NUL characters, numbers within
+// range, bounded nesting. It returns the object re-encoded canonically
+// (keys sorted, numbers exactly as written, invalid UTF-8 replaced), which
+// is what jsonb would keep anyway and what the request hash covers.
+func (o object) split() json.RawMessage {
+	r, ok := o.raw("split")
+	if !ok {
+		return nil
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(r))
+	dec.UseNumber()
+	if r[0] != '{' || dec.Decode(&v) != nil {
+		o.errs.add(o.path("split"), "must be an object")
+		return nil
+	}
+	if msg := storableJSON(v, 1); msg != "" {
+		o.errs.add(o.path("split"), "%s", msg)
+		return nil
+	}
+	canonical, _ := json.Marshal(v) // decoded values always marshal
+	return canonical
+}
+
+// storableJSON says what would make Postgres refuse the value as jsonb
+// (which would otherwise surface as a 500), or "".
+func storableJSON(v any, depth int) string {
+	if depth > maxSplitDepth {
+		return "must not nest deeper than " + strconv.Itoa(maxSplitDepth) + " levels"
+	}
+	switch x := v.(type) {
+	case string:
+		if strings.ContainsRune(x, 0) {
+			return "must not contain NUL characters"
+		}
+	case json.Number:
+		if _, err := strconv.ParseFloat(string(x), 64); err != nil {
+			return "contains a number out of range"
+		}
+	case []any:
+		for _, e := range x {
+			if msg := storableJSON(e, depth+1); msg != "" {
+				return msg
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if strings.ContainsRune(k, 0) {
+				return "must not contain NUL characters"
+			}
+			if msg := storableJSON(e, depth+1); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,110 @@
+package api
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// timestamp renders as RFC 3339 in UTC, to the second.
+type timestamp time.Time
+
+func (t timestamp) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + time.Time(t).UTC().Format(time.RFC3339) + `"`), nil
+}
+
+func timePtr(t *time.Time) *timestamp {
+	if t == nil {
+		return nil
+	}
+	ts := timestamp(*t)
+	return &ts
+}
+
+// chargeView is the v1 charge record. Every key is always present (null
+// when unknown), so integrators can rely on the shape.
+type chargeView struct {
+	ID             string          `json:"id"`
+	ExternalID     string          `json:"external_id"`
+	Amount         money.Money     `json:"amount"`
+	Fee            money.Money     `json:"fee"`
+	NetAmount      money.Money     `json:"net_amount"`
+	Status         string          `json:"status"`
+	PixID          *string         `json:"pix_id"`
+	QRCode         *string         `json:"qrcode"`
+	ExpiresAt      *timestamp      `json:"expires_at"`
+	Payer          payerView       `json:"payer"`
+	PayerQuestion  *string         `json:"payerQuestion"`
+	PostbackURL    *string         `json:"postbackUrl"`
+	Split          json.RawMessage `json:"split"`
+	RefundedAmount money.Money     `json:"refunded_amount"`
+	FailureReason  *string         `json:"failure_reason"`
+	CreatedAt      timestamp       `json:"created_at"`
+	UpdatedAt      timestamp       `json:"updated_at"`
+	PaidAt         *timestamp      `json:"paid_at"`
+}
+
+type payerView struct {
+	Name     string  `json:"name"`
+	Document string  `json:"document"`
+	Email    *string `json:"email"`
+}
+
+func viewCharge(c storage.Charge) chargeView {
+	return chargeView{
+		ID: c.ID.String(), ExternalID: c.ExternalID,
+		Amount: c.Amount, Fee: c.Fee, NetAmount: c.Net(), Status: c.Status,
+		PixID: c.PixID, QRCode: c.QRCode, ExpiresAt: timePtr(c.ExpiresAt),
+		Payer:         payerView{Name: c.Payer.Name, Document: c.Payer.Document, Email: c.Payer.Email},
+		PayerQuestion: c.PayerQuestion, PostbackURL: c.PostbackURL, Split: nullIfEmpty(c.Split),
+		RefundedAmount: c.RefundedAmount, FailureReason: c.FailureReason,
+		CreatedAt: timestamp(c.CreatedAt), UpdatedAt: timestamp(c.UpdatedAt), PaidAt: timePtr(c.PaidAt),
+	}
+}
+
+// withdrawalView is the v1 withdrawal record.
+type withdrawalView struct {
+	ID            string          `json:"id"`
+	ExternalID    *string         `json:"external_id"`
+	Amount        money.Money     `json:"amount"`
+	Fee           money.Money     `json:"fee"`
+	Total         money.Money     `json:"total"`
+	Status        string          `json:"status"`
+	CreditParty   creditPartyView `json:"creditParty"`
+	Description   *string         `json:"description"`
+	PostbackURL   *string         `json:"postbackUrl"`
+	PixID         *string         `json:"pix_id"`
+	EndToEndID    *string         `json:"end_to_end_id"`
+	FailureReason *string         `json:"failure_reason"`
+	CreatedAt     timestamp       `json:"created_at"`
+	UpdatedAt     timestamp       `json:"updated_at"`
+	FinishedAt    *timestamp      `json:"finished_at"`
+}
+
+type creditPartyView struct {
+	Name    string `json:"name"`
+	KeyType string `json:"keyType"`
+	Key     string `json:"key"`
+	TaxID   string `json:"taxId"`
+}
+
+func viewWithdrawal(w storage.Withdrawal) withdrawalView {
+	cp := w.CreditParty
+	return withdrawalView{
+		ID: w.ID.String(), ExternalID: w.ExternalID,
+		Amount: w.Amount, Fee: w.Fee, Total: w.Amount + w.Fee, Status: w.Status,
+		CreditParty: creditPartyView{Name: cp.Name, KeyType: cp.KeyType, Key: cp.Key, TaxID: cp.TaxID},
+		Description: w.Description, PostbackURL: w.PostbackURL,
+		PixID: w.PixID, EndToEndID: w.EndToEndID, FailureReason: w.FailureReason,
+		CreatedAt: timestamp(w.CreatedAt), UpdatedAt: timestamp(w.UpdatedAt), FinishedAt: timePtr(w.FinishedAt),
+	}
+}
+
+func nullIfEmpty(r json.RawMessage) json.RawMessage {
+	if len(r) == 0 {
+		return nil
+	}
+	return r
+}
