@@ -41,6 +41,9 @@ type Config struct {
 	// AllowHTTPPostbacks lets integrators register http:// postback URLs
 	// (development only); otherwise postback URLs must be https.
 	AllowHTTPPostbacks bool
+	// ProviderWebhookToken is the secret path segment of the provider's
+	// notification address; empty turns the webhook off (every token 404).
+	ProviderWebhookToken string
 	// ProviderTimeout bounds the provider call made inside POST
 	// /api/v1/charges, retries included: the payer is waiting at a checkout.
 	// Default 15s.
@@ -155,6 +158,8 @@ func (s *Server) App() *fiber.App { return s.app }
 func (s *Server) routes() {
 	s.app.Get("/healthz", s.healthz)
 	s.app.Get("/readyz", s.readyz)
+
+	s.app.Post("/webhooks/provider/:token", s.providerWebhook)
 
 	v1 := s.app.Group("/api/v1")
 	v1.Get("/balance", s.v1Auth(storage.ScopeBalanceRead), s.getBalance)
