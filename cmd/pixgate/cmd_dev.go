@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/pixgate/pixgate/api"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 )
@@ -21,34 +20,36 @@ func (c *cli) devCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "dev",
 		Short: "Run the whole service in one process for development, with a demo integrator",
-		Long: `Run migrations, then the API, the workers and the sandbox provider in one
+		Long: `Run migrations, then the sandbox provider, the API and the workers in one
 process, and print a demo integrator's credentials. This is what make run starts.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c.devDefaults()
 			ctx := cmd.Context()
-			db, err := c.openDB(ctx)
+			st, err := c.openStack(ctx)
 			if err != nil {
 				return err
 			}
-			defer db.Close()
-			demo, err := c.ensureDemo(ctx, db)
+			defer st.close()
+			demo, err := c.ensureDemo(ctx, st.db)
 			if err != nil {
 				return err
 			}
-			srv := api.New(api.Config{}, api.Deps{DB: db, Logger: c.log})
-			serveAPI, err := serveFiber(ctx, srv.App(), c.cfg.HTTPAddr)
+			g, gctx := errgroup.WithContext(ctx)
+			sb := c.newSandbox(c.cfg.SandboxAddr)
+			serveSandbox, err := serveHTTP(gctx, sb.Handler(), c.cfg.SandboxAddr, sb.Close)
 			if err != nil {
+				return err
+			}
+			g.Go(serveSandbox)
+			if err := c.startAPI(gctx, g, st); err != nil {
+				return err
+			}
+			if err := c.startWorker(gctx, g, st); err != nil {
 				return err
 			}
 			c.printBanner(demo)
-			g, gctx := errgroup.WithContext(ctx)
-			_ = gctx
-			g.Go(serveAPI)
-			err = g.Wait()
-			if errors.Is(err, context.Canceled) {
-				err = nil
-			}
+			err = ignoreCanceled(g.Wait())
 			c.log.Info("pixgate dev stopped")
 			return err
 		},
@@ -56,17 +57,38 @@ process, and print a demo integrator's credentials. This is what make run starts
 }
 
 // devDefaults adjusts settings for a developer's machine where the operator
-// left them unset: readable logs and a generated webhook token.
+// left them unset: readable logs, the in-process sandbox as the provider,
+// http and private postback URLs allowed, generated secrets.
 func (c *cli) devDefaults() {
-	if _, set := c.environ["PIXGATE_LOG_FORMAT"]; !set {
+	set := func(name string) bool { _, ok := c.environ[name]; return ok }
+	if !set("PIXGATE_LOG_FORMAT") {
 		c.cfg.LogFormat = "text"
 		c.log = newLogger(c.stderr, c.cfg.LogLevel, c.cfg.LogFormat)
 	}
-	if c.cfg.ProviderWebhookToken == "" {
-		b := make([]byte, 16)
-		_, _ = rand.Read(b)
-		c.cfg.ProviderWebhookToken = hex.EncodeToString(b)
+	if !set("PIXGATE_PROVIDER_URL") {
+		c.cfg.ProviderURL = "http://" + c.cfg.SandboxAddr
 	}
+	if !set("PIXGATE_PUBLIC_BASE_URL") {
+		c.cfg.PublicBaseURL = "http://" + c.cfg.HTTPAddr
+	}
+	if !set("PIXGATE_POSTBACK_ALLOW_HTTP") {
+		c.cfg.PostbackAllowHTTP = true
+	}
+	if !set("PIXGATE_POSTBACK_ALLOW_PRIVATE") {
+		c.cfg.PostbackAllowPrivate = true
+	}
+	if c.cfg.ProviderWebhookToken == "" {
+		c.cfg.ProviderWebhookToken = randomHex(16)
+	}
+	if c.cfg.MonitoringPassword == "" {
+		c.cfg.MonitoringPassword = randomHex(8)
+	}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 type demoIntegrator struct {
@@ -106,15 +128,27 @@ func (c *cli) ensureDemo(ctx context.Context, db *storage.DB) (demoIntegrator, e
 }
 
 func (c *cli) printBanner(d demoIntegrator) {
-	base := "http://" + c.cfg.HTTPAddr
+	base, sbx := "http://"+c.cfg.HTTPAddr, "http://"+c.cfg.SandboxAddr
 	c.printf("\nPixGate is running (development mode)\n\n")
-	c.printf("  API            %s   (health: %s/healthz)\n", base, base)
-	c.printf("\nDemo integrator %d — %s <%s>", d.integrator.ID, d.integrator.Name, d.integrator.Email)
+	c.printf("  API             %s   (/healthz, /readyz)\n", base)
+	c.printf("  sandbox         %s   (the settlement provider; docs/provider.md)\n", sbx)
+	c.printf("  queues          http://%s/monitoring/   user %s, password %s\n", c.cfg.WorkerAddr, c.cfg.MonitoringUser, c.cfg.MonitoringPassword)
+	c.printf("  metrics         http://%s/metrics\n", c.cfg.WorkerAddr)
+	c.printf("\nDemo integrator %d: %s <%s>", d.integrator.ID, d.integrator.Name, d.integrator.Email)
 	if d.created {
 		c.printf(" (created; wallet credited with R$ 1000.00)")
 	}
-	c.printf("\n  public_id      %s\n  secret         %s\n  webhook secret %s\n", d.creds.PublicID, d.creds.Secret, d.integrator.WebhookSecret)
-	c.printf("  wallet         available R$ %s, pending R$ %s, reserved R$ %s\n", d.wallet.Available, d.wallet.Pending, d.wallet.Reserved)
-	c.printf("  fees           cash-in %s, cash-out %s\n", d.integrator.CashIn, d.integrator.CashOut)
-	c.printf("\nTry:\n  curl -s %s/healthz\n\nStop with Ctrl-C.\n\n", base)
+	c.printf("\n  public_id       %s\n  secret          %s\n  webhook secret  %s\n", d.creds.PublicID, d.creds.Secret, d.integrator.WebhookSecret)
+	c.printf("  wallet          available R$ %s, pending R$ %s, reserved R$ %s\n", d.wallet.Available, d.wallet.Pending, d.wallet.Reserved)
+	c.printf("  fees            cash-in %s, cash-out %s\n", d.integrator.CashIn, d.integrator.CashOut)
+	auth := "Authorization: Bearer " + d.creds.Token()
+	c.printf("\nTry:\n")
+	c.printf("  export PIXGATE_AUTH='%s'\n", auth)
+	c.printf("  curl -s %s/api/v1/balance -H \"$PIXGATE_AUTH\"\n", base)
+	c.printf("  curl -s %s/api/v1/charges -H \"$PIXGATE_AUTH\" -H 'Content-Type: application/json' \\\n", base)
+	c.printf("       -d '{\"amount\": 25.00, \"payer\": {\"name\": \"Fulano de Tal\", \"document\": \"52998224725\"}}'\n")
+	c.printf("  curl -s -X POST %s/sandbox/charges/<pix_id>/pay          # pay it as the payer would\n", sbx)
+	c.printf("  curl -s %s/api/v1/withdrawals -H \"$PIXGATE_AUTH\" -H 'Content-Type: application/json' \\\n", base)
+	c.printf("       -d '{\"amount\": 10.00, \"creditParty\": {\"name\": \"Fulano de Tal\", \"keyType\": \"EMAIL\", \"key\": \"fulano@example.com\", \"taxId\": \"52998224725\"}}'\n")
+	c.printf("\nStop with Ctrl-C.\n\n")
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/caarlos0/env/v11"
+
+	"github.com/pixgate/pixgate/storage/money"
 )
 
 // config is every setting of every process, read once from PIXGATE_*
@@ -25,11 +27,31 @@ type config struct {
 	LogLevel      string `env:"PIXGATE_LOG_LEVEL" envDefault:"info" desc:"debug, info, warn or error"`
 	LogFormat     string `env:"PIXGATE_LOG_FORMAT" envDefault:"json" desc:"json or text (pixgate dev uses text unless set)"`
 
+	MaxAmount         string   `env:"PIXGATE_MAX_AMOUNT" envDefault:"100000.00" desc:"largest amount of one charge or withdrawal, in reais"`
+	V1RatePerMinute   int      `env:"PIXGATE_V1_RATE_PER_MINUTE" envDefault:"600" desc:"requests per minute per v1 API key (negative: no limit)"`
+	BodyLimit         int      `env:"PIXGATE_BODY_LIMIT" envDefault:"65536" desc:"largest request body, in bytes"`
+	ProxyHeader       string   `env:"PIXGATE_PROXY_HEADER" desc:"header with the client address behind a proxy, e.g. X-Forwarded-For"`
+	TrustedProxies    []string `env:"PIXGATE_TRUSTED_PROXIES" desc:"comma-separated proxy IPs/CIDRs whose PIXGATE_PROXY_HEADER is believed"`
+	PostbackAllowHTTP bool     `env:"PIXGATE_POSTBACK_ALLOW_HTTP" envDefault:"false" desc:"accept http:// postback URLs (development; pixgate dev sets it)"`
+
+	PostbackAllowPrivate    bool          `env:"PIXGATE_POSTBACK_ALLOW_PRIVATE" envDefault:"false" desc:"let postbacks reach loopback and private addresses (development; pixgate dev sets it)"`
+	PostbackTimeout         time.Duration `env:"PIXGATE_POSTBACK_TIMEOUT" envDefault:"10s" desc:"timeout of one postback attempt"`
+	PostbackMaxAge          time.Duration `env:"PIXGATE_POSTBACK_MAX_AGE" envDefault:"72h" desc:"how long a failing postback keeps being retried"`
+	PostbackInitialInterval time.Duration `env:"PIXGATE_POSTBACK_INITIAL_INTERVAL" envDefault:"10s" desc:"first postback retry delay (doubles each time, with jitter)"`
+	PostbackMaxInterval     time.Duration `env:"PIXGATE_POSTBACK_MAX_INTERVAL" envDefault:"6h" desc:"longest delay between two postback attempts"`
+
+	ReconcileInterval   time.Duration `env:"PIXGATE_RECONCILE_INTERVAL" envDefault:"30s" desc:"how often the reconciler runs (once per interval across all workers)"`
+	ReconcileStaleAfter time.Duration `env:"PIXGATE_RECONCILE_STALE_AFTER" envDefault:"2m" desc:"age at which PROCESSING transfers, unprocessed notifications and late postbacks are re-driven"`
+
 	ProviderURL          string        `env:"PIXGATE_PROVIDER_URL" envDefault:"http://127.0.0.1:9090" desc:"settlement provider base URL (the dev sandbox by default)"`
 	ProviderClientID     string        `env:"PIXGATE_PROVIDER_CLIENT_ID" envDefault:"sandbox" desc:"provider client id"`
 	ProviderClientSecret string        `env:"PIXGATE_PROVIDER_CLIENT_SECRET" envDefault:"sandbox" desc:"provider client secret"`
 	ProviderTimeout      time.Duration `env:"PIXGATE_PROVIDER_TIMEOUT" envDefault:"10s" desc:"timeout of one provider call"`
 	ProviderWebhookToken string        `env:"PIXGATE_PROVIDER_WEBHOOK_TOKEN" desc:"secret path segment of /webhooks/provider/{token}; required by api and worker (pixgate dev generates one)"`
+
+	WorkerConcurrency  int    `env:"PIXGATE_WORKER_CONCURRENCY" envDefault:"20" desc:"tasks one worker process runs at once"`
+	MonitoringUser     string `env:"PIXGATE_MONITORING_USER" envDefault:"admin" desc:"user for the worker's /monitoring (asynqmon)"`
+	MonitoringPassword string `env:"PIXGATE_MONITORING_PASSWORD" desc:"password for /monitoring; unset: /monitoring is off (pixgate dev generates one)"`
 
 	SandboxAddr         string        `env:"PIXGATE_SANDBOX_ADDR" envDefault:"127.0.0.1:9090" desc:"sandbox provider listen address"`
 	SandboxClientID     string        `env:"PIXGATE_SANDBOX_CLIENT_ID" envDefault:"sandbox" desc:"client id the sandbox accepts"`
@@ -43,6 +65,9 @@ func loadConfig(environ map[string]string) (config, error) {
 	var c config
 	if err := env.ParseWithOptions(&c, env.Options{Environment: environ}); err != nil {
 		return config{}, fmt.Errorf("configuration: %w", err)
+	}
+	if _, err := c.maxAmount(); err != nil {
+		return config{}, err
 	}
 	return c, nil
 }
@@ -74,4 +99,12 @@ func configMarkdown() string {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", v.Name, def, v.Description)
 	}
 	return b.String()
+}
+
+func (c config) maxAmount() (money.Money, error) {
+	m, err := money.ParseAmount([]byte(c.MaxAmount))
+	if err != nil {
+		return 0, fmt.Errorf("configuration: PIXGATE_MAX_AMOUNT %s", err)
+	}
+	return m, nil
 }

@@ -76,10 +76,14 @@ func (c *cli) rootCommand() *cobra.Command {
 	root.AddCommand(
 		c.migrateCommand(),
 		c.devCommand(),
+		c.apiCommand(),
+		c.workerCommand(),
+		c.sandboxCommand(),
 		c.integratorCommand(),
 		c.keyCommand(),
 		c.walletCommand(),
 		c.auditCommand(),
+		c.postbacksCommand(),
 		c.envCommand(),
 	)
 	return root

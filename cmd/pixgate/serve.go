@@ -35,8 +35,9 @@ func serveFiber(ctx context.Context, app *fiber.App, addr string) (func() error,
 	}, nil
 }
 
-// serveHTTP is serveFiber for net/http handlers.
-func serveHTTP(ctx context.Context, h http.Handler, addr string) (func() error, error) {
+// serveHTTP is serveFiber for net/http handlers; beforeShutdown (optional)
+// runs first when ctx ends, to release requests the handler holds open.
+func serveHTTP(ctx context.Context, h http.Handler, addr string, beforeShutdown func()) (func() error, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", addr, err)
@@ -49,6 +50,9 @@ func serveHTTP(ctx context.Context, h http.Handler, addr string) (func() error, 
 		case err := <-errc:
 			return err
 		case <-ctx.Done():
+			if beforeShutdown != nil {
+				beforeShutdown()
+			}
 			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
 			defer cancel()
 			if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {

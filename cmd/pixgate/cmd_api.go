@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/pixgate/pixgate/api"
+	"github.com/pixgate/pixgate/worker/postback"
+)
+
+func (c *cli) apiCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "api",
+		Short: "Serve the HTTP API: /api/v1, /v2, the provider webhook, /healthz and /readyz",
+		Long: `Serve the HTTP API. API processes are stateless: run as many as the load needs
+behind a load balancer (set PIXGATE_PROXY_HEADER and PIXGATE_TRUSTED_PROXIES).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := c.requireWebhookToken(); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			st, err := c.openStack(ctx)
+			if err != nil {
+				return err
+			}
+			defer st.close()
+			g, gctx := errgroup.WithContext(ctx)
+			if err := c.startAPI(gctx, g, st); err != nil {
+				return err
+			}
+			c.log.Info("api listening", "addr", c.cfg.HTTPAddr)
+			return ignoreCanceled(g.Wait())
+		},
+	}
+}
+
+// startAPI binds the API's address and adds its server to g.
+func (c *cli) startAPI(ctx context.Context, g *errgroup.Group, st *stack) error {
+	maxAmount, err := c.cfg.maxAmount()
+	if err != nil {
+		return err
+	}
+	srv := api.New(api.Config{
+		BodyLimit:            c.cfg.BodyLimit,
+		ProviderWebhookURL:   c.webhookURL(),
+		ProviderWebhookToken: c.cfg.ProviderWebhookToken,
+		MaxAmount:            maxAmount,
+		V1RatePerMinute:      c.cfg.V1RatePerMinute,
+		AllowHTTPPostbacks:   c.cfg.PostbackAllowHTTP,
+		PostbackURLPolicy: func(raw string) error {
+			return postback.CheckURL(raw, c.cfg.PostbackAllowHTTP, c.cfg.PostbackAllowPrivate)
+		},
+		ProviderTimeout: c.cfg.ProviderTimeout + c.cfg.ProviderTimeout/2,
+		ProxyHeader:     c.cfg.ProxyHeader,
+		TrustedProxies:  c.cfg.TrustedProxies,
+	}, api.Deps{
+		DB:       st.db,
+		Redis:    st.redis,
+		Provider: st.provider,
+		Logger:   c.log,
+		Ready:    func(ctx context.Context) error { return st.redis.Ping(ctx).Err() },
+	})
+	serve, err := serveFiber(ctx, srv.App(), c.cfg.HTTPAddr)
+	if err != nil {
+		return err
+	}
+	g.Go(serve)
+	return nil
+}
