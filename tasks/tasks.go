@@ -42,10 +42,12 @@ var Queues = map[string]int{QueueCritical: 6, QueueEvents: 4, QueuePostbacks: 2,
 // options of each type: queue, timeout, retries and how long a finished
 // task keeps its id (so that a late duplicate enqueue is still refused).
 var options = map[string][]asynq.Option{
-	TypeWithdrawalSend:  {asynq.Queue(QueueCritical), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
-	TypeRefundSend:      {asynq.Queue(QueueCritical), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
-	TypeProviderEvent:   {asynq.Queue(QueueEvents), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
-	TypePostbackDeliver: {asynq.Queue(QueuePostbacks), asynq.Timeout(30 * time.Second), asynq.MaxRetry(0), asynq.Retention(24 * time.Hour)},
+	TypeWithdrawalSend: {asynq.Queue(QueueCritical), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
+	TypeRefundSend:     {asynq.Queue(QueueCritical), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
+	TypeProviderEvent:  {asynq.Queue(QueueEvents), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
+	// Postbacks retry on the delivery's own schedule (exponential, about 3
+	// days); 40 queue retries outlast it, and the delivery gives up by age.
+	TypePostbackDeliver: {asynq.Queue(QueuePostbacks), asynq.Timeout(30 * time.Second), asynq.MaxRetry(40), asynq.Retention(24 * time.Hour)},
 	TypeReconcileTick:   {asynq.Queue(QueueDefault), asynq.Timeout(2 * time.Minute), asynq.MaxRetry(0), asynq.Retention(time.Hour)},
 }
 
@@ -145,6 +147,6 @@ type ReconcileTick struct {
 
 // ReconcileTickMessage is the tick of the slot containing now.
 func ReconcileTickMessage(now time.Time, every time.Duration) Message {
-	slot := now.Unix() / int64(every/time.Second)
+	slot := now.UnixNano() / max(every.Nanoseconds(), 1)
 	return message(TypeReconcileTick, fmt.Sprintf("%s:%d", TypeReconcileTick, slot), ReconcileTick{Slot: slot})
 }

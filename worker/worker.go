@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/tasks"
+	"github.com/pixgate/pixgate/worker/postback"
 )
 
 // Config holds the worker's settings; zero values get working defaults.
@@ -35,6 +37,10 @@ type Config struct {
 	// BreakerOpenTimeout is the provider breaker's open interval: tasks that
 	// found it open are retried after it, without counting as failures.
 	BreakerOpenTimeout time.Duration
+	// Postbacks is the postback delivery policy (see postback.Config).
+	Postbacks postback.Config
+	// Reconcile says when lost work is re-driven.
+	Reconcile ReconcileConfig
 	// ShutdownTimeout bounds how long running tasks may finish on SIGTERM
 	// before they are handed back to the queue. Default 20s.
 	ShutdownTimeout time.Duration
@@ -56,6 +62,8 @@ func (c Config) withDefaults() Config {
 	if c.ShutdownTimeout <= 0 {
 		c.ShutdownTimeout = 20 * time.Second
 	}
+	c.Reconcile = c.Reconcile.withDefaults()
+	c.Postbacks = c.Postbacks.WithDefaults()
 	return c
 }
 
@@ -75,6 +83,10 @@ type Worker struct {
 	server *asynq.Server
 	client *asynq.Client
 	relay  *relay
+	ticker *ticker
+	// postbackHTTP is the SSRF-guarded client of postback deliveries,
+	// shared so that deliveries to one receiver reuse connections.
+	postbackHTTP *http.Client
 }
 
 // New assembles a worker; Run starts it.
@@ -82,6 +94,7 @@ func New(cfg Config, deps Deps) *Worker {
 	cfg = cfg.withDefaults()
 	w := &Worker{cfg: cfg, deps: deps, log: deps.Logger.With("component", "worker")}
 	w.client = asynq.NewClientFromRedisClient(deps.Redis)
+	w.postbackHTTP = postback.NewHTTPClient(cfg.Postbacks)
 	w.server = asynq.NewServerFromRedisClient(deps.Redis, asynq.Config{
 		Concurrency:              cfg.Concurrency,
 		Queues:                   tasks.Queues,
@@ -95,6 +108,7 @@ func New(cfg Config, deps Deps) *Worker {
 		ShutdownTimeout:          cfg.ShutdownTimeout,
 	})
 	w.relay = &relay{db: deps.DB, enqueuer: w.client, log: w.log.With("loop", "outbox-relay"), interval: cfg.RelayPollInterval}
+	w.ticker = &ticker{every: cfg.Reconcile.Interval, enqueue: w.enqueueNow, log: w.log.With("loop", "reconcile-ticker")}
 	return w
 }
 
@@ -103,11 +117,15 @@ func (w *Worker) Handler() asynq.Handler {
 	mux := asynq.NewServeMux()
 	mux.Use(w.logTask)
 	mux.HandleFunc(tasks.TypeWithdrawalSend, w.sendWithdrawal)
+	mux.HandleFunc(tasks.TypeProviderEvent, w.applyProviderEvent)
+	mux.HandleFunc(tasks.TypePostbackDeliver, w.deliverPostback)
+	mux.HandleFunc(tasks.TypeReconcileTick, w.reconcile)
 	return mux
 }
 
-// Run processes tasks and relays the outbox until ctx ends, then stops in
-// order: the relay first (nothing new is enqueued), then the task server
+// Run processes tasks, relays the outbox and ticks the reconciler until ctx
+// ends, then stops in order: the loops first (nothing new is enqueued), then
+// the task server
 // (running tasks get ShutdownTimeout to finish, the rest return to the queue).
 func (w *Worker) Run(ctx context.Context) error {
 	if err := w.server.Start(w.Handler()); err != nil {
@@ -115,6 +133,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	var wg sync.WaitGroup
 	w.relay.start(ctx, &wg)
+	w.ticker.start(ctx, &wg)
 	<-ctx.Done()
 	wg.Wait()
 	w.server.Shutdown()
@@ -126,10 +145,14 @@ func (w *Worker) Run(ctx context.Context) error {
 // without spending a retry.
 func isFailure(err error) bool { return !errors.Is(err, providerclient.ErrBreakerOpen) }
 
-// retryDelay waits out an open breaker, and otherwise backs off
+// retryDelay uses the delay a postback delivery asked for, waits out an
+// open breaker, and otherwise backs off
 // exponentially (1s, 2s, 4s ... capped at 10 minutes) with up to 20% jitter.
 func retryDelay(breakerOpen time.Duration) asynq.RetryDelayFunc {
 	return func(n int, err error, _ *asynq.Task) time.Duration {
+		if d, ok := postbackRetryDelay(err); ok {
+			return d
+		}
 		if errors.Is(err, providerclient.ErrBreakerOpen) {
 			return breakerOpen + jitter(breakerOpen/5)
 		}

@@ -1,0 +1,130 @@
+package postback
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/tasks"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// paidAt is 2026-03-10 18:04:05 UTC, 15:04:05 in Brasília.
+var paidAt = time.Date(2026, 3, 10, 18, 4, 5, 0, time.UTC)
+
+func testCharge() storage.Charge {
+	return storage.Charge{
+		ID: uuid.MustParse("019a0000-0000-7000-8000-000000000001"), IntegratorID: 7, ExternalID: "pedido-42",
+		Amount: money.FromReais(15, 0), Fee: money.FromReais(0, 23), Status: storage.ChargePaid,
+		PixID: ptr("abcdefghijklmnopqrstuvwxyz012345"), PaidAt: &paidAt,
+		Payer:       storage.Payer{Name: "Fulano de Tal", Document: "52998224725", Email: ptr("fulano@example.com")},
+		PostbackURL: ptr("https://loja.example/pix"),
+	}
+}
+
+func TestForChargeBody(t *testing.T) {
+	ev, ok := ForCharge(testCharge())
+	if !ok {
+		t.Fatal("a paid charge with a postback URL has an event")
+	}
+	if ev.ResourceType != "charge" || ev.Name != "PAID" || ev.IntegratorID != 7 || ev.URL != "https://loja.example/pix" {
+		t.Fatalf("event = %+v", ev)
+	}
+	want := `{"requestBody":{"transactionType":"RECEIVEPIX","transactionId":"abcdefghijklmnopqrstuvwxyz012345",` +
+		`"external_id":"pedido-42","amount":15.00,"paymentType":"PIX","status":"PAID","dateApproval":"2026-03-10 15:04:05",` +
+		`"creditParty":{"name":"Fulano de Tal","email":"fulano@example.com","taxId":"52998224725"},"debitParty":{},` +
+		`"id":"019a0000-0000-7000-8000-000000000001","fee":0.23,"net_amount":14.77}}`
+	if string(ev.Body) != want {
+		t.Fatalf("body\n got %s\nwant %s", ev.Body, want)
+	}
+}
+
+func TestNoEvent(t *testing.T) {
+	pending, noURL := testCharge(), testCharge()
+	pending.Status, noURL.PostbackURL = storage.ChargePending, nil
+	w := storage.Withdrawal{Status: storage.WithdrawalProcessing, PostbackURL: ptr("https://x.example/")}
+	for name, ok := range map[string]bool{
+		"pending charge":        second(ForCharge(pending)),
+		"charge without URL":    second(ForCharge(noURL)),
+		"processing withdrawal": second(ForWithdrawal(w)),
+		"processing refund":     second(ForRefund(storage.Refund{Status: "PROCESSING", PostbackURL: ptr("https://x.example/")}, "p")),
+	} {
+		if ok {
+			t.Errorf("%s: got an event", name)
+		}
+	}
+}
+
+func second(_ Event, ok bool) bool { return ok }
+
+func TestForWithdrawalAndRefundBodies(t *testing.T) {
+	w := storage.Withdrawal{
+		ID: uuid.New(), IntegratorID: 7, ExternalID: ptr("saque-1"), Amount: money.FromReais(10, 0), Fee: money.FromReais(0, 50),
+		Status: storage.WithdrawalFailed, FailureReason: ptr("key not found"), FinishedAt: &paidAt,
+		CreditParty: storage.CreditParty{Name: "Beltrano", KeyType: "EMAIL", Key: "b@example.com", TaxID: "52998224725"},
+		PostbackURL: ptr("https://loja.example/pix"), PixID: ptr("p1"),
+	}
+	ev, ok := ForWithdrawal(w)
+	if !ok || ev.ResourceType != "withdrawal" || ev.Name != "FAILED" {
+		t.Fatalf("withdrawal event = %+v, %v", ev, ok)
+	}
+	var got struct {
+		RequestBody map[string]any `json:"requestBody"`
+	}
+	decode(t, ev.Body, &got)
+	b := got.RequestBody
+	if b["transactionType"] != "PAYMENT" || b["status"] != "FAILED" || b["failure_reason"] != "key not found" ||
+		b["dateApproval"] != "2026-03-10 15:04:05" || b["endToEndId"] != nil || b["external_id"] != "saque-1" {
+		t.Fatalf("withdrawal body = %s", ev.Body)
+	}
+	if sc := b["statusCode"].(map[string]any); sc["statusId"] != json.Number("3") {
+		t.Fatalf("statusCode = %v", sc)
+	}
+	if cp := b["creditParty"].(map[string]any); cp["keyType"] != "EMAIL" || cp["key"] != "b@example.com" {
+		t.Fatalf("creditParty = %v", cp)
+	}
+	if !strings.Contains(string(ev.Body), `"amount":10.00,"fee":0.50`) {
+		t.Fatalf("amounts are not 2-decimal numbers: %s", ev.Body)
+	}
+
+	r := storage.Refund{ID: uuid.New(), IntegratorID: 7, Amount: money.FromReais(5, 0), Status: storage.WithdrawalCompleted,
+		PixID: ptr("r1"), EndToEndID: ptr("D12345678202603101804abcdefghijk"), FinishedAt: &paidAt, PostbackURL: ptr("https://loja.example/pix")}
+	ev, ok = ForRefund(r, "charge-pix-id")
+	if !ok || ev.ResourceType != "refund" || ev.Name != "COMPLETED" {
+		t.Fatalf("refund event = %+v, %v", ev, ok)
+	}
+	got.RequestBody = nil // decoding into a map merges keys
+	decode(t, ev.Body, &got)
+	b = got.RequestBody
+	if b["transactionType"] != "REFUND" || b["pix_id"] != "charge-pix-id" || b["transactionId"] != "r1" ||
+		b["statusCode"].(map[string]any)["statusId"] != json.Number("1") || b["failure_reason"] != nil {
+		t.Fatalf("refund body = %s", ev.Body)
+	}
+}
+
+func decode(t *testing.T, b []byte, v any) {
+	t.Helper()
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.UseNumber()
+	if err := d.Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNewPostback(t *testing.T) {
+	ev, _ := ForCharge(testCharge())
+	np := NewPostback(ev)
+	if np.ID.Version() != 7 || np.Event != "PAID" || np.ResourceID != ev.ResourceID || string(np.Body) != string(ev.Body) {
+		t.Fatalf("NewPostback = %+v", np)
+	}
+	want := tasks.PostbackDeliverMessage(np.ID, 0)
+	if np.Outbox.TaskType != want.Type || np.Outbox.TaskID != want.ID || string(np.Outbox.Payload) != string(want.Payload) {
+		t.Fatalf("outbox = %+v, want %+v", np.Outbox, want)
+	}
+}

@@ -1,0 +1,107 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/tasks"
+	"github.com/pixgate/pixgate/worker/postback"
+)
+
+// deliverPostback makes one delivery attempt of a PENDING postback and
+// records it. 2xx delivers; 410 stops for good; anything else (3xx, 4xx,
+// 5xx, no answer, an address the SSRF guard refuses) is retried on the
+// backoff schedule, by returning an error that carries the delay, until the
+// postback is older than MaxAge: then it is FAILED. An operator can
+// redeliver it afterwards; MaxAge is checked after an attempt, not before,
+// so a redelivery is always tried at least once.
+func (w *Worker) deliverPostback(ctx context.Context, t *asynq.Task) error {
+	var p tasks.PostbackDeliver
+	if err := tasks.Decode(t, &p); err != nil {
+		return err
+	}
+	pb, err := w.deps.DB.Postback(ctx, p.PostbackID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("postback %s does not exist: %w", p.PostbackID, asynq.SkipRetry)
+	}
+	if err != nil {
+		return err
+	}
+	if pb.Status != storage.PostbackPending {
+		return nil // delivered, stopped or given up meanwhile
+	}
+	in, err := w.deps.DB.Integrator(ctx, pb.IntegratorID)
+	if err != nil {
+		return fmt.Errorf("postback %s: integrator: %w", pb.ID, err)
+	}
+	cfg := w.cfg.Postbacks
+	res := postback.Send(ctx, w.postbackHTTP, cfg, postback.Request{ID: pb.ID, URL: pb.URL, Body: pb.Body, Secret: in.WebhookSecret})
+
+	rec := storage.PostbackAttemptResult{StatusCode: res.StatusCode, Latency: res.Latency}
+	if res.Err != nil {
+		rec.Err = res.Err.Error()
+	}
+	var delay time.Duration
+	switch now := time.Now(); {
+	case res.Delivered():
+		rec.Outcome = storage.OutcomeDelivered
+	case res.Gone():
+		rec.Outcome = storage.OutcomeStopped
+	case res.Permanent:
+		rec.Outcome = storage.OutcomeFailed
+	case now.Sub(pb.CreatedAt) >= cfg.MaxAge:
+		rec.Outcome = storage.OutcomeFailed
+		rec.Err += fmt.Sprintf("; given up: older than %v", cfg.MaxAge)
+	default:
+		delay = postback.Delay(cfg, pb.Attempts+1)
+		next := now.Add(delay)
+		rec.Outcome, rec.NextAttemptAt = storage.OutcomeRetry, &next
+	}
+	// The attempt happened: record it even if the task's context has just
+	// ended (shutdown, task timeout).
+	recCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	after, err := w.deps.DB.RecordPostbackAttempt(recCtx, pb.ID, rec)
+	if err != nil {
+		return fmt.Errorf("postback %s: %w", pb.ID, err)
+	}
+	switch {
+	case after.Status == storage.PostbackPending && rec.Outcome == storage.OutcomeRetry:
+		return &postbackRetry{id: pb.ID.String(), attempt: after.Attempts, delay: delay, cause: res.Err}
+	case after.Status == storage.PostbackFailed && rec.Outcome == storage.OutcomeFailed:
+		w.log.Warn("postback given up", "postback_id", pb.ID, "integrator_id", pb.IntegratorID, "attempts", after.Attempts, "err", rec.Err)
+	case after.Status == storage.PostbackStopped && rec.Outcome == storage.OutcomeStopped:
+		w.log.Info("postback stopped by its receiver (410)", "postback_id", pb.ID, "integrator_id", pb.IntegratorID)
+	}
+	return nil
+}
+
+// postbackRetry is a failed attempt to be retried after delay: asynq's
+// RetryDelayFunc takes the delay from it (postbackRetryDelay), so the
+// schedule is the one recorded in next_attempt_at.
+type postbackRetry struct {
+	id      string
+	attempt int
+	delay   time.Duration
+	cause   error // never carries the URL or the body
+}
+
+func (e *postbackRetry) Error() string {
+	return fmt.Sprintf("postback %s attempt %d: %v; next attempt in %v", e.id, e.attempt, e.cause, e.delay.Round(time.Millisecond))
+}
+
+func (e *postbackRetry) Unwrap() error { return e.cause }
+
+// postbackRetryDelay returns the delay a failed delivery asked for.
+func postbackRetryDelay(err error) (time.Duration, bool) {
+	var r *postbackRetry
+	if errors.As(err, &r) {
+		return r.delay, true
+	}
+	return 0, false
+}
