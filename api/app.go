@@ -44,6 +44,9 @@ type Config struct {
 	// ProviderWebhookToken is the secret path segment of the provider's
 	// notification address; empty turns the webhook off (every token 404).
 	ProviderWebhookToken string
+	// PostbackURLPolicy, when set, refuses postback URLs that delivery would
+	// refuse (the worker's SSRF rules), so integrators learn at creation.
+	PostbackURLPolicy func(rawURL string) error
 	// ProviderTimeout bounds the provider call made inside POST
 	// /api/v1/charges, retries included: the payer is waiting at a checkout.
 	// Default 15s.

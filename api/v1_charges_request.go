@@ -49,7 +49,7 @@ func (s *Server) parseCharge(body object, cashIn money.FeeRule) (chargeInput, er
 	if ext != nil {
 		in.ExternalID = *ext
 	}
-	in.PostbackURL = body.postbackURL(s.cfg.AllowHTTPPostbacks)
+	in.PostbackURL = body.postbackURL(s.cfg.AllowHTTPPostbacks, s.cfg.PostbackURLPolicy)
 	in.PayerQuestion = body.optionalText("payerQuestion", maxShortTextLen)
 	in.Split = body.split()
 	if err := body.errs.err(); err != nil {

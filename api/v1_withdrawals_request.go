@@ -55,7 +55,7 @@ func (s *Server) parseWithdrawal(body object) (withdrawalInput, error) {
 	}
 	in.ExternalID, _ = body.externalID()
 	in.Description = body.optionalText("description", maxShortTextLen)
-	in.PostbackURL = body.postbackURL(s.cfg.AllowHTTPPostbacks)
+	in.PostbackURL = body.postbackURL(s.cfg.AllowHTTPPostbacks, s.cfg.PostbackURLPolicy)
 	if err := body.errs.err(); err != nil {
 		return withdrawalInput{}, err
 	}

@@ -104,8 +104,9 @@ func (o object) externalID() (*string, bool) {
 }
 
 // postbackURL reads an optional callback URL: absolute, https (or http when
-// allowed, for development), with a host and no credentials.
-func (o object) postbackURL(allowHTTP bool) *string {
+// allowed, for development), with a host and no credentials, and accepted
+// by policy (the address rules of postback delivery) when there is one.
+func (o object) postbackURL(allowHTTP bool, policy func(string) error) *string {
 	s, ok := o.str("postbackUrl")
 	if !ok {
 		return nil
@@ -124,6 +125,8 @@ func (o object) postbackURL(allowHTTP bool) *string {
 		o.errs.add(o.path("postbackUrl"), "%s", want)
 	case u.User != nil:
 		o.errs.add(o.path("postbackUrl"), "must not contain credentials")
+	case policy != nil && policy(s) != nil:
+		o.errs.add(o.path("postbackUrl"), "must point to a public address (not loopback, private, link-local or metadata)")
 	default:
 		return &s
 	}

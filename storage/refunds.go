@@ -48,3 +48,10 @@ func (db *DB) RefundByID(ctx context.Context, id uuid.UUID) (Refund, error) {
 	f, err := pgx.CollectExactlyOneRow(rows, scanRefund)
 	return f, notFound(err)
 }
+
+// RefundByPixID returns the refund the provider knows as pixID.
+func (db *DB) RefundByPixID(ctx context.Context, pixID string) (Refund, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+refundColumns+` FROM refunds WHERE pix_id = $1`, pixID)
+	f, err := pgx.CollectExactlyOneRow(rows, scanRefund)
+	return f, notFound(err)
+}

@@ -102,3 +102,38 @@ func getWithdrawalByID(ctx context.Context, q ledger.Querier, id uuid.UUID) (Wit
 	w, err := pgx.CollectExactlyOneRow(rows, scanWithdrawal)
 	return w, notFound(err)
 }
+
+// StaleWithdrawals returns withdrawals still PROCESSING whose last change is
+// older than olderThan, least recently touched first: the reconciler asks
+// the provider about them (or sends them again when they were never sent).
+func (db *DB) StaleWithdrawals(ctx context.Context, olderThan time.Duration, limit int) ([]Withdrawal, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+withdrawalColumns+` FROM withdrawals
+		WHERE status = 'PROCESSING' AND updated_at < now() - $1::interval ORDER BY updated_at LIMIT $2`, olderThan, limit)
+	return pgx.CollectRows(rows, scanWithdrawal)
+}
+
+// TouchWithdrawal notes that the reconciler looked at a withdrawal, so it
+// moves to the back of the stale queue.
+func (db *DB) TouchWithdrawal(ctx context.Context, id uuid.UUID) error {
+	_, err := db.pool.Exec(ctx, `UPDATE withdrawals SET updated_at = now() WHERE id = $1 AND status = 'PROCESSING'`, id)
+	return err
+}
+
+// RedriveWithdrawal asks for another send of a PROCESSING withdrawal that
+// was never sent, through the outbox, and touches it.
+func (db *DB) RedriveWithdrawal(ctx context.Context, id uuid.UUID, msg OutboxMessage) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE withdrawals SET updated_at = now() WHERE id = $1 AND status = 'PROCESSING' AND pix_id IS NULL`, id)
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		return writeOutbox(ctx, tx, msg)
+	})
+}
+
+// WithdrawalByPixID returns the withdrawal the provider knows as pixID.
+func (db *DB) WithdrawalByPixID(ctx context.Context, pixID string) (Withdrawal, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+withdrawalColumns+` FROM withdrawals WHERE pix_id = $1`, pixID)
+	w, err := pgx.CollectExactlyOneRow(rows, scanWithdrawal)
+	return w, notFound(err)
+}

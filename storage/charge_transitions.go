@@ -1,0 +1,78 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pixgate/pixgate/storage/ledger"
+)
+
+// ChargeByID returns a charge by id, whoever owns it (for workers).
+func (db *DB) ChargeByID(ctx context.Context, id uuid.UUID) (Charge, error) {
+	return getChargeByID(ctx, db.pool, id)
+}
+
+func getChargeByID(ctx context.Context, q ledger.Querier, id uuid.UUID) (Charge, error) {
+	rows, _ := q.Query(ctx, `SELECT `+chargeColumns+` FROM charges WHERE id = $1`, id)
+	c, err := pgx.CollectExactlyOneRow(rows, scanCharge)
+	return c, notFound(err)
+}
+
+// MarkChargePaid moves a PENDING (or EXPIRED: a payment the provider
+// accepted late still counts) charge to PAID and credits the wallet: the
+// amount arrives at the provider, the net goes to the integrator's
+// available balance and the fee to the platform. changed is false (and
+// nothing is written) when the charge was already paid.
+func (t *Tx) MarkChargePaid(ctx context.Context, id uuid.UUID, pixID string, paidAt time.Time) (c Charge, changed bool, err error) {
+	rows, _ := t.tx.Query(ctx, `UPDATE charges SET status = 'PAID', paid_at = $2, pix_id = coalesce(pix_id, nullif($3, '')), updated_at = now()
+		WHERE id = $1 AND status IN ('PENDING', 'EXPIRED') RETURNING `+chargeColumns, id, paidAt, pixID)
+	c, err = pgx.CollectExactlyOneRow(rows, scanCharge)
+	if err == pgx.ErrNoRows {
+		c, err = getChargeByID(ctx, t.tx, id)
+		return c, false, err
+	}
+	if err != nil {
+		return Charge{}, false, fmt.Errorf("storage: mark charge paid: %w", err)
+	}
+	entries := []ledger.Entry{
+		{Account: ledger.Platform(ledger.Provider), Amount: -c.Amount},
+		{Account: ledger.Of(c.IntegratorID, ledger.Available), Amount: c.Net()},
+	}
+	if c.Fee > 0 {
+		entries = append(entries, ledger.Entry{Account: ledger.Platform(ledger.Fees), Amount: c.Fee})
+	}
+	_, err = t.Post(ctx, ledger.Transaction{Reference: "charge:" + id.String() + ":paid", Kind: "charge.paid", Entries: entries})
+	return c, err == nil, err
+}
+
+// ExpireCharge moves a PENDING charge to EXPIRED; no money moves.
+func (t *Tx) ExpireCharge(ctx context.Context, id uuid.UUID) (c Charge, changed bool, err error) {
+	rows, _ := t.tx.Query(ctx, `UPDATE charges SET status = 'EXPIRED', updated_at = now()
+		WHERE id = $1 AND status = 'PENDING' RETURNING `+chargeColumns, id)
+	c, err = pgx.CollectExactlyOneRow(rows, scanCharge)
+	if err == pgx.ErrNoRows {
+		c, err = getChargeByID(ctx, t.tx, id)
+		return c, false, err
+	}
+	return c, err == nil, err
+}
+
+// ExpiredCharges returns PENDING charges whose expiry passed more than
+// grace ago, oldest first, for the reconciler to confirm with the provider.
+func (db *DB) ExpiredCharges(ctx context.Context, grace time.Duration, limit int) ([]Charge, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+chargeColumns+` FROM charges
+		WHERE status = 'PENDING' AND expires_at < now() - $1::interval ORDER BY expires_at LIMIT $2`, grace, limit)
+	return pgx.CollectRows(rows, scanCharge)
+}
+
+// UnissuedCharges returns PENDING charges that never got a QR code and are
+// older than olderThan: the request that created them died mid-way.
+func (db *DB) UnissuedCharges(ctx context.Context, olderThan time.Duration, limit int) ([]Charge, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+chargeColumns+` FROM charges
+		WHERE status = 'PENDING' AND pix_id IS NULL AND created_at < now() - $1::interval ORDER BY created_at LIMIT $2`, olderThan, limit)
+	return pgx.CollectRows(rows, scanCharge)
+}

@@ -1,0 +1,59 @@
+package worker
+
+import (
+	"context"
+
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/tasks"
+	"github.com/pixgate/pixgate/worker/postback"
+)
+
+// createPostback writes the postback of a state change in the change's own
+// transaction; nil means the record has no postback URL.
+func (w *Worker) createPostback(ctx context.Context, tx *storage.Tx, ev *postback.Event) error {
+	if ev == nil {
+		return nil
+	}
+	_, err := tx.CreatePostback(ctx, postback.NewPostback(*ev))
+	return err
+}
+
+func chargePostback(c storage.Charge) *postback.Event { return optional(postback.ForCharge(c)) }
+
+func withdrawalPostback(wd storage.Withdrawal) *postback.Event {
+	return optional(postback.ForWithdrawal(wd))
+}
+
+// refundPostback needs the refunded charge's pix_id for the body.
+func (w *Worker) refundPostback(ctx context.Context, f storage.Refund) *postback.Event {
+	chargePixID := ""
+	if c, err := w.deps.DB.ChargeByID(ctx, f.ChargeID); err == nil && c.PixID != nil {
+		chargePixID = *c.PixID
+	}
+	return optional(postback.ForRefund(f, chargePixID))
+}
+
+func optional(ev postback.Event, ok bool) *postback.Event {
+	if !ok {
+		return nil
+	}
+	return &ev
+}
+
+// redrivePostbacks delivers again postbacks whose queued retry was lost:
+// PENDING, and late by more than StaleAfter.
+func (w *Worker) redrivePostbacks(ctx context.Context, slot int64) error {
+	overdue, err := w.deps.DB.OverduePostbacks(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
+	if err != nil {
+		return err
+	}
+	for _, p := range overdue {
+		m := tasks.PostbackDeliverMessage(p.ID, int(slot))
+		// Only if still PENDING and still late: a task delivering it right
+		// now must not be undone.
+		if _, err := w.deps.DB.RedriveOverduePostback(ctx, p.ID, w.cfg.Reconcile.StaleAfter, outboxMessage(m)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
