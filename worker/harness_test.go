@@ -31,6 +31,7 @@ type harness struct {
 	provider   providerclient.Client
 	integrator storage.Integrator
 	log        *slog.Logger
+	reconcile  ReconcileConfig // for the workers the harness starts
 }
 
 func newHarness(t *testing.T) *harness {
@@ -61,8 +62,8 @@ func newHarness(t *testing.T) *harness {
 
 // newWorker builds a worker on the harness's world.
 func (h *harness) newWorker() *Worker {
-	return New(Config{Concurrency: 4, RelayPollInterval: 100 * time.Millisecond, BreakerOpenTimeout: 200 * time.Millisecond},
-		Deps{DB: h.db, Redis: h.rdb, Provider: h.provider, Logger: h.log})
+	return New(Config{Concurrency: 4, RelayPollInterval: 100 * time.Millisecond, BreakerOpenTimeout: 200 * time.Millisecond,
+		Reconcile: h.reconcile}, Deps{DB: h.db, Redis: h.rdb, Provider: h.provider, Logger: h.log})
 }
 
 // start runs a worker until the test ends or stop is called.
