@@ -19,11 +19,13 @@ func (s *Server) accessLog(c *fiber.Ctx) error {
 			_ = c.SendStatus(fiber.StatusInternalServerError)
 		}
 	}
+	took, route, status := time.Since(start), routeOf(c), c.Response().StatusCode()
+	s.metrics.observe(route, c.Method(), status, took)
 	attrs := []any{
 		"method", c.Method(),
-		"route", routeOf(c),
-		"status", c.Response().StatusCode(),
-		"latency_ms", float64(time.Since(start).Microseconds()) / 1000,
+		"route", route,
+		"status", status,
+		"latency_ms", float64(took.Microseconds()) / 1000,
 		"request_id", requestIDOf(c),
 	}
 	if key, ok := apiKeyOf(c); ok {

@@ -14,6 +14,7 @@ import (
 	"github.com/go-redis/redis_rate/v10"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/pixgate/pixgate/providerclient"
@@ -104,6 +105,8 @@ type Deps struct {
 	// Nil makes POST /api/v1/charges answer 503 without writing anything.
 	Provider providerclient.Client
 	Logger   *slog.Logger
+	// Metrics registers the HTTP metrics; nil records none.
+	Metrics prometheus.Registerer
 	// Ready reports whether the process's other dependencies answer; nil
 	// means only the database is checked.
 	Ready func(ctx context.Context) error
@@ -115,6 +118,7 @@ type Server struct {
 	deps    Deps
 	log     *slog.Logger
 	limiter *redis_rate.Limiter // nil: rate limiting off
+	metrics *httpMetrics        // nil: none recorded
 	app     *fiber.App
 }
 
@@ -124,7 +128,7 @@ func New(cfg Config, deps Deps) *Server {
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, deps: deps, log: deps.Logger}
+	s := &Server{cfg: cfg, deps: deps, log: deps.Logger, metrics: newHTTPMetrics(deps.Metrics)}
 	switch {
 	case cfg.V1RatePerMinute < 0:
 	case deps.Redis == nil:

@@ -76,6 +76,7 @@ func (s *Server) renderError(c *fiber.Ctx, err error) error {
 		reqID = newRequestID()
 		c.Set(HeaderRequestID, reqID)
 		s.log.Info("http request", "method", c.Method(), "route", "unread", "status", ae.Status, "request_id", reqID)
+		s.metrics.observe("unread", c.Method(), ae.Status, 0)
 	}
 	switch {
 	case ae.Code == codeInternal:

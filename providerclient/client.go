@@ -4,7 +4,7 @@
 //
 // New composes three layers, each a Client wrapping the next:
 //
-//	retry (WithRetry) → circuit breaker (WithBreaker) → HTTP (NewBase)
+//	retry (WithRetry) → circuit breaker (WithBreaker) → [metrics (WithMetrics)] → HTTP (NewBase)
 //
 // The base client fetches and caches the OAuth token (one fetch shared by
 // concurrent callers, refreshed once on a 401), bounds each call with
@@ -41,5 +41,9 @@ type Client interface {
 // HTTP client. Build one per process and share it, so that API and worker
 // code see the same breaker.
 func New(cfg Config) Client {
-	return WithRetry(WithBreaker(NewBase(cfg), cfg), cfg)
+	var c Client = NewBase(cfg)
+	if cfg.Metrics != nil {
+		c = WithMetrics(c, cfg.Metrics)
+	}
+	return WithRetry(WithBreaker(c, cfg), cfg)
 }

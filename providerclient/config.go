@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Config configures a Client. Every zero value has a working default except
@@ -34,6 +36,8 @@ type Config struct {
 	// names "closed", "half-open" and "open" (for metrics and logs). It runs
 	// under the breaker's lock: keep it fast and never call the client.
 	OnBreakerStateChange func(from, to string)
+	// Metrics, when set, registers call counts and latencies (WithMetrics).
+	Metrics prometheus.Registerer
 }
 
 // Defaults applied to zero Config fields.

@@ -18,7 +18,9 @@ func (w *Worker) logTask(next asynq.Handler) asynq.Handler {
 		id, _ := asynq.GetTaskID(ctx)
 		retry, _ := asynq.GetRetryCount(ctx)
 		err := next.ProcessTask(ctx, t)
-		attrs := []any{"task_id", id, "task_type", t.Type(), "retry", retry, "ms", time.Since(start).Milliseconds()}
+		took := time.Since(start)
+		w.metrics.task(t.Type(), err, took)
+		attrs := []any{"task_id", id, "task_type", t.Type(), "retry", retry, "ms", took.Milliseconds()}
 		if err != nil {
 			w.log.Warn("task failed", append(attrs, "err", err)...)
 			return err

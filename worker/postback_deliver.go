@@ -70,6 +70,7 @@ func (w *Worker) deliverPostback(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return fmt.Errorf("postback %s: %w", pb.ID, err)
 	}
+	w.metrics.postback(string(rec.Outcome))
 	switch {
 	case after.Status == storage.PostbackPending && rec.Outcome == storage.OutcomeRetry:
 		return &postbackRetry{id: pb.ID.String(), attempt: after.Attempts, delay: delay, cause: res.Err}

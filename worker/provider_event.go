@@ -36,7 +36,10 @@ func (w *Worker) applyProviderEvent(ctx context.Context, t *asynq.Task) error {
 	txn, err := w.deps.Provider.ConsultTransaction(ctx, ev.TransactionID)
 	if errors.Is(err, providerclient.ErrNotFound) {
 		w.log.Warn("notification for a transaction the provider does not know; ignored", "event_id", ev.ID, "transaction_id", ev.TransactionID)
-		_, err := w.ignore(ctx, "ignored: unknown to the provider", markProcessed)
+		outcome, err := w.ignore(ctx, "ignored: unknown to the provider", markProcessed)
+		if err == nil {
+			w.metrics.event(outcome)
+		}
 		return err
 	}
 	if err != nil {
@@ -49,6 +52,7 @@ func (w *Worker) applyProviderEvent(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
+	w.metrics.event(outcome)
 	w.log.Debug("provider event applied", "event_id", ev.ID, "outcome", outcome)
 	return nil
 }

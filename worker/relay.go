@@ -30,6 +30,7 @@ type relay struct {
 	enqueuer enqueuer
 	log      *slog.Logger
 	interval time.Duration
+	lag      func(time.Duration) // reports the outbox lag after each drain
 }
 
 func (r *relay) start(ctx context.Context, wg *sync.WaitGroup) {
@@ -51,8 +52,10 @@ func (r *relay) start(ctx context.Context, wg *sync.WaitGroup) {
 	}()
 }
 
-// drain relays until the outbox is empty or a round fails.
+// drain relays until the outbox is empty or a round fails, then reports
+// how far behind the outbox is.
 func (r *relay) drain(ctx context.Context) {
+	defer r.reportLag(ctx)
 	for ctx.Err() == nil {
 		n, err := r.db.RelayOutbox(ctx, relayBatch, r.enqueue)
 		if err != nil {
@@ -79,4 +82,13 @@ func (r *relay) enqueue(ctx context.Context, p storage.PendingOutbox) error {
 		return nil
 	}
 	return err
+}
+
+func (r *relay) reportLag(ctx context.Context) {
+	if r.lag == nil || ctx.Err() != nil {
+		return
+	}
+	if lag, err := r.db.OutboxLag(ctx); err == nil {
+		r.lag(lag)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/pixgate/pixgate/providerclient"
@@ -73,17 +74,20 @@ type Deps struct {
 	Redis    redis.UniversalClient
 	Provider providerclient.Client
 	Logger   *slog.Logger
+	// Metrics registers the worker's metrics; nil records none.
+	Metrics prometheus.Registerer
 }
 
 // Worker is one worker process's machinery.
 type Worker struct {
-	cfg    Config
-	deps   Deps
-	log    *slog.Logger
-	server *asynq.Server
-	client *asynq.Client
-	relay  *relay
-	ticker *ticker
+	cfg     Config
+	deps    Deps
+	log     *slog.Logger
+	metrics *workerMetrics
+	server  *asynq.Server
+	client  *asynq.Client
+	relay   *relay
+	ticker  *ticker
 	// postbackHTTP is the SSRF-guarded client of postback deliveries,
 	// shared so that deliveries to one receiver reuse connections.
 	postbackHTTP *http.Client
@@ -92,7 +96,7 @@ type Worker struct {
 // New assembles a worker; Run starts it.
 func New(cfg Config, deps Deps) *Worker {
 	cfg = cfg.withDefaults()
-	w := &Worker{cfg: cfg, deps: deps, log: deps.Logger.With("component", "worker")}
+	w := &Worker{cfg: cfg, deps: deps, log: deps.Logger.With("component", "worker"), metrics: newWorkerMetrics(deps.Metrics)}
 	w.client = asynq.NewClientFromRedisClient(deps.Redis)
 	w.postbackHTTP = postback.NewHTTPClient(cfg.Postbacks)
 	w.server = asynq.NewServerFromRedisClient(deps.Redis, asynq.Config{
@@ -107,7 +111,8 @@ func New(cfg Config, deps Deps) *Worker {
 		LogLevel:                 asynq.WarnLevel,
 		ShutdownTimeout:          cfg.ShutdownTimeout,
 	})
-	w.relay = &relay{db: deps.DB, enqueuer: w.client, log: w.log.With("loop", "outbox-relay"), interval: cfg.RelayPollInterval}
+	w.relay = &relay{db: deps.DB, enqueuer: w.client, log: w.log.With("loop", "outbox-relay"), interval: cfg.RelayPollInterval,
+		lag: w.metrics.lag}
 	w.ticker = &ticker{every: cfg.Reconcile.Interval, enqueue: w.enqueueNow, log: w.log.With("loop", "reconcile-ticker")}
 	return w
 }

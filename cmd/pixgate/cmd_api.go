@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
@@ -31,7 +32,12 @@ behind a load balancer (set PIXGATE_PROXY_HEADER and PIXGATE_TRUSTED_PROXIES).`,
 			if err := c.startAPI(gctx, g, st); err != nil {
 				return err
 			}
-			c.log.Info("api listening", "addr", c.cfg.HTTPAddr)
+			serveMetrics, err := serveHTTP(gctx, promhttp.HandlerFor(st.registry, promhttp.HandlerOpts{}), c.cfg.APIMetricsAddr, nil)
+			if err != nil {
+				return err
+			}
+			g.Go(serveMetrics)
+			c.log.Info("api listening", "addr", c.cfg.HTTPAddr, "metrics", c.cfg.APIMetricsAddr)
 			return ignoreCanceled(g.Wait())
 		},
 	}
@@ -61,6 +67,7 @@ func (c *cli) startAPI(ctx context.Context, g *errgroup.Group, st *stack) error 
 		Redis:    st.redis,
 		Provider: st.provider,
 		Logger:   c.log,
+		Metrics:  st.registry,
 		Ready:    func(ctx context.Context) error { return st.redis.Ping(ctx).Err() },
 	})
 	serve, err := serveFiber(ctx, srv.App(), c.cfg.HTTPAddr)

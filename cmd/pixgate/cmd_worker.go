@@ -46,7 +46,7 @@ func (c *cli) startWorker(ctx context.Context, g *errgroup.Group, st *stack) err
 		ProviderWebhookURL: c.webhookURL(),
 		Postbacks:          c.postbackPolicy(),
 		Reconcile:          worker.ReconcileConfig{Interval: c.cfg.ReconcileInterval, StaleAfter: c.cfg.ReconcileStaleAfter},
-	}, worker.Deps{DB: st.db, Redis: st.redis, Provider: st.provider, Logger: c.log})
+	}, worker.Deps{DB: st.db, Redis: st.redis, Provider: st.provider, Logger: c.log, Metrics: st.registry})
 	connOpt, err := c.redisConnOpt()
 	if err != nil {
 		return err

@@ -21,16 +21,17 @@ type config struct {
 	DatabaseMaxConns int32  `env:"PIXGATE_DATABASE_MAX_CONNS" envDefault:"20" desc:"connections per process"`
 	RedisURL         string `env:"PIXGATE_REDIS_URL" envDefault:"redis://127.0.0.1:6379/0" desc:"Redis URL (queues, access tokens, rate limits)"`
 
-	HTTPAddr      string `env:"PIXGATE_HTTP_ADDR" envDefault:"127.0.0.1:8080" desc:"API listen address"`
-	WorkerAddr    string `env:"PIXGATE_WORKER_ADDR" envDefault:"127.0.0.1:8081" desc:"worker side server: /healthz, /metrics, /monitoring"`
-	PublicBaseURL string `env:"PIXGATE_PUBLIC_BASE_URL" envDefault:"http://127.0.0.1:8080" desc:"URL where the provider reaches PixGate's webhook"`
-	LogLevel      string `env:"PIXGATE_LOG_LEVEL" envDefault:"info" desc:"debug, info, warn or error"`
-	LogFormat     string `env:"PIXGATE_LOG_FORMAT" envDefault:"json" desc:"json or text (pixgate dev uses text unless set)"`
+	HTTPAddr       string `env:"PIXGATE_HTTP_ADDR" envDefault:"127.0.0.1:8080" desc:"API listen address"`
+	WorkerAddr     string `env:"PIXGATE_WORKER_ADDR" envDefault:"127.0.0.1:8081" desc:"worker side server: /healthz, /metrics, /monitoring"`
+	APIMetricsAddr string `env:"PIXGATE_API_METRICS_ADDR" envDefault:"127.0.0.1:8082" desc:"pixgate api's /metrics listener (kept off the public port)"`
+	PublicBaseURL  string `env:"PIXGATE_PUBLIC_BASE_URL" envDefault:"http://127.0.0.1:8080" desc:"URL where the provider reaches PixGate's webhook"`
+	LogLevel       string `env:"PIXGATE_LOG_LEVEL" envDefault:"info" desc:"debug, info, warn or error"`
+	LogFormat      string `env:"PIXGATE_LOG_FORMAT" envDefault:"json" desc:"json or text (pixgate dev uses text unless set)"`
 
 	MaxAmount         string   `env:"PIXGATE_MAX_AMOUNT" envDefault:"100000.00" desc:"largest amount of one charge or withdrawal, in reais"`
 	V1RatePerMinute   int      `env:"PIXGATE_V1_RATE_PER_MINUTE" envDefault:"600" desc:"requests per minute per v1 API key (negative: no limit)"`
 	BodyLimit         int      `env:"PIXGATE_BODY_LIMIT" envDefault:"65536" desc:"largest request body, in bytes"`
-	ProxyHeader       string   `env:"PIXGATE_PROXY_HEADER" desc:"header with the client address behind a proxy, e.g. X-Forwarded-For"`
+	ProxyHeader       string   `env:"PIXGATE_PROXY_HEADER" desc:"header with the client address behind a proxy; use one the proxy overwrites, e.g. X-Real-IP"`
 	TrustedProxies    []string `env:"PIXGATE_TRUSTED_PROXIES" desc:"comma-separated proxy IPs/CIDRs whose PIXGATE_PROXY_HEADER is believed"`
 	PostbackAllowHTTP bool     `env:"PIXGATE_POSTBACK_ALLOW_HTTP" envDefault:"false" desc:"accept http:// postback URLs (development; pixgate dev sets it)"`
 

@@ -34,13 +34,20 @@ func (c *cli) redisConnOpt() (asynq.RedisConnOpt, error) {
 
 // newProvider builds the process's one provider client: API handlers and
 // workers share its token cache and its circuit breaker.
-func (c *cli) newProvider() providerclient.Client {
+func (c *cli) newProvider(reg prometheus.Registerer) providerclient.Client {
+	breaker := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "pixgate_provider_breaker_state", Help: "The provider circuit breaker: 0 closed, 1 half-open, 2 open.",
+	})
+	reg.MustRegister(breaker)
+	states := map[string]float64{"closed": 0, "half-open": 1, "open": 2}
 	return providerclient.New(providerclient.Config{
 		BaseURL:      c.cfg.ProviderURL,
 		ClientID:     c.cfg.ProviderClientID,
 		ClientSecret: c.cfg.ProviderClientSecret,
 		Timeout:      c.cfg.ProviderTimeout,
+		Metrics:      reg,
 		OnBreakerStateChange: func(from, to string) {
+			breaker.Set(states[to])
 			c.log.Warn("provider circuit breaker changed state", "from", from, "to", to)
 		},
 	})

@@ -25,6 +25,7 @@ type devStack struct {
 	t             *testing.T
 	pg            *pixgate
 	api, sandbox  string
+	monitor       string // the worker's side server
 	db            *storage.DB
 	token         string // v1 bearer token of the test's integrator
 	integratorID  int64
@@ -41,7 +42,8 @@ func newDevStack(t *testing.T, extraEnv ...string) *devStack {
 	pg := newPixgate(t)
 	redisOpts := storagetest.NewRedis(t)
 	ports := freePorts(t, 3)
-	s := &devStack{t: t, pg: pg, api: "http://" + ports[0], sandbox: "http://" + ports[2], webhookToken: "e2e-webhook-token"}
+	s := &devStack{t: t, pg: pg, api: "http://" + ports[0], monitor: "http://" + ports[1], sandbox: "http://" + ports[2],
+		webhookToken: "e2e-webhook-token"}
 	for k, v := range map[string]string{
 		"PIXGATE_REDIS_URL":                 fmt.Sprintf("redis://%s/%d", redisOpts.Addr, redisOpts.DB),
 		"PIXGATE_HTTP_ADDR":                 ports[0],

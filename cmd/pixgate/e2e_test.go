@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,6 +73,33 @@ func TestE2EChargePaid(t *testing.T) {
 		t.Fatalf("postback body = %v", b)
 	}
 	s.auditClean()
+	s.metricsShow(
+		`pixgate_http_requests_total{method="POST",route="/api/v1/charges",status="201"} 1`,
+		`pixgate_provider_calls_total{op="create charge",result="ok"} 1`,
+		`pixgate_provider_events_total{outcome="applied"} 1`,
+		`pixgate_tasks_total{result="ok",type="provider:event"}`,
+		`pixgate_postback_attempts_total{outcome="delivered"} 1`,
+		`pixgate_provider_breaker_state 0`,
+		`pixgate_outbox_lag_seconds`,
+		`asynq_tasks_processed_total`,
+	)
+}
+
+// metricsShow checks that the worker's /metrics (one registry for the whole
+// dev process) carries each line prefix.
+func (s *devStack) metricsShow(prefixes ...string) {
+	s.t.Helper()
+	resp, err := http.Get(s.monitor + "/metrics")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, p := range prefixes {
+		if !strings.Contains(string(b), "\n"+p) {
+			s.t.Errorf("/metrics lacks %q", p)
+		}
+	}
 }
 
 // A withdrawal, end to end: reserved at once (available drops by amount +

@@ -31,7 +31,8 @@ func (c *cli) openStack(ctx context.Context) (*stack, error) {
 		db.Close()
 		return nil, err
 	}
-	return &stack{db: db, redis: rdb, provider: c.newProvider(), registry: newRegistry()}, nil
+	reg := newRegistry()
+	return &stack{db: db, redis: rdb, provider: c.newProvider(reg), registry: reg}, nil
 }
 
 func (s *stack) close() {

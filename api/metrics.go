@@ -1,0 +1,40 @@
+package api
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// httpMetrics counts requests and their latency by route pattern (never the
+// raw path: ids would explode the label set), method and status.
+type httpMetrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+}
+
+func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
+	if reg == nil {
+		return nil
+	}
+	m := &httpMetrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "pixgate_http_requests_total", Help: "HTTP requests answered, by route, method and status.",
+		}, []string{"route", "method", "status"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "pixgate_http_request_duration_seconds", Help: "Time to answer an HTTP request, by route and method.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"route", "method"}),
+	}
+	reg.MustRegister(m.requests, m.duration)
+	return m
+}
+
+func (m *httpMetrics) observe(route, method string, status int, took time.Duration) {
+	if m == nil {
+		return
+	}
+	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
+	m.duration.WithLabelValues(route, method).Observe(took.Seconds())
+}
