@@ -38,7 +38,10 @@ func EnsureDatabase(ctx context.Context, dbURL string) error {
 	}
 	defer conn.Close(ctx)
 	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
-	if errors.As(err, &pgErr) && pgErr.Code == "42P04" { // duplicate_database: created concurrently
+	// Another process starting at the same time created it first. Postgres
+	// reports that as duplicate_database, or, when both inserts race in the
+	// catalog, as a unique violation on pg_database's name index.
+	if errors.As(err, &pgErr) && (pgErr.Code == "42P04" || pgErr.Code == "23505") {
 		return nil
 	}
 	if err != nil {
