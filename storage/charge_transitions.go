@@ -17,9 +17,7 @@ func (db *DB) ChargeByID(ctx context.Context, id uuid.UUID) (Charge, error) {
 }
 
 func getChargeByID(ctx context.Context, q ledger.Querier, id uuid.UUID) (Charge, error) {
-	rows, _ := q.Query(ctx, `SELECT `+chargeColumns+` FROM charges WHERE id = $1`, id)
-	c, err := pgx.CollectExactlyOneRow(rows, scanCharge)
-	return c, notFound(err)
+	return getByID(ctx, q, "charges", chargeColumns, scanCharge, id)
 }
 
 // MarkChargePaid moves a PENDING (or EXPIRED: a payment the provider

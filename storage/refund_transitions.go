@@ -2,46 +2,20 @@ package storage
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-
-	"github.com/pixgate/pixgate/storage/ledger"
 )
-
-func getRefundByID(ctx context.Context, q ledger.Querier, id uuid.UUID) (Refund, error) {
-	rows, _ := q.Query(ctx, `SELECT `+refundColumns+` FROM refunds WHERE id = $1`, id)
-	f, err := pgx.CollectExactlyOneRow(rows, scanRefund)
-	return f, notFound(err)
-}
 
 // CompleteRefund moves a PROCESSING refund to COMPLETED and settles its
 // reservation like a withdrawal's; the charge becomes REFUNDED once its
 // whole amount is refunded. changed is false when it had already left
 // PROCESSING.
-func (t *Tx) CompleteRefund(ctx context.Context, id uuid.UUID, s Settlement) (f Refund, changed bool, err error) {
-	rows, _ := t.tx.Query(ctx, `UPDATE refunds SET status = 'COMPLETED', pix_id = coalesce(pix_id, nullif($2, '')),
-			end_to_end_id = nullif($3, ''), updated_at = now(), finished_at = $4
-		WHERE id = $1 AND status = 'PROCESSING' RETURNING `+refundColumns, id, s.PixID, s.EndToEndID, s.At)
-	f, err = pgx.CollectExactlyOneRow(rows, scanRefund)
-	if err == pgx.ErrNoRows {
-		f, err = getRefundByID(ctx, t.tx, id)
-		return f, false, err
-	}
-	if err != nil {
-		return Refund{}, false, fmt.Errorf("storage: complete refund: %w", err)
-	}
-	entries := []ledger.Entry{
-		{Account: ledger.Of(f.IntegratorID, ledger.Reserved), Amount: -(f.Amount + f.Fee)},
-		{Account: ledger.Platform(ledger.Provider), Amount: f.Amount},
-	}
-	if f.Fee > 0 {
-		entries = append(entries, ledger.Entry{Account: ledger.Platform(ledger.Fees), Amount: f.Fee})
-	}
-	if _, err := t.Post(ctx, ledger.Transaction{Reference: "refund:" + id.String() + ":settle", Kind: "refund.settle", Entries: entries}); err != nil {
-		return Refund{}, false, err
+func (t *Tx) CompleteRefund(ctx context.Context, id uuid.UUID, s Settlement) (Refund, bool, error) {
+	f, changed, err := completeTransfer(ctx, t, refundTransfers, id, s)
+	if err != nil || !changed {
+		return f, changed, err
 	}
 	_, err = t.tx.Exec(ctx, `UPDATE charges SET status = 'REFUNDED', updated_at = now()
 		WHERE id = $1 AND status = 'PAID' AND refunded_amount = amount
@@ -51,24 +25,10 @@ func (t *Tx) CompleteRefund(ctx context.Context, id uuid.UUID, s Settlement) (f 
 
 // FailRefund moves a PROCESSING refund to FAILED, returns its reservation to
 // the available balance and its amount to the charge's refundable amount.
-func (t *Tx) FailRefund(ctx context.Context, id uuid.UUID, reason string) (f Refund, changed bool, err error) {
-	rows, _ := t.tx.Query(ctx, `UPDATE refunds SET status = 'FAILED', failure_reason = $2, updated_at = now(), finished_at = now()
-		WHERE id = $1 AND status = 'PROCESSING' RETURNING `+refundColumns, id, reason)
-	f, err = pgx.CollectExactlyOneRow(rows, scanRefund)
-	if err == pgx.ErrNoRows {
-		f, err = getRefundByID(ctx, t.tx, id)
-		return f, false, err
-	}
-	if err != nil {
-		return Refund{}, false, fmt.Errorf("storage: fail refund: %w", err)
-	}
-	total := f.Amount + f.Fee
-	if _, err := t.Post(ctx, ledger.Transaction{Reference: "refund:" + id.String() + ":release", Kind: "refund.release", Memo: reason,
-		Entries: []ledger.Entry{
-			{Account: ledger.Of(f.IntegratorID, ledger.Reserved), Amount: -total},
-			{Account: ledger.Of(f.IntegratorID, ledger.Available), Amount: total},
-		}}); err != nil {
-		return Refund{}, false, err
+func (t *Tx) FailRefund(ctx context.Context, id uuid.UUID, reason string) (Refund, bool, error) {
+	f, changed, err := failTransfer(ctx, t, refundTransfers, id, reason)
+	if err != nil || !changed {
+		return f, changed, err
 	}
 	_, err = t.tx.Exec(ctx, `UPDATE charges SET refunded_amount = refunded_amount - $2, updated_at = now() WHERE id = $1`, f.ChargeID, f.Amount)
 	return f, err == nil, err

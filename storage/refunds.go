@@ -44,9 +44,7 @@ func scanRefund(r pgx.CollectableRow) (Refund, error) {
 
 // RefundByID returns a refund by id, whoever owns it (for workers).
 func (db *DB) RefundByID(ctx context.Context, id uuid.UUID) (Refund, error) {
-	rows, _ := db.pool.Query(ctx, `SELECT `+refundColumns+` FROM refunds WHERE id = $1`, id)
-	f, err := pgx.CollectExactlyOneRow(rows, scanRefund)
-	return f, notFound(err)
+	return getByID(ctx, db.pool, "refunds", refundColumns, scanRefund, id)
 }
 
 // RefundByPixID returns the refund the provider knows as pixID.

@@ -35,28 +35,8 @@ func (db *DB) RecordWithdrawalSent(ctx context.Context, id uuid.UUID, pixID stri
 // FailWithdrawal moves a PROCESSING withdrawal to FAILED and returns its
 // reservation to the available balance. changed is false (and nothing is
 // written) when the withdrawal had already left PROCESSING.
-func (t *Tx) FailWithdrawal(ctx context.Context, id uuid.UUID, reason string) (w Withdrawal, changed bool, err error) {
-	rows, _ := t.tx.Query(ctx, `UPDATE withdrawals SET status = 'FAILED', failure_reason = $2, updated_at = now(), finished_at = now()
-		WHERE id = $1 AND status = 'PROCESSING' RETURNING `+withdrawalColumns, id, reason)
-	w, err = pgx.CollectExactlyOneRow(rows, scanWithdrawal)
-	if err == pgx.ErrNoRows {
-		w, err = getWithdrawalByID(ctx, t.tx, id)
-		return w, false, err
-	}
-	if err != nil {
-		return Withdrawal{}, false, fmt.Errorf("storage: fail withdrawal: %w", err)
-	}
-	total := w.Amount + w.Fee
-	_, err = t.Post(ctx, ledger.Transaction{
-		Reference: "withdrawal:" + id.String() + ":release",
-		Kind:      "withdrawal.release",
-		Memo:      reason,
-		Entries: []ledger.Entry{
-			{Account: ledger.Of(w.IntegratorID, ledger.Reserved), Amount: -total},
-			{Account: ledger.Of(w.IntegratorID, ledger.Available), Amount: total},
-		},
-	})
-	return w, err == nil, err
+func (t *Tx) FailWithdrawal(ctx context.Context, id uuid.UUID, reason string) (Withdrawal, bool, error) {
+	return failTransfer(ctx, t, withdrawalTransfers, id, reason)
 }
 
 // Settlement is what the provider reports of a completed payment.
@@ -70,37 +50,12 @@ type Settlement struct {
 // its reservation: the amount leaves through the provider, the fee goes to
 // the platform. changed is false (and nothing is written) when the
 // withdrawal had already left PROCESSING.
-func (t *Tx) CompleteWithdrawal(ctx context.Context, id uuid.UUID, s Settlement) (w Withdrawal, changed bool, err error) {
-	rows, _ := t.tx.Query(ctx, `UPDATE withdrawals SET status = 'COMPLETED', pix_id = coalesce(pix_id, nullif($2, '')),
-			end_to_end_id = nullif($3, ''), updated_at = now(), finished_at = $4
-		WHERE id = $1 AND status = 'PROCESSING' RETURNING `+withdrawalColumns, id, s.PixID, s.EndToEndID, s.At)
-	w, err = pgx.CollectExactlyOneRow(rows, scanWithdrawal)
-	if err == pgx.ErrNoRows {
-		w, err = getWithdrawalByID(ctx, t.tx, id)
-		return w, false, err
-	}
-	if err != nil {
-		return Withdrawal{}, false, fmt.Errorf("storage: complete withdrawal: %w", err)
-	}
-	entries := []ledger.Entry{
-		{Account: ledger.Of(w.IntegratorID, ledger.Reserved), Amount: -(w.Amount + w.Fee)},
-		{Account: ledger.Platform(ledger.Provider), Amount: w.Amount},
-	}
-	if w.Fee > 0 {
-		entries = append(entries, ledger.Entry{Account: ledger.Platform(ledger.Fees), Amount: w.Fee})
-	}
-	_, err = t.Post(ctx, ledger.Transaction{
-		Reference: "withdrawal:" + id.String() + ":settle",
-		Kind:      "withdrawal.settle",
-		Entries:   entries,
-	})
-	return w, err == nil, err
+func (t *Tx) CompleteWithdrawal(ctx context.Context, id uuid.UUID, s Settlement) (Withdrawal, bool, error) {
+	return completeTransfer(ctx, t, withdrawalTransfers, id, s)
 }
 
 func getWithdrawalByID(ctx context.Context, q ledger.Querier, id uuid.UUID) (Withdrawal, error) {
-	rows, _ := q.Query(ctx, `SELECT `+withdrawalColumns+` FROM withdrawals WHERE id = $1`, id)
-	w, err := pgx.CollectExactlyOneRow(rows, scanWithdrawal)
-	return w, notFound(err)
+	return getByID(ctx, q, "withdrawals", withdrawalColumns, scanWithdrawal, id)
 }
 
 // StaleWithdrawals returns withdrawals still PROCESSING whose last change is
