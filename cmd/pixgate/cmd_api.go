@@ -22,25 +22,22 @@ behind a load balancer (set PIXGATE_PROXY_HEADER and PIXGATE_TRUSTED_PROXIES).`,
 			if err := c.requireWebhookToken(); err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			st, err := c.openStack(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.close()
-			g, gctx := errgroup.WithContext(ctx)
-			if err := c.startAPI(gctx, g, st); err != nil {
-				return err
-			}
-			serveMetrics, err := serveHTTP(gctx, promhttp.HandlerFor(st.registry, promhttp.HandlerOpts{}), c.cfg.APIMetricsAddr, nil)
-			if err != nil {
-				return err
-			}
-			g.Go(serveMetrics)
-			c.log.Info("api listening", "addr", c.cfg.HTTPAddr, "metrics", c.cfg.APIMetricsAddr)
-			return ignoreCanceled(g.Wait())
+			return c.runStack(cmd.Context(), func(*stack) error {
+				c.log.Info("api listening", "addr", c.cfg.HTTPAddr, "metrics", c.cfg.APIMetricsAddr)
+				return nil
+			}, c.startAPI, c.startAPIMetrics)
 		},
 	}
+}
+
+// startAPIMetrics serves /metrics on its own listener, off the public port.
+func (c *cli) startAPIMetrics(ctx context.Context, g *errgroup.Group, st *stack) error {
+	serve, err := serveHTTP(ctx, promhttp.HandlerFor(st.registry, promhttp.HandlerOpts{}), c.cfg.APIMetricsAddr, nil)
+	if err != nil {
+		return err
+	}
+	g.Go(serve)
+	return nil
 }
 
 // startAPI binds the API's address and adds its server to g.

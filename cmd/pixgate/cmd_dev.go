@@ -26,34 +26,28 @@ process, and print a demo integrator's credentials. This is what make run starts
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c.devDefaults()
 			ctx := cmd.Context()
-			st, err := c.openStack(ctx)
-			if err != nil {
+			err := c.runStack(ctx, func(st *stack) error {
+				demo, err := c.ensureDemo(ctx, st.db)
+				if err == nil {
+					c.printBanner(demo)
+				}
 				return err
-			}
-			defer st.close()
-			demo, err := c.ensureDemo(ctx, st.db)
-			if err != nil {
-				return err
-			}
-			g, gctx := errgroup.WithContext(ctx)
-			sb := c.newSandbox(c.cfg.SandboxAddr)
-			serveSandbox, err := serveHTTP(gctx, sb.Handler(), c.cfg.SandboxAddr, sb.Close)
-			if err != nil {
-				return err
-			}
-			g.Go(serveSandbox)
-			if err := c.startAPI(gctx, g, st); err != nil {
-				return err
-			}
-			if err := c.startWorker(gctx, g, st); err != nil {
-				return err
-			}
-			c.printBanner(demo)
-			err = ignoreCanceled(g.Wait())
+			}, c.startSandbox, c.startAPI, c.startWorker)
 			c.log.Info("pixgate dev stopped")
 			return err
 		},
 	}
+}
+
+// startSandbox runs the sandbox provider in-process.
+func (c *cli) startSandbox(ctx context.Context, g *errgroup.Group, _ *stack) error {
+	sb := c.newSandbox(c.cfg.SandboxAddr)
+	serve, err := serveHTTP(ctx, sb.Handler(), c.cfg.SandboxAddr, sb.Close)
+	if err != nil {
+		return err
+	}
+	g.Go(serve)
+	return nil
 }
 
 // devDefaults adjusts settings for a developer's machine where the operator

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
@@ -23,18 +22,10 @@ processes as the load needs; they share the work through Postgres and Redis.`,
 			if err := c.requireWebhookToken(); err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			st, err := c.openStack(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.close()
-			g, gctx := errgroup.WithContext(ctx)
-			if err := c.startWorker(gctx, g, st); err != nil {
-				return err
-			}
-			c.log.Info("worker running", "monitor", c.cfg.WorkerAddr)
-			return ignoreCanceled(g.Wait())
+			return c.runStack(cmd.Context(), func(*stack) error {
+				c.log.Info("worker running", "monitor", c.cfg.WorkerAddr)
+				return nil
+			}, c.startWorker)
 		},
 	}
 }
@@ -69,11 +60,4 @@ func (c *cli) postbackPolicy() postback.Config {
 		AllowPrivate: c.cfg.PostbackAllowPrivate, AllowHTTP: c.cfg.PostbackAllowHTTP, Timeout: c.cfg.PostbackTimeout,
 		MaxAge: c.cfg.PostbackMaxAge, InitialInterval: c.cfg.PostbackInitialInterval, MaxInterval: c.cfg.PostbackMaxInterval,
 	}
-}
-
-func ignoreCanceled(err error) error {
-	if errors.Is(err, context.Canceled) {
-		return nil
-	}
-	return err
 }
