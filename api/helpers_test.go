@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/pixgate/pixgate/providerclient"
@@ -49,6 +50,7 @@ type setup struct {
 	cfg        Config
 	provider   providerclient.Config
 	noProvider bool // Deps.Provider left nil
+	metrics    *prometheus.Registry
 }
 
 func newEnv(t *testing.T, opts ...func(*setup)) *env {
@@ -76,6 +78,9 @@ func newEnv(t *testing.T, opts ...func(*setup)) *env {
 	deps := Deps{DB: db, Redis: rdb, Provider: providerclient.New(st.provider), Logger: newTestLogger(logs)}
 	if st.noProvider {
 		deps.Provider = nil
+	}
+	if st.metrics != nil {
+		deps.Metrics = st.metrics
 	}
 	srv := New(st.cfg, deps)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -2,6 +2,7 @@ package api
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -31,10 +32,14 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 	return m
 }
 
+// observe records one request. Label values outlive the request, and the
+// strings Fiber hands out (the method) point into fasthttp buffers that are
+// reused for the next request: they are copied here.
 func (m *httpMetrics) observe(route, method string, status int, took time.Duration) {
 	if m == nil {
 		return
 	}
+	route, method = strings.Clone(route), strings.Clone(method)
 	m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
 	m.duration.WithLabelValues(route, method).Observe(took.Seconds())
 }

@@ -97,7 +97,7 @@ func (s *devStack) metricsShow(prefixes ...string) {
 	b, _ := io.ReadAll(resp.Body)
 	for _, p := range prefixes {
 		if !strings.Contains(string(b), "\n"+p) {
-			s.t.Errorf("/metrics lacks %q", p)
+			s.t.Errorf("/metrics lacks %q (status %d: %.300s)", p, resp.StatusCode, b)
 		}
 	}
 }
