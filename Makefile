@@ -25,6 +25,18 @@ check:
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
+# tee hides go test's exit status: benchreport refuses output that reports a
+# failure or lacks a benchmark, so docs/benchmarks.md is only replaced by a full run.
+## bench: benchmarks against this machine's raw limits (Postgres, Redis, HTTP), medians in docs/benchmarks.md
+bench: BENCH_MAIN = $(GO) test -run '^$$' -bench '^Benchmark(Raw|Reserve|API|MoneyParse|FeeCompute)' -benchmem -count 5 -benchtime 1s ./cmd/pixgate/
+bench: BENCH_PIPELINE = $(GO) test -run '^$$' -bench '^BenchmarkChargePaidPipeline$$' -benchmem -count 5 -benchtime 30x ./cmd/pixgate/
+bench: services
+	@mkdir -p bin
+	$(BENCH_MAIN) | tee bin/bench.txt
+	$(BENCH_PIPELINE) | tee -a bin/bench.txt
+	$(GO) run ./cmd/benchreport -command "$(BENCH_MAIN)" -command "$(BENCH_PIPELINE)" < bin/bench.txt > bin/benchmarks.md
+	mv bin/benchmarks.md docs/benchmarks.md
+
 ## services: make sure Postgres and Redis answer (start them if installed here)
 services:
 	@deploy/scripts/services.sh
