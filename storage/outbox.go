@@ -26,8 +26,8 @@ type PendingOutbox struct {
 	Attempts  int
 }
 
-// outboxChannel is the NOTIFY channel that wakes the relay when a
-// transaction that wrote outbox rows commits.
+// outboxChannel is the NOTIFY channel that wakes the relays when a
+// transaction that wrote outbox rows has committed.
 const outboxChannel = "pixgate_outbox"
 
 func writeOutbox(ctx context.Context, tx pgx.Tx, msgs ...OutboxMessage) error {
@@ -38,10 +38,7 @@ func writeOutbox(ctx context.Context, tx pgx.Tx, msgs ...OutboxMessage) error {
 		}
 	}
 	if len(msgs) > 0 {
-		// Delivered on commit only, and coalesced by Postgres per transaction.
-		if _, err := tx.Exec(ctx, `SELECT pg_notify('`+outboxChannel+`', '')`); err != nil {
-			return fmt.Errorf("storage: outbox notify: %w", err)
-		}
+		markOutbox(tx) // the relays are woken after commit (notify.go)
 	}
 	return nil
 }

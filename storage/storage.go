@@ -25,7 +25,8 @@ type Config struct {
 
 // DB is the handle every other package uses. It is safe for concurrent use.
 type DB struct {
-	pool *pgxpool.Pool
+	pool     *pgxpool.Pool
+	notifier *notifier
 }
 
 // Open connects to the database (creating it first when it does not exist)
@@ -51,14 +52,17 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("storage: cannot reach Postgres at %s: %w", redactURL(cfg.URL), err)
 	}
-	return &DB{pool: pool}, nil
+	return &DB{pool: pool, notifier: startNotifier(pool)}, nil
 }
 
 // Migrate applies the embedded migrations and returns how many ran.
 func (db *DB) Migrate(ctx context.Context) (int, error) { return migrations.Up(ctx, db.pool) }
 
-// Close releases every connection.
-func (db *DB) Close() { db.pool.Close() }
+// Close stops the notifier and releases every connection.
+func (db *DB) Close() {
+	db.notifier.close()
+	db.pool.Close()
+}
 
 // Pool exposes the pgx pool for health checks and tests.
 func (db *DB) Pool() *pgxpool.Pool { return db.pool }
@@ -69,16 +73,20 @@ func (db *DB) Ping(ctx context.Context) error { return db.pool.Ping(ctx) }
 // inTx runs fn inside one SQL transaction: committed when fn returns nil,
 // rolled back otherwise.
 func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	tx, err := db.pool.Begin(ctx)
+	ptx, err := db.pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("storage: begin: %w", err)
 	}
+	tx := &sqlTx{Tx: ptx}
 	defer func() { _ = tx.Rollback(ctx) }()
 	if err := fn(tx); err != nil {
 		return err
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("storage: commit: %w", err)
+	}
+	if tx.wroteOutbox {
+		db.notifier.poke()
 	}
 	return nil
 }
