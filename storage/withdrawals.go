@@ -75,51 +75,52 @@ var ErrIdempotencyConflict = errors.New("external_id already used with a differe
 // ledger.ErrInsufficientFunds (nothing changed) or ErrIdempotencyConflict.
 func (db *DB) CreateWithdrawal(ctx context.Context, nw NewWithdrawal) (w Withdrawal, created bool, err error) {
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		var (
-			hash []byte
-			id   uuid.UUID
-		)
 		rows, _ := tx.Query(ctx, `INSERT INTO withdrawals (id, integrator_id, external_id, request_hash, amount, fee, status,
 				credit_party_name, credit_party_key_type, credit_party_key, credit_party_tax_id, description, postback_url)
 			VALUES ($1, $2, $3, $4, $5, $6, 'PROCESSING', $7, $8, $9, $10, $11, $12)
-			ON CONFLICT (integrator_id, external_id) DO NOTHING RETURNING id`,
+			ON CONFLICT (integrator_id, external_id) DO NOTHING RETURNING `+withdrawalColumns,
 			nw.ID, nw.IntegratorID, nw.ExternalID, nw.RequestHash, nw.Amount, nw.Fee,
 			nw.CreditParty.Name, nw.CreditParty.KeyType, nw.CreditParty.Key, nw.CreditParty.TaxID, nw.Description, nw.PostbackURL)
-		ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+		inserted, err := pgx.CollectRows(rows, scanWithdrawal)
 		if err != nil {
 			return fmt.Errorf("storage: insert withdrawal: %w", err)
 		}
-		if len(ids) == 0 { // the external_id exists: a replay or a conflict
-			err := tx.QueryRow(ctx, `SELECT id, request_hash FROM withdrawals WHERE integrator_id = $1 AND external_id = $2`,
-				nw.IntegratorID, nw.ExternalID).Scan(&id, &hash)
-			if err != nil {
-				return fmt.Errorf("storage: find withdrawal: %w", err)
-			}
-			if !bytes.Equal(hash, nw.RequestHash) {
-				return ErrIdempotencyConflict
-			}
-			w, err = getWithdrawal(ctx, tx, nw.IntegratorID, id.String())
+		if len(inserted) == 0 { // the external_id exists: a replay or a conflict
+			w, err = replayedWithdrawal(ctx, tx, nw)
 			return err
 		}
+		w, created = inserted[0], true
+		if err := writeOutbox(ctx, tx, nw.Outbox...); err != nil {
+			return err
+		}
+		// The posting comes last: it locks the wallet's rows, and they stay
+		// locked only for the posting and the commit.
 		total := nw.Amount + nw.Fee
-		if _, err := ledger.Post(ctx, tx, ledger.Transaction{
+		_, err = ledger.Post(ctx, tx, ledger.Transaction{
 			Reference: "withdrawal:" + nw.ID.String() + ":reserve",
 			Kind:      "withdrawal.reserve",
 			Entries: []ledger.Entry{
 				{Account: ledger.Of(nw.IntegratorID, ledger.Available), Amount: -total},
 				{Account: ledger.Of(nw.IntegratorID, ledger.Reserved), Amount: total},
 			},
-		}); err != nil {
-			return err
-		}
-		if err := writeOutbox(ctx, tx, nw.Outbox...); err != nil {
-			return err
-		}
-		created = true
-		w, err = getWithdrawal(ctx, tx, nw.IntegratorID, nw.ID.String())
+		})
 		return err
 	})
 	return w, created, err
+}
+
+// replayedWithdrawal returns the withdrawal that already holds nw's
+// external_id when nw is the same request, ErrIdempotencyConflict otherwise.
+func replayedWithdrawal(ctx context.Context, tx pgx.Tx, nw NewWithdrawal) (Withdrawal, error) {
+	var hash []byte
+	if err := tx.QueryRow(ctx, `SELECT request_hash FROM withdrawals WHERE integrator_id = $1 AND external_id = $2`,
+		nw.IntegratorID, nw.ExternalID).Scan(&hash); err != nil {
+		return Withdrawal{}, fmt.Errorf("storage: find withdrawal: %w", err)
+	}
+	if !bytes.Equal(hash, nw.RequestHash) {
+		return Withdrawal{}, ErrIdempotencyConflict
+	}
+	return getWithdrawal(ctx, tx, nw.IntegratorID, *nw.ExternalID)
 }
 
 const withdrawalColumns = `id, integrator_id, external_id, amount, fee, status,

@@ -30,19 +30,23 @@ JOIN unnest($1::bigint[], $2::text[]) AS k(integrator_id, kind)
 ORDER BY a.integrator_id IS NULL, a.id
 FOR UPDATE OF a`
 
-const insertTransactionSQL = `
-INSERT INTO ledger_transactions (reference, kind, memo) VALUES ($1, $2, $3)
-ON CONFLICT (reference) DO NOTHING
-RETURNING id`
-
-const applyEntriesSQL = `
-WITH e AS (
-  SELECT * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS e(account_id, amount, balance_after)
+// writeSQL claims the reference and, only when it was free, applies the
+// balances and inserts the entries: one round trip while the accounts are
+// locked. A reference posted before returns no row and writes nothing.
+const writeSQL = `
+WITH t AS (
+  INSERT INTO ledger_transactions (reference, kind, memo) VALUES ($1, $2, $3)
+  ON CONFLICT (reference) DO NOTHING
+  RETURNING id
+), e AS (
+  SELECT * FROM unnest($4::bigint[], $5::bigint[], $6::bigint[]) AS e(account_id, amount, balance_after)
 ), upd AS (
-  UPDATE ledger_accounts a SET balance = e.balance_after FROM e WHERE a.id = e.account_id
+  UPDATE ledger_accounts a SET balance = e.balance_after FROM e, t WHERE a.id = e.account_id
+), ins AS (
+  INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
+  SELECT t.id, e.account_id, e.amount, e.balance_after FROM e, t
 )
-INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
-SELECT $1, account_id, amount, balance_after FROM e`
+SELECT id FROM t`
 
 // Post writes t inside the caller's SQL transaction q. On any error it has
 // written nothing (it may hold row locks until the caller rolls back): it
@@ -57,14 +61,11 @@ func Post(ctx context.Context, q Querier, t Transaction) (Posted, error) {
 	if err != nil {
 		return Posted{}, err
 	}
-	if err := q.QueryRow(ctx, insertTransactionSQL, t.Reference, t.Kind, t.Memo).Scan(&posted.ID); err != nil {
+	if err := q.QueryRow(ctx, writeSQL, t.Reference, t.Kind, t.Memo, ids, amounts, after).Scan(&posted.ID); err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
 			return Posted{}, fmt.Errorf("%w: %s", ErrDuplicate, t.Reference)
 		}
-		return Posted{}, fmt.Errorf("ledger: insert transaction: %w", err)
-	}
-	if _, err := q.Exec(ctx, applyEntriesSQL, posted.ID, ids, amounts, after); err != nil {
-		return Posted{}, fmt.Errorf("ledger: apply entries: %w", err)
+		return Posted{}, fmt.Errorf("ledger: write posting: %w", err)
 	}
 	return posted, nil
 }
