@@ -26,11 +26,12 @@ func (s *Server) v1Auth(scope string) fiber.Handler {
 		if !ok {
 			return errUnauthenticated
 		}
-		key, err := s.deps.DB.AuthenticateKey(c.UserContext(), publicID, secret)
+		key, integrator, err := s.deps.DB.AuthenticateKey(c.UserContext(), publicID, secret)
 		if err != nil {
 			return err // ErrInvalidCredentials is mapped to the 401 above
 		}
 		c.Locals(localAPIKey, key)
+		c.Locals(localIntegrator, integrator)
 		// Account data: never cached by intermediaries.
 		c.Set(fiber.HeaderCacheControl, "no-store")
 		// An unreadable client address fails any allowlist.
@@ -97,8 +98,15 @@ func apiKeyOf(c *fiber.Ctx) (storage.APIKey, bool) {
 	return k, ok
 }
 
-// integratorIDOf is the authenticated integrator; only called behind v1Auth.
+// integratorIDOf is the authenticated integrator's id; only called behind v1Auth.
 func integratorIDOf(c *fiber.Ctx) int64 {
 	k, _ := apiKeyOf(c)
 	return k.IntegratorID
+}
+
+// integratorOf is the authenticated integrator, read with its key (fees,
+// name, e-mail as of this request); only called behind v1Auth.
+func integratorOf(c *fiber.Ctx) storage.Integrator {
+	in, _ := c.Locals(localIntegrator).(storage.Integrator)
+	return in
 }

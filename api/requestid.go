@@ -29,8 +29,9 @@ func newRequestID() string {
 type localKey int
 
 const (
-	localRequestID localKey = iota
-	localAPIKey             // storage.APIKey of an authenticated v1 request
+	localRequestID  localKey = iota
+	localAPIKey              // storage.APIKey of an authenticated v1 request
+	localIntegrator          // storage.Integrator that owns it
 )
 
 // requestIDOf returns the current request's id.

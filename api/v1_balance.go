@@ -30,12 +30,8 @@ type feesView struct {
 
 // getBalance is GET /api/v1/balance.
 func (s *Server) getBalance(c *fiber.Ctx) error {
-	ctx, id := c.UserContext(), integratorIDOf(c)
-	in, err := s.deps.DB.Integrator(ctx, id)
-	if err != nil {
-		return err
-	}
-	w, err := s.deps.DB.Wallet(ctx, id)
+	in := integratorOf(c)
+	w, err := s.deps.DB.Wallet(c.UserContext(), in.ID)
 	if err != nil {
 		return err
 	}

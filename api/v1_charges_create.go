@@ -25,11 +25,7 @@ func (s *Server) createCharge(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	integrator, err := s.deps.DB.Integrator(ctx, integratorID)
-	if err != nil {
-		return err
-	}
-	in, err := s.parseCharge(body, integrator.CashIn)
+	in, err := s.parseCharge(body, integratorOf(c).CashIn)
 	if err != nil {
 		return err
 	}

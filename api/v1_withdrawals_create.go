@@ -26,10 +26,7 @@ func (s *Server) createWithdrawal(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	integrator, err := s.deps.DB.Integrator(ctx, integratorID)
-	if err != nil {
-		return err
-	}
+	integrator := integratorOf(c)
 	id, err := uuid.NewV7()
 	if err != nil {
 		return fmt.Errorf("withdrawal id: %w", err)

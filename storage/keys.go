@@ -144,27 +144,40 @@ func (db *DB) RevokeKey(ctx context.Context, publicID string) error {
 // costs the same time as a wrong secret.
 var dummyHash = sha256.Sum256([]byte("pixgate-no-such-key"))
 
-// AuthenticateKey checks a public id and secret pair. The secret is hashed
-// and compared in constant time; every failure is ErrInvalidCredentials.
-func (db *DB) AuthenticateKey(ctx context.Context, publicID, secret string) (APIKey, error) {
+// AuthenticateKey checks a public id and secret pair and returns the key
+// with its integrator (one query: every authenticated request needs both).
+// The secret is hashed and compared in constant time; every failure is
+// ErrInvalidCredentials.
+func (db *DB) AuthenticateKey(ctx context.Context, publicID, secret string) (APIKey, Integrator, error) {
 	var (
 		key    APIKey
 		stored []byte
 	)
-	err := db.pool.QueryRow(ctx, `SELECT id, integrator_id, public_id, secret_hash, scopes, ip_allowlist, created_at, revoked_at
-		FROM api_keys WHERE public_id = $1`, publicID).
-		Scan(&key.ID, &key.IntegratorID, &key.PublicID, &stored, &key.Scopes, &key.IPAllowlist, &key.CreatedAt, &key.RevokedAt)
+	rows, _ := db.pool.Query(ctx, `SELECT k.id, k.integrator_id, k.public_id, k.secret_hash, k.scopes, k.ip_allowlist, k.created_at, k.revoked_at,
+			i.id, i.name, i.email, i.cashin_fee_kind, i.cashin_fee_value, i.cashout_fee_kind, i.cashout_fee_value, i.webhook_secret, i.created_at
+		FROM api_keys k JOIN integrators i ON i.id = k.integrator_id WHERE k.public_id = $1`, publicID)
+	in, err := pgx.CollectExactlyOneRow(rows, func(r pgx.CollectableRow) (Integrator, error) {
+		var (
+			in                  Integrator
+			cinKind, coutKind   string
+			cinValue, coutValue int64
+		)
+		err := r.Scan(&key.ID, &key.IntegratorID, &key.PublicID, &stored, &key.Scopes, &key.IPAllowlist, &key.CreatedAt, &key.RevokedAt,
+			&in.ID, &in.Name, &in.Email, &cinKind, &cinValue, &coutKind, &coutValue, &in.WebhookSecret, &in.CreatedAt)
+		in.CashIn, in.CashOut = feeRule(cinKind, cinValue), feeRule(coutKind, coutValue)
+		return in, err
+	})
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return APIKey{}, fmt.Errorf("storage: authenticate: %w", err)
+		return APIKey{}, Integrator{}, fmt.Errorf("storage: authenticate: %w", err)
 	}
 	if stored == nil {
 		stored = dummyHash[:]
 	}
 	given := sha256.Sum256([]byte(secret))
 	if subtle.ConstantTimeCompare(given[:], stored) != 1 || err != nil || key.RevokedAt != nil {
-		return APIKey{}, ErrInvalidCredentials
+		return APIKey{}, Integrator{}, ErrInvalidCredentials
 	}
-	return key, nil
+	return key, in, nil
 }
 
 // ListKeys returns an integrator's keys, newest first.

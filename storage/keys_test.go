@@ -23,9 +23,12 @@ func TestKeys(t *testing.T) {
 	if strings.Contains(creds.PublicID, ".") || strings.Contains(creds.Secret, ".") {
 		t.Fatalf("credentials must not contain the separator: %+v", creds)
 	}
-	got, err := db.AuthenticateKey(ctx, creds.PublicID, creds.Secret)
+	got, owner, err := db.AuthenticateKey(ctx, creds.PublicID, creds.Secret)
 	if err != nil || got.ID != key.ID || got.IntegratorID != in.ID {
 		t.Fatalf("authenticate = %+v, %v", got, err)
+	}
+	if owner.ID != in.ID || owner.CashIn != in.CashIn || owner.CashOut != in.CashOut || owner.Email != in.Email {
+		t.Fatalf("authenticated integrator = %+v, want %+v", owner, in)
 	}
 	if !got.HasScope(storage.ScopeBalanceRead) || got.HasScope(storage.ScopeChargesWrite) {
 		t.Fatalf("scopes = %v", got.Scopes)
@@ -47,14 +50,14 @@ func TestKeys(t *testing.T) {
 		"empty":          {"", ""},
 		"secret of none": {creds.PublicID, ""},
 	} {
-		if _, err := db.AuthenticateKey(ctx, c[0], c[1]); !errors.Is(err, storage.ErrInvalidCredentials) {
+		if _, _, err := db.AuthenticateKey(ctx, c[0], c[1]); !errors.Is(err, storage.ErrInvalidCredentials) {
 			t.Errorf("%s: %v, want ErrInvalidCredentials", name, err)
 		}
 	}
 	if err := db.RevokeKey(ctx, creds.PublicID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.AuthenticateKey(ctx, creds.PublicID, creds.Secret); !errors.Is(err, storage.ErrInvalidCredentials) {
+	if _, _, err := db.AuthenticateKey(ctx, creds.PublicID, creds.Secret); !errors.Is(err, storage.ErrInvalidCredentials) {
 		t.Fatalf("revoked key: %v", err)
 	}
 	if _, _, err := db.CreateKey(ctx, storage.NewKey{IntegratorID: in.ID, Scopes: []string{"charges:delete"}}); !errors.Is(err, storage.ErrInvalidScope) {
