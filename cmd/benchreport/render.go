@@ -162,36 +162,33 @@ func interpret(res *Results) []string {
 		"each commit waits for its WAL flush, and concurrent commits share one flush, so this is bounded by the disk's flush "+
 		"latency spread over the commits that wait together, more than by CPU.", count(pg)))
 
-	out = append(out, fmt.Sprintf("**Reservations.** `CreateWithdrawal` reaches %s of that rate (%s reservations/s): it runs seven "+
-		"statements between `BEGIN` and `COMMIT` where the raw benchmark runs one, and the `pg_notify` that wakes the outbox "+
-		"relay makes Postgres take a lock shared by the whole server (on \"database 0\") at commit and hold it until the commit "+
-		"is flushed, so transactions that notify commit one at a time instead of sharing flushes, whichever wallets they touch.",
+	out = append(out, fmt.Sprintf("**Reservations.** `CreateWithdrawal` reaches %s of that rate (%s reservations/s): it runs "+
+		"five statements between `BEGIN` and `COMMIT` (the withdrawal row, the outbox row, the account locks, the posting in "+
+		"one statement) where the raw benchmark runs one, and Postgres, the clients and the server share two cores. Its "+
+		"transaction never calls `NOTIFY`, which would take a server-wide lock at commit: the relays are woken after commit.",
 		pct(wide/pg), count(wide)))
 
 	var oneWallet string
 	switch r := one / wide; {
 	case r < 0.9:
-		oneWallet = fmt.Sprintf("falls to %s of the 64-wallet rate (%s/s): every reservation also waits for the previous one's "+
-			"locks on the wallet's two account rows, held until its commit is flushed, so one wallet is served strictly one "+
-			"reservation at a time", pct(r), count(one))
-	case r <= 1.1:
-		oneWallet = fmt.Sprintf("stays at %s of the 64-wallet rate (%s/s): its reservations queue on the wallet's account row "+
-			"locks, but commits are already taken one at a time by the notify lock, so the row lock costs little more", pct(r), count(one))
+		oneWallet = fmt.Sprintf("falls to %s of the 64-wallet rate (%s/s): every reservation waits for the previous one's "+
+			"locks on the wallet's two account rows, taken last and held through its posting and its commit, so one "+
+			"wallet is served one reservation at a time", pct(r), count(one))
 	default:
-		oneWallet = fmt.Sprintf("measured %s of the 64-wallet rate (%s/s), within this machine's noise: the row lock on the "+
-			"wallet's accounts costs less than the commit serialization every reservation already pays", pct(r), count(one))
+		oneWallet = fmt.Sprintf("stays at %s of the 64-wallet rate (%s/s): the wallet's row locks are held only for the "+
+			"posting and the commit, a small part of each reservation", pct(r), count(one))
 	}
 	out = append(out, "**One wallet.** Against a single wallet the reservation rate "+oneWallet+".")
 
 	out = append(out, fmt.Sprintf("**The API.** `POST /api/v1/withdrawals` adds JSON validation, the API key lookup, a Redis "+
-		"rate-limit round trip and an integrator read to the reservation and reaches %s of the bare reservation rate "+
-		"(%s of raw HTTP), so the commit, not HTTP, bounds it; `GET /api/v1/balance` commits nothing (key lookup, "+
-		"rate limit, two reads) and reaches %s of raw HTTP, bounded by CPU, since the client, Fiber, Redis and the Postgres "+
+		"rate-limit round trip to the reservation and reaches %s of the bare reservation rate "+
+		"(%s of raw HTTP), so the commit, not HTTP, bounds it; `GET /api/v1/balance` commits nothing (key and "+
+		"integrator in one lookup, rate limit, one read) and reaches %s of raw HTTP, bounded by CPU, since the client, Fiber, Redis and the Postgres "+
 		"backends share the same cores.", pct(apiW/wide), pct(apiW/http), pct(apiB/http)))
 
 	pipe := res.get("BenchmarkChargePaidPipeline").Stat(pipelineMetric).Median
 	out = append(out, fmt.Sprintf("**Charge pipeline.** The %s ms from payment to `PAID` are the provider's notification, the "+
-		"webhook's insert, the outbox relay (woken by `LISTEN/NOTIFY`), the queue, then `consult-transaction` and the "+
+		"webhook's insert, the outbox relay (woken by `LISTEN/NOTIFY` after the commit), the queue, then `consult-transaction` and the "+
 		"posting; an idle worker polls its queues every 10–30 ms (asynq `TaskCheckInterval` 20 ms), about 11 ms of "+
 		"waiting on average, so the queue is the largest fixed part.", num(pipe)))
 
