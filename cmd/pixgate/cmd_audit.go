@@ -18,34 +18,31 @@ integrator's reserved balance equals what its in-flight withdrawals and refunds
 hold, and the whole ledger sums to zero. Exit 0 when clean, 1 on violations.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := c.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			violations, err := db.Audit(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				if violations == nil {
-					violations = []storage.Violation{}
-				}
-				if err := printJSON(c.stdout, map[string]any{"ok": len(violations) == 0, "violations": violations}); err != nil {
+			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				violations, err := db.Audit(cmd.Context())
+				if err != nil {
 					return err
 				}
-			} else {
-				for _, v := range violations {
-					c.printf("VIOLATION %s\n", v)
+				if asJSON {
+					if violations == nil {
+						violations = []storage.Violation{}
+					}
+					if err := printJSON(c.stdout, map[string]any{"ok": len(violations) == 0, "violations": violations}); err != nil {
+						return err
+					}
+				} else {
+					for _, v := range violations {
+						c.printf("VIOLATION %s\n", v)
+					}
+					if len(violations) == 0 {
+						c.printf("ledger is consistent\n")
+					}
 				}
-				if len(violations) == 0 {
-					c.printf("ledger is consistent\n")
+				if len(violations) > 0 {
+					return exitError{code: 1}
 				}
-			}
-			if len(violations) > 0 {
-				return exitError{code: 1}
-			}
-			return nil
+				return nil
+			})
 		},
 	}
 	addJSONFlag(cmd, &asJSON)

@@ -53,26 +53,23 @@ The key's secret and the webhook signing secret are printed only here.`,
 			if err != nil {
 				return err
 			}
-			db, err := c.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			in, creds, err := db.CreateIntegrator(cmd.Context(), ni)
-			if err != nil {
-				return err
-			}
-			v := viewIntegrator(in)
-			v.PublicID, v.Secret, v.Token, v.WebhookSecret = creds.PublicID, creds.Secret, creds.Token(), in.WebhookSecret
-			if asJSON {
-				return printJSON(c.stdout, v)
-			}
-			c.printf("integrator %d created: %s <%s>\n", in.ID, in.Name, in.Email)
-			c.printf("  cash-in fee:    %s\n  cash-out fee:   %s\n", in.CashIn, in.CashOut)
-			c.printf("  public_id:      %s\n  secret:         %s\n  webhook secret: %s\n", creds.PublicID, creds.Secret, in.WebhookSecret)
-			c.printf("  v1 token:       Authorization: Bearer %s\n", creds.Token())
-			c.printf("The secrets are shown only now; store them safely.\n")
-			return nil
+			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				in, creds, err := db.CreateIntegrator(cmd.Context(), ni)
+				if err != nil {
+					return err
+				}
+				v := viewIntegrator(in)
+				v.PublicID, v.Secret, v.Token, v.WebhookSecret = creds.PublicID, creds.Secret, creds.Token(), in.WebhookSecret
+				if asJSON {
+					return printJSON(c.stdout, v)
+				}
+				c.printf("integrator %d created: %s <%s>\n", in.ID, in.Name, in.Email)
+				c.printf("  cash-in fee:    %s\n  cash-out fee:   %s\n", in.CashIn, in.CashOut)
+				c.printf("  public_id:      %s\n  secret:         %s\n  webhook secret: %s\n", creds.PublicID, creds.Secret, in.WebhookSecret)
+				c.printf("  v1 token:       Authorization: Bearer %s\n", creds.Token())
+				c.printf("The secrets are shown only now; store them safely.\n")
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "integrator name (required)")
@@ -111,28 +108,25 @@ func (c *cli) integratorListCommand() *cobra.Command {
 		Short: "List integrators with their fees",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := c.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			list, err := db.ListIntegrators(cmd.Context())
-			if err != nil {
-				return err
-			}
-			views := make([]integratorView, len(list))
-			for i, in := range list {
-				views[i] = viewIntegrator(in)
-			}
-			if asJSON {
-				return printJSON(c.stdout, map[string]any{"integrators": views})
-			}
-			tw := table(c.stdout)
-			c.printfTo(tw, "ID\tNAME\tEMAIL\tCASH-IN FEE\tCASH-OUT FEE\tCREATED\n")
-			for _, in := range list {
-				c.printfTo(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Name, in.Email, in.CashIn, in.CashOut, in.CreatedAt.Format(time.DateTime))
-			}
-			return tw.Flush()
+			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				list, err := db.ListIntegrators(cmd.Context())
+				if err != nil {
+					return err
+				}
+				views := make([]integratorView, len(list))
+				for i, in := range list {
+					views[i] = viewIntegrator(in)
+				}
+				if asJSON {
+					return printJSON(c.stdout, map[string]any{"integrators": views})
+				}
+				tw := table(c.stdout)
+				c.printfTo(tw, "ID\tNAME\tEMAIL\tCASH-IN FEE\tCASH-OUT FEE\tCREATED\n")
+				for _, in := range list {
+					c.printfTo(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Name, in.Email, in.CashIn, in.CashOut, in.CreatedAt.Format(time.DateTime))
+				}
+				return tw.Flush()
+			})
 		},
 	}
 	addJSONFlag(cmd, &asJSON)

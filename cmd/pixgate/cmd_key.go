@@ -54,26 +54,23 @@ func (c *cli) keyCreateCommand() *cobra.Command {
 				}
 				nk.IPAllowlist = append(nk.IPAllowlist, p)
 			}
-			db, err := c.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			if _, err := db.Integrator(cmd.Context(), integrator); err != nil {
-				return fmt.Errorf("integrator %d: %w", integrator, err)
-			}
-			key, creds, err := db.CreateKey(cmd.Context(), nk)
-			if err != nil {
-				return err
-			}
-			v := viewKey(key)
-			v.Secret, v.Token = creds.Secret, creds.Token()
-			if asJSON {
-				return printJSON(c.stdout, v)
-			}
-			c.printf("key %s created for integrator %d\n  scopes: %s\n", key.PublicID, integrator, strings.Join(key.Scopes, ", "))
-			c.printf("  secret: %s\n  v1 token: Authorization: Bearer %s\nThe secret is shown only now.\n", creds.Secret, creds.Token())
-			return nil
+			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				if _, err := db.Integrator(cmd.Context(), integrator); err != nil {
+					return fmt.Errorf("integrator %d: %w", integrator, err)
+				}
+				key, creds, err := db.CreateKey(cmd.Context(), nk)
+				if err != nil {
+					return err
+				}
+				v := viewKey(key)
+				v.Secret, v.Token = creds.Secret, creds.Token()
+				if asJSON {
+					return printJSON(c.stdout, v)
+				}
+				c.printf("key %s created for integrator %d\n  scopes: %s\n", key.PublicID, integrator, strings.Join(key.Scopes, ", "))
+				c.printf("  secret: %s\n  v1 token: Authorization: Bearer %s\nThe secret is shown only now.\n", creds.Secret, creds.Token())
+				return nil
+			})
 		},
 	}
 	cmd.Flags().Int64Var(&integrator, "integrator", 0, "integrator id (required)")
@@ -104,19 +101,16 @@ func (c *cli) keyRevokeCommand() *cobra.Command {
 		Short: "Revoke an API key at once",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := c.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			if err := db.RevokeKey(cmd.Context(), args[0]); err != nil {
-				return fmt.Errorf("key %s: %w", args[0], err)
-			}
-			if asJSON {
-				return printJSON(c.stdout, map[string]any{"public_id": args[0], "revoked": true})
-			}
-			c.printf("key %s revoked\n", args[0])
-			return nil
+			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				if err := db.RevokeKey(cmd.Context(), args[0]); err != nil {
+					return fmt.Errorf("key %s: %w", args[0], err)
+				}
+				if asJSON {
+					return printJSON(c.stdout, map[string]any{"public_id": args[0], "revoked": true})
+				}
+				c.printf("key %s revoked\n", args[0])
+				return nil
+			})
 		},
 	}
 	addJSONFlag(cmd, &asJSON)
@@ -133,32 +127,29 @@ func (c *cli) keyListCommand() *cobra.Command {
 		Short: "List an integrator's API keys (never their secrets)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := c.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			keys, err := db.ListKeys(cmd.Context(), integrator)
-			if err != nil {
-				return err
-			}
-			views := make([]keyView, len(keys))
-			for i, k := range keys {
-				views[i] = viewKey(k)
-			}
-			if asJSON {
-				return printJSON(c.stdout, map[string]any{"keys": views})
-			}
-			tw := table(c.stdout)
-			c.printfTo(tw, "PUBLIC ID\tSCOPES\tIP ALLOWLIST\tCREATED\tREVOKED\n")
-			for _, k := range keys {
-				revoked := "-"
-				if k.RevokedAt != nil {
-					revoked = k.RevokedAt.Format(time.DateTime)
+			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				keys, err := db.ListKeys(cmd.Context(), integrator)
+				if err != nil {
+					return err
 				}
-				c.printfTo(tw, "%s\t%s\t%v\t%s\t%s\n", k.PublicID, strings.Join(k.Scopes, ","), k.IPAllowlist, k.CreatedAt.Format(time.DateTime), revoked)
-			}
-			return tw.Flush()
+				views := make([]keyView, len(keys))
+				for i, k := range keys {
+					views[i] = viewKey(k)
+				}
+				if asJSON {
+					return printJSON(c.stdout, map[string]any{"keys": views})
+				}
+				tw := table(c.stdout)
+				c.printfTo(tw, "PUBLIC ID\tSCOPES\tIP ALLOWLIST\tCREATED\tREVOKED\n")
+				for _, k := range keys {
+					revoked := "-"
+					if k.RevokedAt != nil {
+						revoked = k.RevokedAt.Format(time.DateTime)
+					}
+					c.printfTo(tw, "%s\t%s\t%v\t%s\t%s\n", k.PublicID, strings.Join(k.Scopes, ","), k.IPAllowlist, k.CreatedAt.Format(time.DateTime), revoked)
+				}
+				return tw.Flush()
+			})
 		},
 	}
 	cmd.Flags().Int64Var(&integrator, "integrator", 0, "integrator id (required)")

@@ -67,29 +67,26 @@ func (c *cli) postbacksListCommand() *cobra.Command {
 			if limit < 1 || limit > 1000 {
 				return fmt.Errorf("--limit must be between 1 and 1000")
 			}
-			db, err := c.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			list, err := db.ListPostbacks(cmd.Context(), integrator, limit)
-			if err != nil {
-				return err
-			}
-			views := make([]postbackView, len(list))
-			for i, p := range list {
-				views[i] = viewPostback(p)
-			}
-			if asJSON {
-				return printJSON(c.stdout, map[string]any{"postbacks": views})
-			}
-			tw := table(c.stdout)
-			c.printfTo(tw, "ID\tRESOURCE\tEVENT\tSTATUS\tATTEMPTS\tLAST CODE\tNEXT ATTEMPT\tCREATED\n")
-			for _, p := range list {
-				c.printfTo(tw, "%s\t%s %s\t%s\t%s\t%d\t%s\t%s\t%s\n", p.ID, p.ResourceType, p.ResourceID, p.Event, p.Status,
-					p.Attempts, codeText(p.LastStatusCode), timeText(p.NextAttemptAt), p.CreatedAt.Format(time.DateTime))
-			}
-			return tw.Flush()
+			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				list, err := db.ListPostbacks(cmd.Context(), integrator, limit)
+				if err != nil {
+					return err
+				}
+				views := make([]postbackView, len(list))
+				for i, p := range list {
+					views[i] = viewPostback(p)
+				}
+				if asJSON {
+					return printJSON(c.stdout, map[string]any{"postbacks": views})
+				}
+				tw := table(c.stdout)
+				c.printfTo(tw, "ID\tRESOURCE\tEVENT\tSTATUS\tATTEMPTS\tLAST CODE\tNEXT ATTEMPT\tCREATED\n")
+				for _, p := range list {
+					c.printfTo(tw, "%s\t%s %s\t%s\t%s\t%d\t%s\t%s\t%s\n", p.ID, p.ResourceType, p.ResourceID, p.Event, p.Status,
+						p.Attempts, codeText(p.LastStatusCode), timeText(p.NextAttemptAt), p.CreatedAt.Format(time.DateTime))
+				}
+				return tw.Flush()
+			})
 		},
 	}
 	cmd.Flags().Int64Var(&integrator, "integrator", 0, "integrator id (required)")
@@ -110,42 +107,39 @@ func (c *cli) postbacksShowCommand() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("postback id %q is not a UUID", args[0])
 			}
-			db, err := c.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			p, err := db.Postback(cmd.Context(), id)
-			if err != nil {
-				return fmt.Errorf("postback %s: %w", id, err)
-			}
-			attempts, err := db.PostbackAttempts(cmd.Context(), id)
-			if err != nil {
-				return err
-			}
-			v := viewPostback(p)
-			body := string(p.Body)
-			v.Body = &body
-			for _, a := range attempts {
-				v.AttemptList = append(v.AttemptList, attemptView{Attempt: a.Attempt, StatusCode: a.StatusCode,
-					LatencyMS: a.Latency.Milliseconds(), Error: a.Error, At: a.CreatedAt})
-			}
-			if asJSON {
-				return printJSON(c.stdout, v)
-			}
-			c.printPostback(p)
-			c.printf("  body            %s\n\n", body)
-			tw := table(c.stdout)
-			c.printfTo(tw, "ATTEMPT\tAT\tSTATUS CODE\tLATENCY\tERROR\n")
-			for _, a := range attempts {
-				errText := ""
-				if a.Error != nil {
-					errText = *a.Error
+			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				p, err := db.Postback(cmd.Context(), id)
+				if err != nil {
+					return fmt.Errorf("postback %s: %w", id, err)
 				}
-				c.printfTo(tw, "%d\t%s\t%s\t%dms\t%s\n", a.Attempt, a.CreatedAt.Format(time.DateTime), codeText(a.StatusCode),
-					a.Latency.Milliseconds(), orDash(errText))
-			}
-			return tw.Flush()
+				attempts, err := db.PostbackAttempts(cmd.Context(), id)
+				if err != nil {
+					return err
+				}
+				v := viewPostback(p)
+				body := string(p.Body)
+				v.Body = &body
+				for _, a := range attempts {
+					v.AttemptList = append(v.AttemptList, attemptView{Attempt: a.Attempt, StatusCode: a.StatusCode,
+						LatencyMS: a.Latency.Milliseconds(), Error: a.Error, At: a.CreatedAt})
+				}
+				if asJSON {
+					return printJSON(c.stdout, v)
+				}
+				c.printPostback(p)
+				c.printf("  body            %s\n\n", body)
+				tw := table(c.stdout)
+				c.printfTo(tw, "ATTEMPT\tAT\tSTATUS CODE\tLATENCY\tERROR\n")
+				for _, a := range attempts {
+					errText := ""
+					if a.Error != nil {
+						errText = *a.Error
+					}
+					c.printfTo(tw, "%d\t%s\t%s\t%dms\t%s\n", a.Attempt, a.CreatedAt.Format(time.DateTime), codeText(a.StatusCode),
+						a.Latency.Milliseconds(), orDash(errText))
+				}
+				return tw.Flush()
+			})
 		},
 	}
 	addJSONFlag(cmd, &asJSON)
@@ -167,28 +161,25 @@ postback maximum age, and given up otherwise.`,
 			if err != nil {
 				return fmt.Errorf("postback id %q is not a UUID", args[0])
 			}
-			db, err := c.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			p, err := db.Postback(cmd.Context(), id)
-			if err != nil {
-				return fmt.Errorf("postback %s: %w", id, err)
-			}
-			// A task id not used before: the queue keeps finished task ids
-			// for a day and would refuse the first one again.
-			msg := tasks.PostbackDeliverMessage(id, p.Attempts+1)
-			p, err = db.RedeliverPostback(cmd.Context(), id, storage.OutboxMessage{TaskType: msg.Type, TaskID: msg.ID, Payload: msg.Payload})
-			if err != nil {
-				return fmt.Errorf("postback %s: %w", id, err)
-			}
-			if asJSON {
-				return printJSON(c.stdout, viewPostback(p))
-			}
-			c.printf("postback %s queued for redelivery\n", id)
-			c.printPostback(p)
-			return nil
+			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				p, err := db.Postback(cmd.Context(), id)
+				if err != nil {
+					return fmt.Errorf("postback %s: %w", id, err)
+				}
+				// A task id not used before: the queue keeps finished task ids
+				// for a day and would refuse the first one again.
+				msg := tasks.PostbackDeliverMessage(id, p.Attempts+1)
+				p, err = db.RedeliverPostback(cmd.Context(), id, storage.OutboxMessage{TaskType: msg.Type, TaskID: msg.ID, Payload: msg.Payload})
+				if err != nil {
+					return fmt.Errorf("postback %s: %w", id, err)
+				}
+				if asJSON {
+					return printJSON(c.stdout, viewPostback(p))
+				}
+				c.printf("postback %s queued for redelivery\n", id)
+				c.printPostback(p)
+				return nil
+			})
 		},
 	}
 	addJSONFlag(cmd, &asJSON)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pixgate/pixgate/storage"
+
 	"github.com/pixgate/pixgate/storage/money"
 )
 
@@ -43,27 +45,24 @@ func (c *cli) walletCreditCommand() *cobra.Command {
 			if strings.TrimSpace(reason) == "" {
 				return fmt.Errorf("--reason must say why the wallet is credited")
 			}
-			db, err := c.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			posted, err := db.CreditWallet(cmd.Context(), integrator, amt, reason)
-			if err != nil {
-				return fmt.Errorf("integrator %d: %w", integrator, err)
-			}
-			w, err := db.Wallet(cmd.Context(), integrator)
-			if err != nil {
-				return err
-			}
-			v := walletView{IntegratorID: integrator, Available: w.Available, Pending: w.Pending, Reserved: w.Reserved,
-				TransactionID: posted.ID, Credited: amt}
-			if asJSON {
-				return printJSON(c.stdout, v)
-			}
-			c.printf("credited R$ %s to integrator %d (ledger transaction %d)\n", amt, integrator, posted.ID)
-			c.printf("  available R$ %s, pending R$ %s, reserved R$ %s\n", w.Available, w.Pending, w.Reserved)
-			return nil
+			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				posted, err := db.CreditWallet(cmd.Context(), integrator, amt, reason)
+				if err != nil {
+					return fmt.Errorf("integrator %d: %w", integrator, err)
+				}
+				w, err := db.Wallet(cmd.Context(), integrator)
+				if err != nil {
+					return err
+				}
+				v := walletView{IntegratorID: integrator, Available: w.Available, Pending: w.Pending, Reserved: w.Reserved,
+					TransactionID: posted.ID, Credited: amt}
+				if asJSON {
+					return printJSON(c.stdout, v)
+				}
+				c.printf("credited R$ %s to integrator %d (ledger transaction %d)\n", amt, integrator, posted.ID)
+				c.printf("  available R$ %s, pending R$ %s, reserved R$ %s\n", w.Available, w.Pending, w.Reserved)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().Int64Var(&integrator, "integrator", 0, "integrator id (required)")
@@ -86,20 +85,17 @@ func (c *cli) walletShowCommand() *cobra.Command {
 		Short: "Show an integrator's available, pending and reserved balances",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := c.openDB(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			w, err := db.Wallet(cmd.Context(), integrator)
-			if err != nil {
-				return fmt.Errorf("integrator %d: %w", integrator, err)
-			}
-			if asJSON {
-				return printJSON(c.stdout, walletView{IntegratorID: integrator, Available: w.Available, Pending: w.Pending, Reserved: w.Reserved})
-			}
-			c.printf("integrator %d: available R$ %s, pending R$ %s, reserved R$ %s\n", integrator, w.Available, w.Pending, w.Reserved)
-			return nil
+			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				w, err := db.Wallet(cmd.Context(), integrator)
+				if err != nil {
+					return fmt.Errorf("integrator %d: %w", integrator, err)
+				}
+				if asJSON {
+					return printJSON(c.stdout, walletView{IntegratorID: integrator, Available: w.Available, Pending: w.Pending, Reserved: w.Reserved})
+				}
+				c.printf("integrator %d: available R$ %s, pending R$ %s, reserved R$ %s\n", integrator, w.Available, w.Pending, w.Reserved)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().Int64Var(&integrator, "integrator", 0, "integrator id (required)")

@@ -103,6 +103,16 @@ func (c *cli) openDB(ctx context.Context) (*storage.DB, error) {
 	return db, nil
 }
 
+// withDB runs fn with an open, migrated database and closes it afterwards.
+func (c *cli) withDB(ctx context.Context, fn func(db *storage.DB) error) error {
+	db, err := c.openDB(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return fn(db)
+}
+
 func newLogger(w io.Writer, level, format string) *slog.Logger {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
