@@ -39,22 +39,15 @@ func (w *Worker) applyConfirmed(ctx context.Context, txn *providerclient.Transac
 	if also == nil {
 		also = func(*storage.Tx, string) error { return nil }
 	}
-	var (
-		outcome string
-		err     error
-	)
 	switch txn.TransactionType {
 	case typeCharge:
-		outcome, err = w.applyCharge(ctx, txn, also)
+		return w.applyCharge(ctx, txn, also)
 	case typePayment:
-		outcome, err = w.applyWithdrawal(ctx, txn, also)
+		return applyTransfer(ctx, w, txn, also, w.withdrawals())
 	case typeRefund:
-		outcome, err = w.applyRefund(ctx, txn, also)
-	default:
-		outcome = fmt.Sprintf("ignored: unknown transaction type %q", txn.TransactionType)
-		err = w.deps.DB.InTx(ctx, func(tx *storage.Tx) error { return also(tx, outcome) })
+		return applyTransfer(ctx, w, txn, also, w.refunds())
 	}
-	return outcome, err
+	return w.ignore(ctx, fmt.Sprintf("ignored: unknown transaction type %q", txn.TransactionType), also)
 }
 
 // ignore records an outcome that changes nothing.
@@ -63,15 +56,10 @@ func (w *Worker) ignore(ctx context.Context, outcome string, also func(*storage.
 }
 
 func (w *Worker) applyCharge(ctx context.Context, txn *providerclient.Transaction, also func(*storage.Tx, string) error) (string, error) {
-	c, err := findRecord(ctx, txn, w.deps.DB.ChargeByID, w.deps.DB.ChargeByPixID)
-	if errors.Is(err, storage.ErrNotFound) {
-		return w.ignore(ctx, "ignored: no charge for transaction "+txn.TransactionID, also)
-	}
-	if err != nil {
-		return "", err
-	}
-	if c.PixID != nil && *c.PixID != txn.TransactionID {
-		return w.ignore(ctx, fmt.Sprintf("ignored: charge %s belongs to transaction %s", c.ID, *c.PixID), also)
+	c, ignored, err := locate(ctx, txn, "charge", w.deps.DB.ChargeByID, w.deps.DB.ChargeByPixID,
+		func(c storage.Charge) (uuid.UUID, *string) { return c.ID, c.PixID })
+	if err != nil || ignored != "" {
+		return w.ignoreOr(ctx, ignored, err, also)
 	}
 	switch txn.Status {
 	case statusPaid:
@@ -101,70 +89,6 @@ func (w *Worker) applyCharge(ctx context.Context, txn *providerclient.Transactio
 	return w.ignore(ctx, "no change: charge is "+txn.Status+" at the provider", also)
 }
 
-func (w *Worker) applyWithdrawal(ctx context.Context, txn *providerclient.Transaction, also func(*storage.Tx, string) error) (string, error) {
-	wd, err := findRecord(ctx, txn, w.deps.DB.WithdrawalByID, w.deps.DB.WithdrawalByPixID)
-	if errors.Is(err, storage.ErrNotFound) {
-		return w.ignore(ctx, "ignored: no withdrawal for transaction "+txn.TransactionID, also)
-	}
-	if err != nil {
-		return "", err
-	}
-	if wd.PixID != nil && *wd.PixID != txn.TransactionID {
-		return w.ignore(ctx, fmt.Sprintf("ignored: withdrawal %s belongs to transaction %s", wd.ID, *wd.PixID), also)
-	}
-	switch txn.Status {
-	case statusCompleted:
-		return w.transition(ctx, "withdrawal completed", also, func(tx *storage.Tx) (bool, error) {
-			done, changed, err := tx.CompleteWithdrawal(ctx, wd.ID, settlement(txn))
-			if err != nil || !changed {
-				return changed, err
-			}
-			return true, w.createPostback(ctx, tx, withdrawalPostback(done))
-		})
-	case statusFailed:
-		return w.transition(ctx, "withdrawal failed", also, func(tx *storage.Tx) (bool, error) {
-			failed, changed, err := tx.FailWithdrawal(ctx, wd.ID, failureReason(txn))
-			if err != nil || !changed {
-				return changed, err
-			}
-			return true, w.createPostback(ctx, tx, withdrawalPostback(failed))
-		})
-	}
-	return w.ignore(ctx, "no change: payment is "+txn.Status+" at the provider", also)
-}
-
-func (w *Worker) applyRefund(ctx context.Context, txn *providerclient.Transaction, also func(*storage.Tx, string) error) (string, error) {
-	f, err := findRecord(ctx, txn, w.deps.DB.RefundByID, w.deps.DB.RefundByPixID)
-	if errors.Is(err, storage.ErrNotFound) {
-		return w.ignore(ctx, "ignored: no refund for transaction "+txn.TransactionID, also)
-	}
-	if err != nil {
-		return "", err
-	}
-	if f.PixID != nil && *f.PixID != txn.TransactionID {
-		return w.ignore(ctx, fmt.Sprintf("ignored: refund %s belongs to transaction %s", f.ID, *f.PixID), also)
-	}
-	switch txn.Status {
-	case statusCompleted:
-		return w.transition(ctx, "refund completed", also, func(tx *storage.Tx) (bool, error) {
-			done, changed, err := tx.CompleteRefund(ctx, f.ID, settlement(txn))
-			if err != nil || !changed {
-				return changed, err
-			}
-			return true, w.createPostback(ctx, tx, w.refundPostback(ctx, done))
-		})
-	case statusFailed:
-		return w.transition(ctx, "refund failed", also, func(tx *storage.Tx) (bool, error) {
-			failed, changed, err := tx.FailRefund(ctx, f.ID, failureReason(txn))
-			if err != nil || !changed {
-				return changed, err
-			}
-			return true, w.createPostback(ctx, tx, w.refundPostback(ctx, failed))
-		})
-	}
-	return w.ignore(ctx, "no change: refund is "+txn.Status+" at the provider", also)
-}
-
 // transition runs one guarded state change in a transaction and names the
 // outcome: done, or already done by an earlier delivery.
 func (w *Worker) transition(ctx context.Context, what string, also func(*storage.Tx, string) error, change func(*storage.Tx) (bool, error)) (string, error) {
@@ -183,17 +107,38 @@ func (w *Worker) transition(ctx context.Context, what string, also func(*storage
 	return outcome, err
 }
 
-// findRecord locates a record by the provider's external_id (PixGate's id),
-// falling back to the provider's transaction id.
-func findRecord[T any](ctx context.Context, txn *providerclient.Transaction, byID func(context.Context, uuid.UUID) (T, error),
-	byPixID func(context.Context, string) (T, error)) (T, error) {
-	if id, err := uuid.Parse(txn.ExternalID); err == nil {
-		rec, err := byID(ctx, id)
-		if !errors.Is(err, storage.ErrNotFound) {
-			return rec, err
-		}
+// locate finds the record a confirmed transaction is about: by the
+// provider's external_id (PixGate's id), else by the provider's transaction
+// id, and cross-checked with that id. ignored names why there is none of
+// PixGate's to change.
+func locate[T any](ctx context.Context, txn *providerclient.Transaction, what string,
+	byID func(context.Context, uuid.UUID) (T, error), byPixID func(context.Context, string) (T, error),
+	ident func(T) (uuid.UUID, *string)) (rec T, ignored string, err error) {
+	err = storage.ErrNotFound
+	if id, perr := uuid.Parse(txn.ExternalID); perr == nil {
+		rec, err = byID(ctx, id)
 	}
-	return byPixID(ctx, txn.TransactionID)
+	if errors.Is(err, storage.ErrNotFound) {
+		rec, err = byPixID(ctx, txn.TransactionID)
+	}
+	if errors.Is(err, storage.ErrNotFound) {
+		return rec, "ignored: no " + what + " for transaction " + txn.TransactionID, nil
+	}
+	if err != nil {
+		return rec, "", err
+	}
+	if id, pixID := ident(rec); pixID != nil && *pixID != txn.TransactionID {
+		return rec, fmt.Sprintf("ignored: %s %s belongs to transaction %s", what, id, *pixID), nil
+	}
+	return rec, "", nil
+}
+
+// ignoreOr returns err, or records the ignored outcome.
+func (w *Worker) ignoreOr(ctx context.Context, ignored string, err error, also func(*storage.Tx, string) error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	return w.ignore(ctx, ignored, also)
 }
 
 func approvedAt(txn *providerclient.Transaction) time.Time {
