@@ -37,7 +37,7 @@ func (s *Server) createWithdrawal(c *fiber.Ctx) error {
 		Amount: in.Amount, Fee: integrator.CashOut.Compute(in.Amount),
 		CreditParty: in.CreditParty, Description: in.Description, PostbackURL: in.PostbackURL,
 		RequestHash: in.hash(),
-		Outbox:      []storage.OutboxMessage{{TaskType: send.Type, TaskID: send.ID, Payload: send.Payload}},
+		Outbox:      []storage.OutboxMessage{storage.OutboxMessage(send)},
 	})
 	if err != nil {
 		return err // insufficient funds (422) and idempotency conflicts (409) are mapped in errors.go

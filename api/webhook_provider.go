@@ -44,7 +44,7 @@ func (s *Server) providerWebhook(c *fiber.Ctx) error {
 		TransactionType: txn.TransactionType, TransactionID: txn.TransactionID, Status: txn.Status, Payload: body,
 	}, func(id int64) storage.OutboxMessage {
 		m := tasks.ProviderEventMessage(id, 0)
-		return storage.OutboxMessage{TaskType: m.Type, TaskID: m.ID, Payload: m.Payload}
+		return storage.OutboxMessage(m)
 	})
 	if err != nil {
 		return err

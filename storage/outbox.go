@@ -10,17 +10,18 @@ import (
 
 // OutboxMessage asks for one task. It is written in the same SQL
 // transaction as the state change that needs the task, and the relay turns it
-// into a queued task. TaskID is unique: writing the same message twice is a
-// no-op, and the queue refuses a second task with the same id.
+// into a queued task. ID, the task id, is unique: writing the same message
+// twice is a no-op, and the queue refuses a second task with the same id.
+// Its fields are those of tasks.Message, so one converts to the other.
 type OutboxMessage struct {
-	TaskType string
-	TaskID   string
-	Payload  []byte // JSON
+	Type    string // task type
+	ID      string // task id
+	Payload []byte // JSON
 }
 
 // PendingOutbox is an outbox row not yet handed to the queue.
 type PendingOutbox struct {
-	ID int64
+	OutboxID int64
 	OutboxMessage
 	CreatedAt time.Time
 	Attempts  int
@@ -33,7 +34,7 @@ const outboxChannel = "pixgate_outbox"
 func writeOutbox(ctx context.Context, tx pgx.Tx, msgs ...OutboxMessage) error {
 	for _, m := range msgs {
 		if _, err := tx.Exec(ctx, `INSERT INTO outbox (task_type, task_id, payload) VALUES ($1, $2, $3)
-			ON CONFLICT (task_id) DO NOTHING`, m.TaskType, m.TaskID, m.Payload); err != nil {
+			ON CONFLICT (task_id) DO NOTHING`, m.Type, m.ID, m.Payload); err != nil {
 			return fmt.Errorf("storage: outbox: %w", err)
 		}
 	}
@@ -54,7 +55,7 @@ func (db *DB) RelayOutbox(ctx context.Context, limit int, enqueue func(context.C
 			WHERE enqueued_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, limit)
 		pending, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (PendingOutbox, error) {
 			var p PendingOutbox
-			err := r.Scan(&p.ID, &p.TaskType, &p.TaskID, &p.Payload, &p.CreatedAt, &p.Attempts)
+			err := r.Scan(&p.OutboxID, &p.Type, &p.ID, &p.Payload, &p.CreatedAt, &p.Attempts)
 			return p, err
 		})
 		if err != nil {
@@ -63,12 +64,12 @@ func (db *DB) RelayOutbox(ctx context.Context, limit int, enqueue func(context.C
 		var done []int64
 		for _, p := range pending {
 			if err := enqueue(ctx, p); err != nil {
-				if _, err := tx.Exec(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`, p.ID, err.Error()); err != nil {
+				if _, err := tx.Exec(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1`, p.OutboxID, err.Error()); err != nil {
 					return fmt.Errorf("storage: outbox attempt: %w", err)
 				}
 				continue
 			}
-			done = append(done, p.ID)
+			done = append(done, p.OutboxID)
 		}
 		if len(done) > 0 {
 			if _, err := tx.Exec(ctx, `UPDATE outbox SET enqueued_at = now(), attempts = attempts + 1, last_error = NULL

@@ -21,7 +21,7 @@ func createPostback(t *testing.T, db *storage.DB, integrator int64, event string
 	err := db.InTx(ctx, func(tx *storage.Tx) error {
 		created, err := tx.CreatePostback(ctx, storage.NewPostback{ID: id, IntegratorID: integrator, ResourceType: "charge",
 			ResourceID: resource, Event: event, URL: "https://loja.example/pix", Body: []byte(`{"requestBody":{}}`),
-			Outbox: storage.OutboxMessage{TaskType: "postback:deliver", TaskID: "postback:deliver:" + id.String(), Payload: []byte(`{}`)}})
+			Outbox: storage.OutboxMessage{Type: "postback:deliver", ID: "postback:deliver:" + id.String(), Payload: []byte(`{}`)}})
 		if !created && err == nil {
 			err = errors.New("not created")
 		}
@@ -135,7 +135,7 @@ func TestRedeliverAndOverduePostbacks(t *testing.T) {
 	}
 
 	// The reconciler's redrive acts once on the overdue postback, never on the FAILED one.
-	redrive := storage.OutboxMessage{TaskType: "postback:deliver", TaskID: "postback:deliver:" + due.ID.String() + ":9", Payload: []byte(`{}`)}
+	redrive := storage.OutboxMessage{Type: "postback:deliver", ID: "postback:deliver:" + due.ID.String() + ":9", Payload: []byte(`{}`)}
 	for i, tt := range []struct {
 		id   uuid.UUID
 		want bool
@@ -147,16 +147,16 @@ func TestRedeliverAndOverduePostbacks(t *testing.T) {
 	if p, _ := db.Postback(ctx, failed.ID); p.Status != storage.PostbackFailed {
 		t.Fatalf("redrive touched a FAILED postback: %+v", p)
 	}
-	if n := unsentOutbox(t, db, redrive.TaskID); n != 1 {
+	if n := unsentOutbox(t, db, redrive.ID); n != 1 {
 		t.Fatalf("outbox rows for the redrive = %d", n)
 	}
 
-	msg := storage.OutboxMessage{TaskType: "postback:deliver", TaskID: "postback:deliver:" + failed.ID.String() + ":2", Payload: []byte(`{}`)}
+	msg := storage.OutboxMessage{Type: "postback:deliver", ID: "postback:deliver:" + failed.ID.String() + ":2", Payload: []byte(`{}`)}
 	p, err := db.RedeliverPostback(ctx, failed.ID, msg)
 	if err != nil || p.Status != storage.PostbackPending || p.Attempts != 1 || p.NextAttemptAt == nil {
 		t.Fatalf("redelivered = %+v %v", p, err)
 	}
-	if n := unsentOutbox(t, db, msg.TaskID); n != 1 {
+	if n := unsentOutbox(t, db, msg.ID); n != 1 {
 		t.Fatalf("outbox rows for the redelivery = %d", n)
 	}
 	if _, err := db.RedeliverPostback(ctx, uuid.New(), msg); !errors.Is(err, storage.ErrNotFound) {

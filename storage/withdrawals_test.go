@@ -32,7 +32,7 @@ func newWithdrawal(integrator int64, amount, fee money.Money, externalID string)
 	h := sha256.Sum256([]byte(fmt.Sprint(amount, externalID)))
 	nw := storage.NewWithdrawal{ID: id, IntegratorID: integrator, Amount: amount, Fee: fee, RequestHash: h[:],
 		CreditParty: storage.CreditParty{Name: "Fulano", KeyType: "EMAIL", Key: "fulano@example.com", TaxID: "52998224725"},
-		Outbox:      []storage.OutboxMessage{{TaskType: "withdrawal:send", TaskID: "withdrawal:send:" + id.String(), Payload: []byte(`{}`)}}}
+		Outbox:      []storage.OutboxMessage{{Type: "withdrawal:send", ID: "withdrawal:send:" + id.String(), Payload: []byte(`{}`)}}}
 	if externalID != "" {
 		nw.ExternalID = &externalID
 	}

@@ -94,7 +94,7 @@ func (h *harness) createWithdrawal(amount money.Money, key string) storage.Withd
 	w, _, err := h.db.CreateWithdrawal(context.Background(), storage.NewWithdrawal{
 		ID: id, IntegratorID: h.integrator.ID, Amount: amount, Fee: h.integrator.CashOut.Compute(amount), RequestHash: hash[:],
 		CreditParty: storage.CreditParty{Name: "Fulano de Tal", KeyType: "EMAIL", Key: key, TaxID: "52998224725"},
-		Outbox:      []storage.OutboxMessage{{TaskType: msg.Type, TaskID: msg.ID, Payload: msg.Payload}},
+		Outbox:      []storage.OutboxMessage{storage.OutboxMessage(msg)},
 	})
 	if err != nil {
 		h.t.Fatal(err)

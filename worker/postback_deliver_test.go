@@ -291,7 +291,7 @@ func TestPostbackRedeliveredAfterMaxAge(t *testing.T) {
 	}
 
 	msg := tasks.PostbackDeliverMessage(pb.ID, p.Attempts+1)
-	if _, err := h.db.RedeliverPostback(ctx, pb.ID, storage.OutboxMessage{TaskType: msg.Type, TaskID: msg.ID, Payload: msg.Payload}); err != nil {
+	if _, err := h.db.RedeliverPostback(ctx, pb.ID, storage.OutboxMessage(msg)); err != nil {
 		t.Fatal(err)
 	}
 	if p := h.postback(pb.ID); p.Status != storage.PostbackPending {

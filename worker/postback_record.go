@@ -51,7 +51,7 @@ func (w *Worker) redrivePostbacks(ctx context.Context, slot int64) error {
 		m := tasks.PostbackDeliverMessage(p.ID, int(slot))
 		// Only if still PENDING and still late: a task delivering it right
 		// now must not be undone.
-		if _, err := w.deps.DB.RedriveOverduePostback(ctx, p.ID, w.cfg.Reconcile.StaleAfter, outboxMessage(m)); err != nil {
+		if _, err := w.deps.DB.RedriveOverduePostback(ctx, p.ID, w.cfg.Reconcile.StaleAfter, storage.OutboxMessage(m)); err != nil {
 			return err
 		}
 	}

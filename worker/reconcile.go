@@ -100,7 +100,7 @@ func (w *Worker) reconcileWithdrawals(ctx context.Context, slot int64) error {
 	for _, wd := range stale {
 		if wd.PixID == nil {
 			m := tasks.WithdrawalSendMessage(wd.ID, int(slot))
-			if err := w.deps.DB.RedriveWithdrawal(ctx, wd.ID, outboxMessage(m)); err != nil {
+			if err := w.deps.DB.RedriveWithdrawal(ctx, wd.ID, storage.OutboxMessage(m)); err != nil {
 				return err
 			}
 			continue
@@ -207,8 +207,4 @@ func (w *Worker) enqueueNow(ctx context.Context, m tasks.Message) error {
 		return nil
 	}
 	return err
-}
-
-func outboxMessage(m tasks.Message) storage.OutboxMessage {
-	return storage.OutboxMessage{TaskType: m.Type, TaskID: m.ID, Payload: m.Payload}
 }

@@ -109,7 +109,7 @@ func (h *harness) storeEvent(typ, txID, status string) {
 	h.t.Helper()
 	_, _, err := h.db.RecordProviderEvent(context.Background(), storage.NewProviderEvent{
 		TransactionType: typ, TransactionID: txID, Status: status, Payload: []byte(`{}`),
-	}, func(id int64) storage.OutboxMessage { return outboxMessage(tasks.ProviderEventMessage(id, 0)) })
+	}, func(id int64) storage.OutboxMessage { return storage.OutboxMessage(tasks.ProviderEventMessage(id, 0)) })
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func (r *relay) drain(ctx context.Context) {
 // enqueue hands one row to the queue. A task id the queue already holds
 // means an earlier round enqueued it: that is success.
 func (r *relay) enqueue(ctx context.Context, p storage.PendingOutbox) error {
-	task, err := tasks.NewTask(p.TaskType, p.TaskID, p.Payload)
+	task, err := tasks.NewTask(p.Type, p.ID, p.Payload)
 	if err != nil {
 		return err
 	}

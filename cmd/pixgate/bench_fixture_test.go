@@ -203,7 +203,7 @@ func newWithdrawal(integratorID int64, externalID string) storage.NewWithdrawal 
 		ID: id, IntegratorID: integratorID, ExternalID: &externalID,
 		Amount: benchAmount, Fee: benchFee, RequestHash: h[:],
 		CreditParty: storage.CreditParty{Name: "Beltrano", KeyType: "EMAIL", Key: "beltrano@example.com", TaxID: "52998224725"},
-		Outbox:      []storage.OutboxMessage{{TaskType: send.Type, TaskID: send.ID, Payload: send.Payload}},
+		Outbox:      []storage.OutboxMessage{storage.OutboxMessage(send)},
 	}
 }
 

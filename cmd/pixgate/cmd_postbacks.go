@@ -169,7 +169,7 @@ postback maximum age, and given up otherwise.`,
 				// A task id not used before: the queue keeps finished task ids
 				// for a day and would refuse the first one again.
 				msg := tasks.PostbackDeliverMessage(id, p.Attempts+1)
-				p, err = db.RedeliverPostback(cmd.Context(), id, storage.OutboxMessage{TaskType: msg.Type, TaskID: msg.ID, Payload: msg.Payload})
+				p, err = db.RedeliverPostback(cmd.Context(), id, storage.OutboxMessage(msg))
 				if err != nil {
 					return fmt.Errorf("postback %s: %w", id, err)
 				}

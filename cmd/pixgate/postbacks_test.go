@@ -26,7 +26,7 @@ func TestPostbacksListShowRedeliver(t *testing.T) {
 	err = db.InTx(ctx, func(tx *storage.Tx) error {
 		created, err := tx.CreatePostback(ctx, storage.NewPostback{ID: id, IntegratorID: in.ID, ResourceType: "charge", ResourceID: uuid.New(),
 			Event: "PAID", URL: "https://loja.example/pix", Body: []byte(`{"requestBody":{"status":"PAID"}}`),
-			Outbox: storage.OutboxMessage{TaskType: "postback:deliver", TaskID: "postback:deliver:" + id.String(), Payload: []byte(`{}`)}})
+			Outbox: storage.OutboxMessage{Type: "postback:deliver", ID: "postback:deliver:" + id.String(), Payload: []byte(`{}`)}})
 		if err == nil && !created {
 			err = errors.New("postback not created")
 		}

@@ -46,7 +46,7 @@ func NewPostback(e Event) storage.NewPostback {
 	return storage.NewPostback{
 		ID: id, IntegratorID: e.IntegratorID, ResourceType: e.ResourceType, ResourceID: e.ResourceID,
 		Event: e.Name, URL: e.URL, Body: e.Body,
-		Outbox: storage.OutboxMessage{TaskType: msg.Type, TaskID: msg.ID, Payload: msg.Payload},
+		Outbox: storage.OutboxMessage(msg),
 	}
 }
 

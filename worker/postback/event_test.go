@@ -124,7 +124,7 @@ func TestNewPostback(t *testing.T) {
 		t.Fatalf("NewPostback = %+v", np)
 	}
 	want := tasks.PostbackDeliverMessage(np.ID, 0)
-	if np.Outbox.TaskType != want.Type || np.Outbox.TaskID != want.ID || string(np.Outbox.Payload) != string(want.Payload) {
+	if np.Outbox.Type != want.Type || np.Outbox.ID != want.ID || string(np.Outbox.Payload) != string(want.Payload) {
 		t.Fatalf("outbox = %+v, want %+v", np.Outbox, want)
 	}
 }
