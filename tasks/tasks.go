@@ -12,6 +12,7 @@ package tasks
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -75,6 +76,16 @@ func (m Message) Task(extra ...asynq.Option) (*asynq.Task, error) {
 	return NewTask(m.Type, m.ID, m.Payload, extra...)
 }
 
+// taskID derives a task id from the database id it acts on:
+// "type:id" for the first task, "type:id:attempt" for a re-drive, which the
+// queue must not refuse as a duplicate of the first.
+func taskID(taskType, dbID string, attempt int) string {
+	if attempt > 0 {
+		return fmt.Sprintf("%s:%s:%d", taskType, dbID, attempt)
+	}
+	return taskType + ":" + dbID
+}
+
 func message(taskType, id string, payload any) Message {
 	b, err := json.Marshal(payload)
 	if err != nil {
@@ -101,11 +112,7 @@ type WithdrawalSend struct {
 // is 0 for the first send; the reconciler uses later attempts to re-drive a
 // withdrawal whose task was exhausted.
 func WithdrawalSendMessage(id uuid.UUID, attempt int) Message {
-	taskID := TypeWithdrawalSend + ":" + id.String()
-	if attempt > 0 {
-		taskID += fmt.Sprintf(":%d", attempt)
-	}
-	return message(TypeWithdrawalSend, taskID, WithdrawalSend{WithdrawalID: id})
+	return message(TypeWithdrawalSend, taskID(TypeWithdrawalSend, id.String(), attempt), WithdrawalSend{WithdrawalID: id})
 }
 
 // ProviderEvent asks a worker to confirm and apply one stored provider
@@ -117,11 +124,7 @@ type ProviderEvent struct {
 // ProviderEventMessage is the outbox message of a stored notification;
 // attempt > 0 names a re-drive by the reconciler.
 func ProviderEventMessage(eventID int64, attempt int) Message {
-	taskID := fmt.Sprintf("%s:%d", TypeProviderEvent, eventID)
-	if attempt > 0 {
-		taskID += fmt.Sprintf(":%d", attempt)
-	}
-	return message(TypeProviderEvent, taskID, ProviderEvent{EventID: eventID})
+	return message(TypeProviderEvent, taskID(TypeProviderEvent, strconv.FormatInt(eventID, 10), attempt), ProviderEvent{EventID: eventID})
 }
 
 // PostbackDeliver asks a worker to deliver one postback to an integrator.
@@ -132,11 +135,7 @@ type PostbackDeliver struct {
 // PostbackDeliverMessage is the outbox message of a new postback;
 // attempt > 0 names a redelivery (operator or reconciler).
 func PostbackDeliverMessage(postbackID uuid.UUID, attempt int) Message {
-	taskID := TypePostbackDeliver + ":" + postbackID.String()
-	if attempt > 0 {
-		taskID += fmt.Sprintf(":%d", attempt)
-	}
-	return message(TypePostbackDeliver, taskID, PostbackDeliver{PostbackID: postbackID})
+	return message(TypePostbackDeliver, taskID(TypePostbackDeliver, postbackID.String(), attempt), PostbackDeliver{PostbackID: postbackID})
 }
 
 // ReconcileTick is the periodic reconciliation; Slot names its time slot so
