@@ -30,7 +30,7 @@ type relay struct {
 	enqueuer enqueuer
 	log      *slog.Logger
 	interval time.Duration
-	lag      func(time.Duration) // reports the outbox lag after each drain
+	lag      func(time.Duration) // reports the outbox lag once per interval
 }
 
 func (r *relay) start(ctx context.Context, wg *sync.WaitGroup) {
@@ -47,15 +47,16 @@ func (r *relay) start(ctx context.Context, wg *sync.WaitGroup) {
 				return
 			case <-wake:
 			case <-timer.C:
+				// The lag gauge is refreshed on the tick, not on every
+				// wake: under load the relay wakes once per commit.
+				r.reportLag(ctx)
 			}
 		}
 	}()
 }
 
-// drain relays until the outbox is empty or a round fails, then reports
-// how far behind the outbox is.
+// drain relays until the outbox is empty or a round fails.
 func (r *relay) drain(ctx context.Context) {
-	defer r.reportLag(ctx)
 	for ctx.Err() == nil {
 		n, err := r.db.RelayOutbox(ctx, relayBatch, r.enqueue)
 		if err != nil {
