@@ -3,6 +3,7 @@ package providerclient
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/sony/gobreaker/v2"
 )
@@ -14,21 +15,28 @@ type breakerClient struct {
 	cb   *gobreaker.CircuitBreaker[any]
 }
 
-// WithBreaker wraps next in a circuit breaker that opens after
-// cfg.BreakerFailures consecutive transient failures (ErrUnavailable,
-// ErrUnknownOutcome), answers ErrBreakerOpen without calling next for
-// cfg.BreakerOpenTimeout, then lets one probe through: success closes it,
-// another transient failure opens it again. Rejections (4xx) count as
+// WithBreaker wraps next in a circuit breaker that judges the provider by
+// its failure ratio over a rolling window (cfg.BreakerWindow, ten buckets):
+// it opens when at least cfg.BreakerFailures calls in the window failed
+// transiently (ErrUnavailable, ErrUnknownOutcome) and they are at least
+// cfg.BreakerFailureRatio of the window's calls. Open, it answers
+// ErrBreakerOpen without calling next for cfg.BreakerOpenTimeout; then it
+// lets cfg.BreakerProbes calls through: that many successes in a row close
+// it, one transient failure opens it again. Rejections (4xx) count as
 // successes and calls cancelled by their caller are not counted.
+//
+// A ratio rather than a run of consecutive failures: a provider failing
+// half its calls produces runs of five failures every few seconds, and
+// tripping on them turned a degraded provider into an outage.
 func WithBreaker(next Client, cfg Config) Client {
 	cfg = cfg.withDefaults()
 	st := gobreaker.Settings{
-		Name:        "provider",
-		MaxRequests: 1,
-		Timeout:     cfg.BreakerOpenTimeout,
-		ReadyToTrip: func(c gobreaker.Counts) bool {
-			return c.ConsecutiveFailures >= cfg.BreakerFailures
-		},
+		Name:         "provider",
+		MaxRequests:  cfg.BreakerProbes,
+		Interval:     cfg.BreakerWindow,
+		BucketPeriod: max(cfg.BreakerWindow/10, time.Millisecond),
+		Timeout:      cfg.BreakerOpenTimeout,
+		ReadyToTrip:  tripRule(cfg.BreakerFailures, cfg.BreakerFailureRatio),
 		IsSuccessful: func(err error) bool { return err == nil || !transient(err) },
 		IsExcluded:   func(err error) bool { return errors.Is(err, context.Canceled) },
 	}
@@ -36,6 +44,15 @@ func WithBreaker(next Client, cfg Config) Client {
 		st.OnStateChange = func(_ string, from, to gobreaker.State) { f(from.String(), to.String()) }
 	}
 	return &breakerClient{next: next, cb: gobreaker.NewCircuitBreaker[any](st)}
+}
+
+// tripRule opens the breaker once the window holds at least minFailures
+// failures and they are at least ratio of its counted calls.
+func tripRule(minFailures uint32, ratio float64) func(gobreaker.Counts) bool {
+	return func(c gobreaker.Counts) bool {
+		counted := c.TotalFailures + c.TotalSuccesses
+		return c.TotalFailures >= minFailures && float64(c.TotalFailures) >= ratio*float64(counted)
+	}
 }
 
 // guard runs call through the breaker.

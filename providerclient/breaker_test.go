@@ -29,11 +29,16 @@ func (tr *transitions) list() []string {
 	return slices.Clone(tr.got)
 }
 
-func TestBreakerOpensFailsFastAndCloses(t *testing.T) {
+// The breaker opens on an outage and then sends nothing. Its open interval
+// (a minute) cannot elapse during the test, and it is longer than the retry
+// layer's whole budget (300 ms), so no retry wait can reach half-open and let
+// a probe through: the request counts below hold on any machine.
+func TestBreakerOpensAndFailsFast(t *testing.T) {
 	p := newProvider(t, sandbox.Config{})
 	var tr transitions
 	cfg := p.config()
-	cfg.BreakerFailures, cfg.BreakerOpenTimeout, cfg.OnBreakerStateChange = 3, 150*time.Millisecond, tr.record
+	// After one success, four failures are 80% of the calls.
+	cfg.BreakerFailures, cfg.BreakerOpenTimeout, cfg.OnBreakerStateChange = 4, time.Minute, tr.record
 	c := providerclient.New(cfg)
 	ctx := t.Context()
 	if _, err := c.Balance(ctx); err != nil { // token cached, breaker closed
@@ -50,24 +55,20 @@ func TestBreakerOpensFailsFastAndCloses(t *testing.T) {
 		if !errors.Is(err, providerclient.ErrUnavailable) {
 			t.Fatalf("during the outage: %v", err)
 		}
-		if p.requests("/v2/balance")-before > 3 {
-			t.Fatal("breaker still closed after 3 consecutive failures")
+		if p.requests("/v2/balance")-before > 4 {
+			t.Fatal("breaker still closed after 4 failures, 80% of the calls")
 		}
 	}
-	if got := p.requests("/v2/balance") - before; got != 3 {
-		t.Fatalf("%d requests reached the provider before the breaker opened, want 3", got)
+	if got := p.requests("/v2/balance") - before; got != 4 {
+		t.Fatalf("%d requests reached the provider before the breaker opened, want 4", got)
 	}
 
-	// Open: fail fast, nothing sent.
+	// Open: every call fails fast as ErrBreakerOpen, nothing is sent.
 	sent := p.requests("/v2/balance")
 	for range 20 {
-		start := time.Now()
 		_, err := c.Balance(ctx)
 		if !errors.Is(err, providerclient.ErrBreakerOpen) || !errors.Is(err, providerclient.ErrUnavailable) {
 			t.Fatalf("while open: %v", err)
-		}
-		if time.Since(start) > 20*time.Millisecond {
-			t.Fatal("breaker-open call was not fast")
 		}
 		if _, err := c.CreatePayment(ctx, payment("while-open")); !errors.Is(err, providerclient.ErrBreakerOpen) {
 			t.Fatalf("payment while open: %v", err)
@@ -76,13 +77,47 @@ func TestBreakerOpensFailsFastAndCloses(t *testing.T) {
 	if got := p.requests("/v2/balance") + p.requests("/v2/pix/payment"); got != sent {
 		t.Fatalf("%d requests sent while the breaker was open", got-sent)
 	}
+	if got, want := tr.list(), []string{"closed→open"}; !slices.Equal(got, want) {
+		t.Fatalf("transitions %v, want %v", got, want)
+	}
+}
 
-	// Outage over: after the open interval one probe goes through and closes it.
+// After the outage the breaker lets probes through once its open interval
+// has passed; three successes in a row close it. Without the retry layer
+// every call is one request, so nothing but the breaker decides what is
+// sent, whatever the machine's speed.
+func TestBreakerClosesWhenTheProviderRecovers(t *testing.T) {
+	p := newProvider(t, sandbox.Config{})
+	c, tr := unretriedClient(p, 4, 50*time.Millisecond)
+	ctx := t.Context()
+	if _, err := c.Balance(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p.sb.SetFaults(sandbox.Faults{Outage: true})
+	for range 4 { // with the success before, 80% of the calls
+		if _, err := c.Balance(ctx); errors.Is(err, providerclient.ErrBreakerOpen) || !errors.Is(err, providerclient.ErrUnavailable) {
+			t.Fatalf("during the outage: %v", err)
+		}
+	}
+	// The breaker is open now; it turns half-open lazily, on the first call
+	// after its interval, so a slow machine cannot reorder what follows.
 	p.sb.ResetFaults()
-	waitFor(t, "the breaker to close", func() bool {
+	sent := p.requests("/v2/balance")
+	waitFor(t, "a first probe to succeed", func() bool {
 		_, err := c.Balance(ctx)
 		return err == nil
 	})
+	if got, want := tr.list(), []string{"closed→open", "open→half-open"}; !slices.Equal(got, want) {
+		t.Fatalf("after one probe: transitions %v, want %v", got, want)
+	}
+	for range 2 {
+		if _, err := c.Balance(ctx); err != nil {
+			t.Fatalf("probe: %v", err)
+		}
+	}
+	if got := p.requests("/v2/balance") - sent; got != 3 {
+		t.Fatalf("%d requests since the provider recovered, want the 3 probes", got)
+	}
 	want := []string{"closed→open", "open→half-open", "half-open→closed"}
 	if got := tr.list(); !slices.Equal(got, want) {
 		t.Fatalf("transitions %v, want %v", got, want)
@@ -91,15 +126,13 @@ func TestBreakerOpensFailsFastAndCloses(t *testing.T) {
 
 func TestBreakerReopensWhenTheProbeFails(t *testing.T) {
 	p := newProvider(t, sandbox.Config{})
-	var tr transitions
-	cfg := p.config()
-	cfg.BreakerFailures, cfg.BreakerOpenTimeout, cfg.OnBreakerStateChange = 1, 50*time.Millisecond, tr.record
-	cfg.RetryMaxElapsed = -1
-	c := providerclient.New(cfg)
+	c, tr := unretriedClient(p, 1, 50*time.Millisecond)
 	_, _ = c.Balance(t.Context())
 	p.sb.SetFaults(sandbox.Faults{ErrorRate: 1})
-	if _, err := c.Balance(t.Context()); errors.Is(err, providerclient.ErrBreakerOpen) || !errors.Is(err, providerclient.ErrUnavailable) {
-		t.Fatalf("first failure: %v", err)
+	for len(tr.list()) == 0 { // failures until they are 80% of the calls
+		if _, err := c.Balance(t.Context()); errors.Is(err, providerclient.ErrBreakerOpen) || !errors.Is(err, providerclient.ErrUnavailable) {
+			t.Fatalf("before the breaker opened: %v", err)
+		}
 	}
 	sent := p.requests("/v2/balance")
 	waitFor(t, "a failed probe", func() bool {
@@ -113,6 +146,16 @@ func TestBreakerReopensWhenTheProbeFails(t *testing.T) {
 	if got := tr.list()[:3]; !slices.Equal(got, want) {
 		t.Fatalf("transitions %v, want %v", got, want)
 	}
+}
+
+// unretriedClient has no retry layer, so each call is one request and only
+// the breaker (opening after minFailures, open for open) decides what is sent.
+func unretriedClient(p *provider, minFailures uint32, open time.Duration) (providerclient.Client, *transitions) {
+	tr := &transitions{}
+	cfg := p.config()
+	cfg.BreakerFailures, cfg.BreakerOpenTimeout, cfg.OnBreakerStateChange = minFailures, open, tr.record
+	cfg.RetryMaxElapsed = -1
+	return providerclient.New(cfg), tr
 }
 
 // Rejections prove the provider is up: they never open the breaker and are

@@ -36,7 +36,7 @@ func TestChargeRefundConsultBalance(t *testing.T) {
 	}
 	paid, err := c.ConsultTransaction(ctx, ch.TransactionID)
 	if err != nil || paid.Status != "PAID" || paid.TransactionType != "RECEIVEPIX" || paid.Amount != 1550 ||
-		paid.ExternalID != "chg-1" || paid.ApprovedAt.IsZero() || time.Since(paid.ApprovedAt) > time.Minute {
+		paid.ExternalID != "chg-1" || paid.ApprovedAt().IsZero() || time.Since(paid.ApprovedAt()) > time.Minute {
 		t.Fatalf("consult paid charge %+v, %v", paid, err)
 	}
 
@@ -78,7 +78,7 @@ func TestPaymentAndConsult(t *testing.T) {
 	}
 	waitFor(t, "settlement", func() bool {
 		tx, err := c.ConsultTransaction(t.Context(), pay.TransactionID)
-		return err == nil && tx.Status == "COMPLETED" && tx.EndToEndID != "" && !tx.ApprovedAt.IsZero()
+		return err == nil && tx.Status == "COMPLETED" && tx.EndToEndID != "" && !tx.ApprovedAt().IsZero()
 	})
 }
 

@@ -20,12 +20,26 @@ type Config struct {
 	// Timeout bounds each HTTP call (each retry attempt and each token fetch
 	// on its own). Default 10s.
 	Timeout time.Duration
-	// BreakerFailures is the number of consecutive transient failures that
-	// opens the circuit breaker. Default 5.
+	// BreakerFailures is the least number of transient failures within
+	// BreakerWindow before the breaker may open: below it, a few unlucky
+	// calls are not a verdict on the provider. Default 30.
 	BreakerFailures uint32
+	// BreakerFailureRatio is the share (0..1] of the calls within
+	// BreakerWindow that must have failed transiently for the breaker to
+	// open. Default 0.8: a provider failing half its calls stays in
+	// service, one that is down trips it.
+	BreakerFailureRatio float64
+	// BreakerWindow is the rolling window the breaker counts over, in ten
+	// buckets. Default 10s.
+	BreakerWindow time.Duration
 	// BreakerOpenTimeout is how long the breaker stays open before letting
-	// one probe through (half-open). Default 15s.
+	// probes through (half-open). Default 1s, so that calls resume within a
+	// second or two of the provider's recovery.
 	BreakerOpenTimeout time.Duration
+	// BreakerProbes is how many calls go through when half-open; that many
+	// successes in a row close the breaker, one transient failure opens it
+	// again. Default 3.
+	BreakerProbes uint32
 	// RetryMaxElapsed bounds the in-process retries of one call. Default 2s;
 	// negative disables retries.
 	RetryMaxElapsed time.Duration
@@ -42,10 +56,13 @@ type Config struct {
 
 // Defaults applied to zero Config fields.
 const (
-	DefaultTimeout            = 10 * time.Second
-	DefaultBreakerFailures    = 5
-	DefaultBreakerOpenTimeout = 15 * time.Second
-	DefaultRetryMaxElapsed    = 2 * time.Second
+	DefaultTimeout             = 10 * time.Second
+	DefaultBreakerFailures     = 30
+	DefaultBreakerFailureRatio = 0.8
+	DefaultBreakerWindow       = 10 * time.Second
+	DefaultBreakerOpenTimeout  = time.Second
+	DefaultBreakerProbes       = 3
+	DefaultRetryMaxElapsed     = 2 * time.Second
 )
 
 func (c Config) withDefaults() Config {
@@ -56,8 +73,17 @@ func (c Config) withDefaults() Config {
 	if c.BreakerFailures == 0 {
 		c.BreakerFailures = DefaultBreakerFailures
 	}
+	if c.BreakerFailureRatio <= 0 || c.BreakerFailureRatio > 1 {
+		c.BreakerFailureRatio = DefaultBreakerFailureRatio
+	}
+	if c.BreakerWindow <= 0 {
+		c.BreakerWindow = DefaultBreakerWindow
+	}
 	if c.BreakerOpenTimeout <= 0 {
 		c.BreakerOpenTimeout = DefaultBreakerOpenTimeout
+	}
+	if c.BreakerProbes == 0 {
+		c.BreakerProbes = DefaultBreakerProbes
 	}
 	if c.RetryMaxElapsed == 0 {
 		c.RetryMaxElapsed = DefaultRetryMaxElapsed

@@ -119,7 +119,7 @@ func (ts *tokenSource) request(ctx context.Context) (string, time.Duration, erro
 		return "", 0, &Error{Op: opToken, Kind: ErrUnavailable, StatusCode: res.status, Message: "answer without access_token"}
 	}
 	ttl := defaultTokenTTL
-	if secs, err := strconv.Atoi(unquote(body.ExpiresIn)); err == nil && secs > 0 {
+	if secs, err := strconv.Atoi(strings.Trim(string(body.ExpiresIn), "\" ")); err == nil && secs > 0 {
 		ttl = time.Duration(secs) * time.Second
 	}
 	return body.AccessToken, ttl, nil

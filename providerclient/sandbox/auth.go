@@ -8,13 +8,9 @@ import (
 	"net/url"
 	"strings"
 	"time"
-)
 
-type tokenResponse struct {
-	AccessToken string `json:"access_token"`
-	TokenType   string `json:"token_type"`
-	ExpiresIn   int    `json:"expires_in"`
-}
+	"github.com/pixgate/pixgate/providerclient/contract"
+)
 
 // handleToken is POST /v2/oauth/token: client credentials from HTTP Basic,
 // or client_id/client_secret in a form or JSON body.
@@ -38,7 +34,7 @@ func (s *Sandbox) handleToken(w http.ResponseWriter, r *http.Request) {
 	s.tokens[token] = time.Now().Add(s.cfg.TokenTTL)
 	s.mu.Unlock()
 	s.stats.add(&s.stats.tokensIssued)
-	writeJSON(w, http.StatusOK, tokenResponse{
+	writeJSON(w, http.StatusOK, contract.Token{
 		AccessToken: token, TokenType: "Bearer", ExpiresIn: max(1, int((s.cfg.TokenTTL+time.Second-1)/time.Second)),
 	})
 }

@@ -6,46 +6,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/providerclient/pix"
 	"github.com/pixgate/pixgate/providerclient/pix/brcode"
-	"github.com/pixgate/pixgate/storage/money"
 )
 
+// chargeRequest reads the amount raw, to validate it exactly.
 type chargeRequest struct {
-	Amount        json.RawMessage `json:"amount"`
-	ExternalID    string          `json:"external_id"`
-	PostbackURL   string          `json:"postbackUrl"`
-	PayerQuestion string          `json:"payerQuestion"`
-	Payer         *payerInput     `json:"payer"`
+	contract.ChargeRequest
+	Amount json.RawMessage `json:"amount"`
 }
-
-type payerInput struct {
-	Name     string `json:"name"`
-	Document string `json:"document"`
-	Email    string `json:"email"`
-}
-
-type chargeResponse struct {
-	TransactionID string      `json:"transactionId"`
-	ExternalID    string      `json:"external_id"`
-	Status        string      `json:"status"`
-	Amount        money.Money `json:"amount"`
-	Calendar      calendar    `json:"calendar"`
-	Debtor        debtor      `json:"debtor"`
-	QRCode        string      `json:"qrcode"`
-}
-
-type calendar struct {
-	Expiration int    `json:"expiration"`
-	DueDate    string `json:"dueDate"`
-}
-
-type debtor struct {
-	Name     string `json:"name"`
-	Document string `json:"document"`
-}
-
-const maxExternalID = 128
 
 // handleCreateCharge is POST /v2/pix/qrcode: a PENDING charge with a dynamic
 // BR Code. A known external_id returns the charge created for it.
@@ -59,22 +29,26 @@ func (s *Sandbox) handleCreateCharge(w http.ResponseWriter, r *http.Request) {
 	if amount > brcode.MaxAmount {
 		v.add("amount", "is too large")
 	}
-	v.maxLen("external_id", req.ExternalID, maxExternalID)
+	v.maxLen("external_id", req.ExternalID, contract.MaxExternalIDLen)
 	v.url("postbackUrl", req.PostbackURL)
-	v.maxLen("payerQuestion", req.PayerQuestion, 140)
-	var payer Party
+	v.maxLen("payerQuestion", req.PayerQuestion, contract.MaxShortTextLen)
+	var payer contract.Party
 	if req.Payer != nil {
-		payer = Party{Name: strings.TrimSpace(req.Payer.Name), Email: strings.TrimSpace(req.Payer.Email)}
-		v.maxLen("payer.name", payer.Name, 140)
-		v.maxLen("payer.email", payer.Email, 254)
+		payer = contract.Party{Name: strings.TrimSpace(req.Payer.Name), Email: strings.TrimSpace(req.Payer.Email)}
+		v.maxLen("payer.name", payer.Name, contract.MaxNameLen)
+		v.maxLen("payer.email", payer.Email, contract.MaxEmailLen)
 		if payer.Email != "" && !strings.Contains(payer.Email, "@") {
 			v.add("payer.email", "must be an email address")
 		}
-		doc, err := pix.NormalizeDocument(req.Payer.Document)
-		if err != nil {
-			v.addErr("payer.document", err)
+		// The family takes a payer with only a name, or an empty document:
+		// only a document that is there must be a CPF or CNPJ.
+		if doc := strings.TrimSpace(req.Payer.Document); doc != "" {
+			norm, err := pix.NormalizeDocument(doc)
+			if err != nil {
+				v.addErr("payer.document", err)
+			}
+			payer.TaxID = norm
 		}
-		payer.TaxID = doc
 	}
 	if v.failed() {
 		v.write(w)
@@ -92,23 +66,23 @@ func (s *Sandbox) handleCreateCharge(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := &record{
-		kind: TypeCharge, id: newTransactionID(), externalID: req.ExternalID,
-		amount: amount, status: StatusPending, postbackURL: req.PostbackURL,
+		kind: contract.TypeReceivePix, id: newTransactionID(), externalID: req.ExternalID,
+		amount: amount, status: contract.StatusPending, postbackURL: req.PostbackURL,
 		description: req.PayerQuestion, created: now, expires: now.Add(s.cfg.ChargeExpiration),
 		debtor: payer, qrcode: code,
 	}
 	s.mu.Lock()
-	if old := s.lookupExternal(TypeCharge, req.ExternalID); old != nil {
+	if old := s.lookupExternal(contract.TypeReceivePix, req.ExternalID); old != nil {
 		rec = old
 	} else {
 		s.insert(rec)
 		s.stats.add(&s.stats.charges)
 	}
-	resp := chargeResponse{
+	resp := contract.Charge{
 		TransactionID: rec.id, ExternalID: rec.externalID, Status: rec.statusAt(now),
 		Amount: rec.amount, QRCode: rec.qrcode,
-		Calendar: calendar{Expiration: int(rec.expires.Sub(rec.created) / time.Second), DueDate: formatDate(rec.expires)},
-		Debtor:   debtor{Name: rec.debtor.Name, Document: rec.debtor.TaxID},
+		Calendar: contract.Calendar{Expiration: int(rec.expires.Sub(rec.created) / time.Second), DueDate: contract.FormatDate(rec.expires)},
+		Debtor:   contract.Payer{Name: rec.debtor.Name, Document: rec.debtor.TaxID},
 	}
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, resp)

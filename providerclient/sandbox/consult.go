@@ -3,24 +3,18 @@ package sandbox
 import (
 	"net/http"
 	"time"
-)
 
-type consultRequest struct {
-	PixID      string `json:"pix_id"`
-	PixIDAlias string `json:"pix_Id"`
-}
+	"github.com/pixgate/pixgate/providerclient/contract"
+)
 
 // handleConsult is POST /v2/consult-transaction: the transaction of pix_id
 // (or pix_Id), wrapped in "requestBody".
 func (s *Sandbox) handleConsult(w http.ResponseWriter, r *http.Request) {
-	var req consultRequest
+	var req contract.ConsultRequest
 	if !decodeJSON(w, r, &req) {
 		return
 	}
-	id := req.PixID
-	if id == "" {
-		id = req.PixIDAlias
-	}
+	id := req.ID()
 	if id == "" {
 		var v validation
 		v.add("pix_id", "is required")
@@ -32,7 +26,7 @@ func (s *Sandbox) handleConsult(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "transaction not found")
 		return
 	}
-	writeJSON(w, http.StatusOK, envelope{RequestBody: t})
+	writeJSON(w, http.StatusOK, contract.Envelope[Transaction]{RequestBody: t})
 }
 
 // Transaction returns the current state of a charge, payment or refund.

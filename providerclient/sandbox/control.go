@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/providerclient/pix"
 )
 
@@ -18,14 +19,16 @@ type Payer struct {
 }
 
 // defaultPayer pays charges created without a payer.
-func defaultPayer() Party { return Party{Name: "PAGADOR SANDBOX", TaxID: "52998224725"} }
+func defaultPayer() contract.Party {
+	return contract.Party{Name: "PAGADOR SANDBOX", TaxID: "52998224725"}
+}
 
 // PayCharge pays a PENDING charge as a payer's bank would: the charge becomes
 // PAID, the amount joins the available balance and a RECEIVEPIX notification
-// goes to its postback URL. A zero payer means the payer named at creation,
-// or a fixed sandbox payer.
+// goes to its postback URL. A payer without a document means the payer named
+// at creation, whose missing name or tax id the fixed sandbox payer lends.
 func (s *Sandbox) PayCharge(id string, payer Payer) (Transaction, error) {
-	by := Party{Name: strings.TrimSpace(payer.Name), Email: strings.TrimSpace(payer.Email)}
+	by := contract.Party{Name: strings.TrimSpace(payer.Name), Email: strings.TrimSpace(payer.Email)}
 	if payer.Document != "" {
 		doc, err := pix.NormalizeDocument(payer.Document)
 		if err != nil {
@@ -36,24 +39,23 @@ func (s *Sandbox) PayCharge(id string, payer Payer) (Transaction, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.records[id]
-	if r == nil || r.kind != TypeCharge {
+	if r == nil || r.kind != contract.TypeReceivePix {
 		return Transaction{}, ErrNotFound
 	}
 	now := time.Now()
-	if st := r.statusAt(now); st != StatusPending {
+	if st := r.statusAt(now); st != contract.StatusPending {
 		return s.view(r, now), fmt.Errorf("%w: charge is %s, not PENDING", ErrConflict, st)
 	}
-	switch {
-	case by.TaxID != "":
-	case r.debtor.TaxID != "":
+	if by.TaxID == "" { // the payer named at creation, completed by the sandbox's own
 		by = r.debtor
-	default:
-		by = defaultPayer()
+	}
+	if by.TaxID == "" {
+		by.TaxID = defaultPayer().TaxID
 	}
 	if by.Name == "" {
 		by.Name = defaultPayer().Name
 	}
-	r.status, r.approved, r.paidBy = StatusPaid, now, by
+	r.status, r.approved, r.paidBy = contract.StatusPaid, now, by
 	r.endToEndID = newEndToEndID('E', now)
 	s.available += r.amount
 	t := s.view(r, now)
@@ -61,21 +63,24 @@ func (s *Sandbox) PayCharge(id string, payer Payer) (Transaction, error) {
 	return t, nil
 }
 
-// ExpireCharge makes a PENDING charge expire now: it reports EXPIRED and can
-// no longer be paid.
+// ExpireCharge makes a PENDING charge expire now: it reports EXPIRED, can
+// no longer be paid, and its postback URL is notified, as a provider does
+// when a charge expires.
 func (s *Sandbox) ExpireCharge(id string) (Transaction, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.records[id]
-	if r == nil || r.kind != TypeCharge {
+	if r == nil || r.kind != contract.TypeReceivePix {
 		return Transaction{}, ErrNotFound
 	}
 	now := time.Now()
-	if st := r.statusAt(now); st != StatusPending {
+	if st := r.statusAt(now); st != contract.StatusPending {
 		return s.view(r, now), fmt.Errorf("%w: charge is %s, not PENDING", ErrConflict, st)
 	}
 	r.expires = now
-	return s.view(r, now), nil
+	t := s.view(r, now)
+	s.notifyLocked(r.postbackURL, t)
+	return t, nil
 }
 
 func (s *Sandbox) handlePay(w http.ResponseWriter, r *http.Request) {

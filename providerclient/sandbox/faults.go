@@ -103,9 +103,9 @@ func (s *Sandbox) withFaults(path string, next http.HandlerFunc) http.HandlerFun
 		switch {
 		case f.Outage:
 			writeError(w, http.StatusServiceUnavailable, "service unavailable (sandbox outage)")
-		case f.ErrorRate > 0 && mrand.Float64() < f.ErrorRate:
+		case f.ErrorRate > 0 && s.draw() < f.ErrorRate:
 			writeError(w, http.StatusInternalServerError, "internal error (sandbox fault)")
-		case f.TimeoutRate > 0 && mrand.Float64() < f.TimeoutRate:
+		case f.TimeoutRate > 0 && s.draw() < f.TimeoutRate:
 			next(discardWriter{header: http.Header{}}, r)
 			s.wait(r, maxHold)
 			// Drop the connection without an answer.
@@ -114,6 +114,17 @@ func (s *Sandbox) withFaults(path string, next http.HandlerFunc) http.HandlerFun
 			next(w, r)
 		}
 	}
+}
+
+// draw is a number in [0, 1) for a fault's roll: from the seeded sequence
+// when Config.FaultSeed is set, at random otherwise.
+func (s *Sandbox) draw() float64 {
+	if s.draws == nil {
+		return mrand.Float64()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.draws.Float64()
 }
 
 // maxHold bounds how long the timeout fault holds a connection for a client

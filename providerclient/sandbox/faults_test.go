@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/pixgate/pixgate/providerclient/contract"
 )
 
 func TestRouteFaults(t *testing.T) {
@@ -84,7 +87,7 @@ func TestManualSettlementControl(t *testing.T) {
 	_, b := e.post("/v2/pix/payment", validPayment("b"))
 	time.Sleep(60 * time.Millisecond) // three settle delays: nothing may settle on its own
 	for _, p := range []map[string]any{a, b} {
-		if tx, _ := e.sb.Transaction(p["transactionId"].(string)); tx.Status != StatusProcessing {
+		if tx, _ := e.sb.Transaction(p["transactionId"].(string)); tx.Status != contract.StatusProcessing {
 			t.Fatalf("settled without auto_settle: %+v", tx)
 		}
 	}
@@ -164,4 +167,34 @@ func TestStatsAndBalanceEndpoints(t *testing.T) {
 	if s := e.sb.Stats(); len(s.Requests) != 0 || s.TokensIssued != 0 {
 		t.Fatalf("after reset %+v", s)
 	}
+}
+
+// With a fault seed, the same requests meet the same faults on every run.
+func TestSeededFaultsRepeat(t *testing.T) {
+	statuses := func() []int {
+		e := newEnv(t, Config{FaultSeed: 7})
+		e.sb.SetFaults(Faults{ErrorRate: 0.5, Routes: []string{"/v2/balance"}})
+		var got []int
+		for range 40 {
+			status, _ := e.post("/v2/balance", nil)
+			got = append(got, status)
+		}
+		return got
+	}
+	first, second := statuses(), statuses()
+	if !slices.Equal(first, second) {
+		t.Fatalf("same seed, different faults:\n%v\n%v", first, second)
+	}
+	if failed := countOf(first, 500); failed == 0 || failed == len(first) {
+		t.Fatalf("error rate 0.5 failed %d of %d requests", failed, len(first))
+	}
+}
+
+func countOf(xs []int, x int) (n int) {
+	for _, v := range xs {
+		if v == x {
+			n++
+		}
+	}
+	return n
 }

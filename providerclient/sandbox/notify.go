@@ -14,16 +14,13 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
+
+	"github.com/pixgate/pixgate/providerclient/contract"
 )
 
 // notifyAttempts is how many times one notification is tried before the
 // sandbox gives up on a failing receiver.
 const notifyAttempts = 4
-
-// envelope wraps notification and consult bodies the way the family does.
-type envelope struct {
-	RequestBody Transaction `json:"requestBody"`
-}
 
 // notification is one event to deliver, planned with the faults of the
 // moment it happened.
@@ -46,9 +43,9 @@ func (s *Sandbox) notifyLocked(url string, t Transaction) {
 	}
 	n := notification{url: url, copies: max(1, f.DuplicateNotifications), concurrent: f.OutOfOrderNotifications,
 		id: t.TransactionID, status: t.Status}
-	n.final, _ = json.Marshal(envelope{RequestBody: t})
+	n.final, _ = json.Marshal(contract.Envelope[Transaction]{RequestBody: t})
 	if f.OutOfOrderNotifications {
-		n.stale, _ = json.Marshal(envelope{RequestBody: staleView(t)})
+		n.stale, _ = json.Marshal(contract.Envelope[Transaction]{RequestBody: staleView(t)})
 	}
 	s.wg.Add(1)
 	go func() {

@@ -6,25 +6,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/providerclient/pix"
-	"github.com/pixgate/pixgate/storage/money"
 )
 
+// paymentRequest reads the amount raw, to validate it exactly, and tells an
+// absent creditParty from an empty one.
 type paymentRequest struct {
+	contract.PaymentRequest
 	Amount      json.RawMessage `json:"amount"`
-	ExternalID  string          `json:"external_id"`
-	Description string          `json:"description"`
-	PostbackURL string          `json:"postbackUrl"`
-	CreditParty *Party          `json:"creditParty"`
-}
-
-type paymentResponse struct {
-	TransactionID string      `json:"transactionId"`
-	ExternalID    string      `json:"external_id"`
-	Status        string      `json:"status"`
-	Amount        money.Money `json:"amount"`
-	Description   string      `json:"description"`
-	CreditParty   Party       `json:"creditParty"`
+	CreditParty *contract.Party `json:"creditParty"`
 }
 
 // handleCreatePayment is POST /v2/pix/payment: a PIX sent to creditParty's
@@ -37,8 +28,8 @@ func (s *Sandbox) handleCreatePayment(w http.ResponseWriter, r *http.Request) {
 	}
 	var v validation
 	amount := v.amount("amount", req.Amount)
-	v.maxLen("external_id", req.ExternalID, maxExternalID)
-	v.maxLen("description", req.Description, 140)
+	v.maxLen("external_id", req.ExternalID, contract.MaxExternalIDLen)
+	v.maxLen("description", req.Description, contract.MaxShortTextLen)
 	v.url("postbackUrl", req.PostbackURL)
 	party := validateCreditParty(&v, req.CreditParty)
 	if v.failed() {
@@ -48,7 +39,7 @@ func (s *Sandbox) handleCreatePayment(w http.ResponseWriter, r *http.Request) {
 
 	now := time.Now()
 	s.mu.Lock()
-	rec := s.lookupExternal(TypePayment, req.ExternalID)
+	rec := s.lookupExternal(contract.TypePayment, req.ExternalID)
 	if rec == nil {
 		if s.available < amount {
 			s.mu.Unlock()
@@ -56,8 +47,8 @@ func (s *Sandbox) handleCreatePayment(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		rec = &record{
-			kind: TypePayment, id: newTransactionID(), externalID: req.ExternalID,
-			amount: amount, status: StatusProcessing, description: req.Description,
+			kind: contract.TypePayment, id: newTransactionID(), externalID: req.ExternalID,
+			amount: amount, status: contract.StatusProcessing, description: req.Description,
 			postbackURL: req.PostbackURL, created: now, creditParty: party,
 		}
 		s.insert(rec)
@@ -66,7 +57,7 @@ func (s *Sandbox) handleCreatePayment(w http.ResponseWriter, r *http.Request) {
 		s.scheduleSettle(rec)
 		s.stats.add(&s.stats.payments)
 	}
-	resp := paymentResponse{
+	resp := contract.Payment{
 		TransactionID: rec.id, ExternalID: rec.externalID, Status: rec.status,
 		Amount: rec.amount, Description: rec.description, CreditParty: rec.creditParty,
 	}
@@ -76,16 +67,16 @@ func (s *Sandbox) handleCreatePayment(w http.ResponseWriter, r *http.Request) {
 
 // validateCreditParty checks the receiver of a payment and returns it with
 // the key type canonical and the key and tax id normalized.
-func validateCreditParty(v *validation, in *Party) Party {
+func validateCreditParty(v *validation, in *contract.Party) contract.Party {
 	if in == nil {
 		v.add("creditParty", "is required")
-		return Party{}
+		return contract.Party{}
 	}
-	p := Party{Name: strings.TrimSpace(in.Name)}
+	p := contract.Party{Name: strings.TrimSpace(in.Name)}
 	if p.Name == "" {
 		v.add("creditParty.name", "is required")
 	}
-	v.maxLen("creditParty.name", p.Name, 140)
+	v.maxLen("creditParty.name", p.Name, contract.MaxNameLen)
 	kt, err := pix.ParseKeyType(in.KeyType)
 	if err != nil {
 		v.addErr("creditParty.keyType", err)

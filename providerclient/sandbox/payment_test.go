@@ -5,13 +5,17 @@ import (
 	"regexp"
 	"sync"
 	"testing"
-	"time"
+
+	"github.com/pixgate/pixgate/providerclient/contract"
 )
 
 var endToEndPattern = regexp.MustCompile(`^[ED]99999999\d{12}[a-zA-Z0-9]{11}$`)
 
 func TestPaymentSettlesAndNotifies(t *testing.T) {
-	e := newEnv(t, Config{SettleDelay: 30 * time.Millisecond})
+	e := newEnv(t, Config{})
+	// Settlement waits for the control below, so the balance while
+	// processing is read however slowly the test runs.
+	e.sb.SetFaults(Faults{ManualSettle: true})
 	rc := newReceiver(t, 0)
 	before := e.sb.Balance()
 	req := validPayment("wd-1")
@@ -27,6 +31,9 @@ func TestPaymentSettlesAndNotifies(t *testing.T) {
 	}
 	if b := e.sb.Balance(); b.Available != before.Available-1050 || b.Pending != 1050 || b.Balance != before.Balance {
 		t.Fatalf("balance while processing %+v", b)
+	}
+	if status, settled := e.call("/sandbox/transactions/"+body["transactionId"].(string)+"/settle", "", nil, nil); status != 200 || settled["status"] != "COMPLETED" {
+		t.Fatalf("settle: %d %v", status, settled)
 	}
 	waitFor(t, "the PAYMENT notification", func() bool { return len(rc.bodies()) == 1 })
 	n := rc.bodies()[0]
@@ -67,7 +74,7 @@ func TestPaymentFailKeys(t *testing.T) {
 	_, ok := e.post("/v2/pix/payment", validPayment("wd-ok"))
 	waitFor(t, "settlement", func() bool {
 		tx, _ := e.sb.Transaction(ok["transactionId"].(string))
-		return tx.Status == StatusCompleted
+		return tx.Status == contract.StatusCompleted
 	})
 	if tx, _ := e.sb.Transaction(body["transactionId"].(string)); tx.FailureReason == "" {
 		t.Fatalf("failed payment without a reason: %+v", tx)

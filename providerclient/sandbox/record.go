@@ -3,26 +3,8 @@ package sandbox
 import (
 	"time"
 
+	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage/money"
-)
-
-// Transaction types, as the provider family names them.
-const (
-	TypeCharge  = "RECEIVEPIX"
-	TypePayment = "PAYMENT"
-	TypeRefund  = "REFUND"
-)
-
-// Statuses a sandbox transaction goes through. Charges: PENDING → PAID, or
-// EXPIRED once past their expiration. Payments and refunds: PROCESSING →
-// COMPLETED | FAILED.
-const (
-	StatusPending    = "PENDING"
-	StatusPaid       = "PAID"
-	StatusExpired    = "EXPIRED"
-	StatusProcessing = "PROCESSING"
-	StatusCompleted  = "COMPLETED"
-	StatusFailed     = "FAILED"
 )
 
 // record is the sandbox's state of one charge, payment or refund. Records
@@ -42,13 +24,13 @@ type record struct {
 
 	// charges
 	expires  time.Time
-	debtor   Party // payer named at creation
-	paidBy   Party // who paid
+	debtor   contract.Party // payer named at creation
+	paidBy   contract.Party // who paid
 	qrcode   string
 	refunded money.Money // refunds not failed
 
 	// payments
-	creditParty Party
+	creditParty contract.Party
 
 	// refunds
 	pixID string
@@ -57,8 +39,8 @@ type record struct {
 // statusAt reports the status at now: a PENDING charge past its expiration
 // is EXPIRED.
 func (r *record) statusAt(now time.Time) string {
-	if r.kind == TypeCharge && r.status == StatusPending && !now.Before(r.expires) {
-		return StatusExpired
+	if r.kind == contract.TypeReceivePix && r.status == contract.StatusPending && !now.Before(r.expires) {
+		return contract.StatusExpired
 	}
 	return r.status
 }

@@ -5,23 +5,14 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage/money"
 )
 
+// refundRequest reads the amount raw, to validate it exactly.
 type refundRequest struct {
-	PixID       string          `json:"pix_id"`
-	Amount      json.RawMessage `json:"amount"`
-	Description string          `json:"description"`
-	ExternalID  string          `json:"external_id"`
-	PostbackURL string          `json:"postbackUrl"`
-}
-
-type refundResponse struct {
-	TransactionID string      `json:"transactionId"`
-	PixID         string      `json:"pix_id"`
-	ExternalID    string      `json:"external_id"`
-	Amount        money.Money `json:"amount"`
-	Status        string      `json:"status"`
+	contract.RefundRequest
+	Amount json.RawMessage `json:"amount"`
 }
 
 // refundWindow is how long after payment a received PIX can be refunded.
@@ -41,8 +32,8 @@ func (s *Sandbox) handleCreateRefund(w http.ResponseWriter, r *http.Request) {
 		v.add("pix_id", "is required")
 	}
 	amount := v.amount("amount", req.Amount)
-	v.maxLen("description", req.Description, 140)
-	v.maxLen("external_id", req.ExternalID, maxExternalID)
+	v.maxLen("description", req.Description, contract.MaxShortTextLen)
+	v.maxLen("external_id", req.ExternalID, contract.MaxExternalIDLen)
 	v.url("postbackUrl", req.PostbackURL)
 	if v.failed() {
 		v.write(w)
@@ -58,22 +49,22 @@ func (s *Sandbox) handleCreateRefund(w http.ResponseWriter, r *http.Request) {
 func (s *Sandbox) createRefund(req refundRequest, amount money.Money, now time.Time) (int, any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.lookupExternal(TypeRefund, req.ExternalID)
+	rec := s.lookupExternal(contract.TypeRefund, req.ExternalID)
 	if rec == nil {
 		charge := s.records[req.PixID]
 		if charge == nil {
-			return http.StatusNotFound, errorBody{StatusCode: http.StatusNotFound, Message: "transaction not found"}
+			return http.StatusNotFound, contract.Error{StatusCode: http.StatusNotFound, Message: "transaction not found"}
 		}
 		msg := refundRefusal(charge, amount, now)
 		if msg == "" && s.available < amount {
 			msg = "insufficient balance"
 		}
 		if msg != "" {
-			return http.StatusUnprocessableEntity, errorBody{StatusCode: http.StatusUnprocessableEntity, Message: msg}
+			return http.StatusUnprocessableEntity, contract.Error{StatusCode: http.StatusUnprocessableEntity, Message: msg}
 		}
 		rec = &record{
-			kind: TypeRefund, id: newTransactionID(), externalID: req.ExternalID,
-			amount: amount, status: StatusProcessing, description: req.Description,
+			kind: contract.TypeRefund, id: newTransactionID(), externalID: req.ExternalID,
+			amount: amount, status: contract.StatusProcessing, description: req.Description,
 			postbackURL: req.PostbackURL, created: now, pixID: charge.id,
 		}
 		s.insert(rec)
@@ -83,7 +74,7 @@ func (s *Sandbox) createRefund(req refundRequest, amount money.Money, now time.T
 		s.scheduleSettle(rec)
 		s.stats.add(&s.stats.refunds)
 	}
-	return http.StatusOK, refundResponse{
+	return http.StatusOK, contract.Refund{
 		TransactionID: rec.id, PixID: rec.pixID, ExternalID: rec.externalID,
 		Amount: rec.amount, Status: rec.status,
 	}
@@ -92,9 +83,9 @@ func (s *Sandbox) createRefund(req refundRequest, amount money.Money, now time.T
 // refundRefusal says why charge cannot be refunded by amount now, or "".
 func refundRefusal(charge *record, amount money.Money, now time.Time) string {
 	switch {
-	case charge.kind != TypeCharge:
+	case charge.kind != contract.TypeReceivePix:
 		return "only a received PIX (a charge) can be refunded"
-	case charge.status != StatusPaid:
+	case charge.status != contract.StatusPaid:
 		return "the charge is " + charge.statusAt(now) + "; only a PAID charge can be refunded"
 	case now.Sub(charge.approved) > refundWindow:
 		return "the charge was paid more than 90 days ago"

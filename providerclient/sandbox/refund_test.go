@@ -3,6 +3,8 @@ package sandbox
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/pixgate/pixgate/providerclient/contract"
 )
 
 // paidCharge creates a charge of amount and pays it.
@@ -69,7 +71,7 @@ func TestRefundRules(t *testing.T) {
 		t.Fatalf("refund after a failed one: %d %v", status, body)
 	}
 	done, err := e.sb.Settle(ids["r-1"])
-	if err != nil || done.Status != StatusCompleted || done.EndToEndID[0] != 'D' || !endToEndPattern.MatchString(done.EndToEndID) || done.PixID != paid {
+	if err != nil || done.Status != contract.StatusCompleted || done.EndToEndID[0] != 'D' || !endToEndPattern.MatchString(done.EndToEndID) || done.PixID != paid {
 		t.Fatalf("settled refund %+v, %v", done, err)
 	}
 	if _, err := e.sb.Settle(ids["r-1"]); err == nil {

@@ -9,19 +9,12 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage/money"
 )
 
 // maxBody caps request bodies.
 const maxBody = 64 << 10
-
-// errorBody is the provider family's error shape; Errors, by field, is
-// PixGate's addition on validation failures.
-type errorBody struct {
-	StatusCode int                 `json:"statusCode"`
-	Message    string              `json:"message"`
-	Errors     map[string][]string `json:"errors,omitempty"`
-}
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
@@ -30,7 +23,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func writeError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, errorBody{StatusCode: status, Message: msg})
+	writeJSON(w, status, contract.Error{StatusCode: status, Message: msg})
 }
 
 // decodeJSON reads the request body into v. It answers 400 for malformed
@@ -52,12 +45,24 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 		return true
 	case errors.As(err, &typeErr) && typeErr.Field != "":
 		var vd validation
-		vd.add(typeErr.Field, "must be a "+jsonKind(typeErr.Type.Kind().String()))
+		vd.add(jsonPath(typeErr.Field), "must be a "+jsonKind(typeErr.Type.Kind().String()))
 		vd.write(w)
 	default:
 		writeError(w, http.StatusBadRequest, "malformed JSON body")
 	}
 	return false
+}
+
+// jsonPath drops from a decoding error's field path the names of embedded
+// Go structs ("ChargeRequest.payer.document"): every member name of the
+// contract starts with a lowercase letter, every Go type name with an
+// uppercase one.
+func jsonPath(field string) string {
+	parts := strings.Split(field, ".")
+	for len(parts) > 1 && parts[0] != "" && parts[0][0] >= 'A' && parts[0][0] <= 'Z' {
+		parts = parts[1:]
+	}
+	return strings.Join(parts, ".")
 }
 
 func jsonKind(goKind string) string {
@@ -100,7 +105,7 @@ func (v *validation) write(w http.ResponseWriter) {
 	if n := len(v.fields) - 1; n > 0 {
 		msg += fmt.Sprintf(" (and %d more)", n)
 	}
-	writeJSON(w, http.StatusUnprocessableEntity, errorBody{
+	writeJSON(w, http.StatusUnprocessableEntity, contract.Error{
 		StatusCode: http.StatusUnprocessableEntity, Message: msg, Errors: v.errs,
 	})
 }

@@ -16,6 +16,7 @@ package sandbox
 import (
 	"context"
 	"log/slog"
+	mrand "math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -53,6 +54,10 @@ type Config struct {
 	// Logger receives notification failures and similar events. Default:
 	// discard. Secrets, tokens and postback URL paths are never logged.
 	Logger *slog.Logger
+	// FaultSeed, when not zero, seeds the draws of the error and timeout
+	// faults, so the same sequence of requests meets the same faults on
+	// every run (for tests that count outcomes). Zero draws at random.
+	FaultSeed uint64
 }
 
 // Defaults applied by New.
@@ -92,6 +97,7 @@ type Sandbox struct {
 	available  money.Money
 	pending    money.Money
 	faults     Faults
+	draws      *mrand.Rand // seeded fault draws; nil draws at random
 }
 
 // New builds a Sandbox from cfg, filling defaults.
@@ -109,6 +115,9 @@ func New(cfg Config) *Sandbox {
 		timers:     make(map[string]*time.Timer),
 		available:  cfg.InitialBalance,
 		stats:      counters{requests: make(map[string]int)},
+	}
+	if cfg.FaultSeed != 0 {
+		s.draws = mrand.New(mrand.NewPCG(cfg.FaultSeed, cfg.FaultSeed))
 	}
 	s.handler = s.routes()
 	return s

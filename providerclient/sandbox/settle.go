@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/pixgate/pixgate/providerclient/contract"
 )
 
 // Errors of the control methods.
@@ -42,10 +44,10 @@ func (s *Sandbox) autoSettle(id string) {
 	defer s.mu.Unlock()
 	delete(s.timers, id)
 	r := s.records[id]
-	if s.closed || r == nil || r.status != StatusProcessing {
+	if s.closed || r == nil || r.status != contract.StatusProcessing {
 		return
 	}
-	if r.kind == TypePayment && s.faults.failsKey(r.creditParty.KeyType, r.creditParty.Key) {
+	if r.kind == contract.TypePayment && s.faults.failsKey(r.creditParty.KeyType, r.creditParty.Key) {
 		s.finish(r, false, reasonFailKey, time.Now())
 		return
 	}
@@ -76,7 +78,7 @@ func (s *Sandbox) settleNow(id string, ok bool, reason string) (Transaction, err
 		return Transaction{}, ErrNotFound
 	}
 	now := time.Now()
-	if r.kind == TypeCharge || r.status != StatusProcessing {
+	if r.kind == contract.TypeReceivePix || r.status != contract.StatusProcessing {
 		return s.view(r, now), fmt.Errorf("%w: %s %s is %s, not PROCESSING", ErrConflict, r.kind, r.id, r.statusAt(now))
 	}
 	if t := s.timers[id]; t != nil {
@@ -92,16 +94,16 @@ func (s *Sandbox) settleNow(id string, ok bool, reason string) (Transaction, err
 func (s *Sandbox) finish(r *record, ok bool, reason string, now time.Time) {
 	s.pending -= r.amount
 	prefix := byte('E')
-	if r.kind == TypeRefund {
+	if r.kind == contract.TypeRefund {
 		prefix = 'D'
 	}
 	r.endToEndID = newEndToEndID(prefix, now)
 	if ok {
-		r.status, r.approved = StatusCompleted, now
+		r.status, r.approved = contract.StatusCompleted, now
 	} else {
-		r.status, r.failure = StatusFailed, reason
+		r.status, r.failure = contract.StatusFailed, reason
 		s.available += r.amount
-		if charge := s.records[r.pixID]; r.kind == TypeRefund && charge != nil {
+		if charge := s.records[r.pixID]; r.kind == contract.TypeRefund && charge != nil {
 			charge.refunded -= r.amount
 		}
 	}
