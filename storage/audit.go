@@ -46,16 +46,41 @@ var auditChecks = []struct{ name, sql string }{
 		        SELECT integrator_id, amount, fee FROM refunds WHERE status = 'PROCESSING') f
 		    GROUP BY integrator_id) h ON h.integrator_id = a.integrator_id
 		WHERE a.kind = 'reserved' AND a.balance <> coalesce(h.held, 0)`},
+	{"pending_mismatch", `
+		SELECT format('integrator %s pending balance is %s but its paid charges still hold %s',
+		       a.integrator_id, a.balance, coalesce(h.held, 0))
+		FROM ledger_accounts a
+		LEFT JOIN (SELECT integrator_id, sum(held) AS held FROM (` + chargesHeldSQL + `) c GROUP BY integrator_id) h
+		       ON h.integrator_id = a.integrator_id
+		WHERE a.kind = 'pending' AND a.balance <> coalesce(h.held, 0)`},
+	{"held_mismatch", `
+		SELECT format('charge %s records %s held but holds %s', id, held_amount, held)
+		FROM (` + chargesHeldSQL + `) c WHERE held_amount <> held`},
 	{"ledger_not_zero", `
 		SELECT format('all account balances sum to %s, not zero', sum(balance)) FROM ledger_accounts HAVING sum(balance) <> 0`},
 }
+
+// chargesHeldSQL derives, for every charge, the part of its net still in
+// the pending balance, from the charge and its refunds rather than from the
+// held_amount the release trusts: the whole net of a paid charge not yet
+// released, less what refunds took from pending (a failed refund gave its
+// part back while the charge was unreleased). Charges paid without a hold
+// were released when paid.
+const chargesHeldSQL = `
+		SELECT c.id, c.integrator_id, c.held_amount,
+		       CASE WHEN c.status IN ('PAID', 'REFUNDED') AND c.released_at IS NULL
+		            THEN c.amount - c.fee - coalesce(r.taken, 0) ELSE 0 END AS held
+		FROM charges c
+		LEFT JOIN (SELECT charge_id, sum(from_pending) AS taken FROM refunds WHERE status <> 'FAILED' GROUP BY charge_id) r
+		       ON r.charge_id = c.id`
 
 // Audit checks every ledger invariant and returns the violations found: each
 // transaction sums to zero; each account balance equals the sum of its
 // entries and each entry's balance_after the running sum; no account that
 // may not go negative is negative; each integrator's reserved balance equals
-// what its in-flight withdrawals and refunds hold; the whole ledger sums to
-// zero. It reads one consistent snapshot.
+// what its in-flight withdrawals and refunds hold, and its pending balance
+// what its paid charges still hold under a settlement hold (each charge's
+// held amount agreeing); the whole ledger sums to zero. It reads one consistent snapshot.
 func (db *DB) Audit(ctx context.Context) ([]Violation, error) {
 	var found []Violation
 	err := pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {

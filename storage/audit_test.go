@@ -4,7 +4,10 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/ledger"
 	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/storage/storagetest"
 )
@@ -56,6 +59,54 @@ func TestAuditDetectsCorruption(t *testing.T) {
 				if !got[c] {
 					t.Errorf("audit did not report %s; got %v", c, v)
 				}
+			}
+		})
+	}
+}
+
+// TestAuditCatchesPendingThatDoesNotMatch: the pending balance must equal
+// what paid charges still hold. Each tamper keeps the ledger itself
+// balanced, so only the settlement checks can see it.
+func TestAuditCatchesPendingThatDoesNotMatch(t *testing.T) {
+	tests := []struct {
+		name      string
+		tamper    func(context.Context, *storage.DB, storage.Charge) error
+		wantCheck string
+	}{
+		{"pending moved to available behind the charge's back", func(ctx context.Context, db *storage.DB, c storage.Charge) error {
+			return db.InTx(ctx, func(tx *storage.Tx) error {
+				_, err := tx.Post(ctx, ledger.Transaction{Reference: "tamper", Kind: "tamper", Entries: []ledger.Entry{
+					{Account: ledger.Of(c.IntegratorID, ledger.Pending), Amount: -100},
+					{Account: ledger.Of(c.IntegratorID, ledger.Available), Amount: 100}}})
+				return err
+			})
+		}, "pending_mismatch"},
+		{"charge marked released without a posting", func(ctx context.Context, db *storage.DB, c storage.Charge) error {
+			_, err := db.Pool().Exec(ctx, `UPDATE charges SET held_amount = 0, released_at = now() WHERE id = $1`, c.ID)
+			return err
+		}, "pending_mismatch"},
+		{"held amount drifted", func(ctx context.Context, db *storage.DB, c storage.Charge) error {
+			_, err := db.Pool().Exec(ctx, `UPDATE charges SET held_amount = held_amount - 1 WHERE id = $1`, c.ID)
+			return err
+		}, "held_mismatch"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := storagetest.NewDB(t)
+			ctx := context.Background()
+			in := heldIntegrator(t, db, time.Hour)
+			c := payCharge(t, db, in, 10000, time.Now())
+			payCharge(t, db, heldIntegrator(t, db, 0), 10000, time.Now())
+			mustAuditClean(t, db)
+			if err := tt.tamper(ctx, db, c); err != nil {
+				t.Fatal(err)
+			}
+			v, err := db.Audit(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(v) != 1 || v[0].Check != tt.wantCheck || !strings.Contains(v[0].Detail, "9850") {
+				t.Fatalf("audit = %v, want one %s naming 9850 centavos", v, tt.wantCheck)
 			}
 		})
 	}

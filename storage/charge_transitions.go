@@ -22,12 +22,21 @@ func getChargeByID(ctx context.Context, q ledger.Querier, id uuid.UUID) (Charge,
 
 // MarkChargePaid moves a PENDING (or EXPIRED: a payment the provider
 // accepted late still counts) charge to PAID and credits the wallet: the
-// amount arrives at the provider, the net goes to the integrator's
-// available balance and the fee to the platform. changed is false (and
-// nothing is written) when the charge was already paid.
-func (t *Tx) MarkChargePaid(ctx context.Context, id uuid.UUID, pixID string, paidAt time.Time) (c Charge, changed bool, err error) {
-	rows, _ := t.tx.Query(ctx, `UPDATE charges SET status = 'PAID', paid_at = $2, pix_id = coalesce(pix_id, nullif($3, '')), updated_at = now()
-		WHERE id = $1 AND status IN ('PENDING', 'EXPIRED') RETURNING `+chargeColumns, id, paidAt, pixID)
+// amount arrives at the provider, the fee goes to the platform and the net
+// to the integrator: to its available balance at once, or under a
+// settlement hold to its pending balance until available_at (paid_at plus
+// the integrator's hold at this moment), when the worker releases it. The
+// settlement's end-to-end id is kept when the provider gave one. changed is
+// false (and nothing is written) when the charge was already paid.
+func (t *Tx) MarkChargePaid(ctx context.Context, id uuid.UUID, s Settlement) (c Charge, changed bool, err error) {
+	rows, _ := t.tx.Query(ctx, `WITH h AS (
+			SELECT i.cashin_hold AS hold FROM charges c JOIN integrators i ON i.id = c.integrator_id WHERE c.id = $1)
+		UPDATE charges SET status = 'PAID', paid_at = $2, pix_id = coalesce(pix_id, nullif($3, '')),
+			end_to_end_id = nullif($4, ''), updated_at = now(),
+			available_at = $2::timestamptz + h.hold,
+			held_amount = CASE WHEN h.hold > interval '0' THEN amount - fee ELSE 0 END,
+			released_at = CASE WHEN h.hold > interval '0' THEN NULL ELSE now() END
+		FROM h WHERE id = $1 AND status IN ('PENDING', 'EXPIRED') RETURNING `+chargeColumns, id, s.At, s.PixID, s.EndToEndID)
 	c, err = pgx.CollectExactlyOneRow(rows, scanCharge)
 	if err == pgx.ErrNoRows {
 		c, err = getChargeByID(ctx, t.tx, id)
@@ -36,9 +45,13 @@ func (t *Tx) MarkChargePaid(ctx context.Context, id uuid.UUID, pixID string, pai
 	if err != nil {
 		return Charge{}, false, fmt.Errorf("storage: mark charge paid: %w", err)
 	}
+	credited := ledger.Available
+	if c.HeldAmount > 0 {
+		credited = ledger.Pending
+	}
 	entries := []ledger.Entry{
 		{Account: ledger.Platform(ledger.Provider), Amount: -c.Amount},
-		{Account: ledger.Of(c.IntegratorID, ledger.Available), Amount: c.Net()},
+		{Account: ledger.Of(c.IntegratorID, credited), Amount: c.Net()},
 	}
 	if c.Fee > 0 {
 		entries = append(entries, ledger.Entry{Account: ledger.Platform(ledger.Fees), Amount: c.Fee})
@@ -57,14 +70,6 @@ func (t *Tx) ExpireCharge(ctx context.Context, id uuid.UUID) (c Charge, changed 
 		return c, false, err
 	}
 	return c, err == nil, err
-}
-
-// ExpiredCharges returns PENDING charges whose expiry passed more than
-// grace ago, oldest first, for the reconciler to confirm with the provider.
-func (db *DB) ExpiredCharges(ctx context.Context, grace time.Duration, limit int) ([]Charge, error) {
-	rows, _ := db.pool.Query(ctx, `SELECT `+chargeColumns+` FROM charges
-		WHERE status = 'PENDING' AND expires_at < now() - $1::interval ORDER BY expires_at LIMIT $2`, grace, limit)
-	return pgx.CollectRows(rows, scanCharge)
 }
 
 // UnissuedCharges returns PENDING charges that never got a QR code and are

@@ -49,6 +49,14 @@ type Charge struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	PaidAt         *time.Time
+	EndToEndID     *string // the PIX end-to-end id, once paid
+	// AvailableAt is when the net becomes available: paid_at plus the
+	// integrator's settlement hold when it was paid.
+	AvailableAt *time.Time
+	// HeldAmount is the part of the net still in the pending balance.
+	HeldAmount money.Money
+	// ReleasedAt is when the net reached the available balance.
+	ReleasedAt *time.Time
 }
 
 // Net is what the integrator receives when the charge is paid.
@@ -73,52 +81,59 @@ type NewCharge struct {
 
 const chargeColumns = `id, integrator_id, external_id, amount, fee, status, pix_id, qrcode, expires_at,
 	payer_name, payer_document, payer_email, payer_question, postback_url, split, refunded_amount,
-	failure_reason, created_at, updated_at, paid_at`
+	failure_reason, created_at, updated_at, paid_at, end_to_end_id, available_at, held_amount, released_at`
 
 func scanCharge(r pgx.CollectableRow) (Charge, error) {
 	var c Charge
-	err := r.Scan(&c.ID, &c.IntegratorID, &c.ExternalID, &c.Amount, &c.Fee, &c.Status, &c.PixID, &c.QRCode, &c.ExpiresAt,
-		&c.Payer.Name, &c.Payer.Document, &c.Payer.Email, &c.PayerQuestion, &c.PostbackURL, &c.Split, &c.RefundedAmount,
-		&c.FailureReason, &c.CreatedAt, &c.UpdatedAt, &c.PaidAt)
+	err := r.Scan(chargeFields(&c)...)
 	return c, err
+}
+
+// chargeFields are the destinations of chargeColumns.
+func chargeFields(c *Charge) []any {
+	return []any{&c.ID, &c.IntegratorID, &c.ExternalID, &c.Amount, &c.Fee, &c.Status, &c.PixID, &c.QRCode, &c.ExpiresAt,
+		&c.Payer.Name, &c.Payer.Document, &c.Payer.Email, &c.PayerQuestion, &c.PostbackURL, &c.Split, &c.RefundedAmount,
+		&c.FailureReason, &c.CreatedAt, &c.UpdatedAt, &c.PaidAt, &c.EndToEndID, &c.AvailableAt, &c.HeldAmount, &c.ReleasedAt}
 }
 
 // CreateCharge inserts the charge PENDING, not yet issued. A replay (same
 // external_id, same request) returns the existing charge with created false;
 // the same external_id with a different request is ErrIdempotencyConflict.
+// A new charge is one statement (its own transaction, one round trip); a
+// replay reads the charge that holds the external_id.
 func (db *DB) CreateCharge(ctx context.Context, nc NewCharge) (c Charge, created bool, err error) {
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		var split any
-		if len(nc.Split) > 0 {
-			split = nc.Split
-		}
-		rows, _ := tx.Query(ctx, `INSERT INTO charges (id, integrator_id, external_id, request_hash, amount, fee, status,
-				payer_name, payer_document, payer_email, payer_question, postback_url, split)
-			VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7, $8, $9, $10, $11, $12)
-			ON CONFLICT (integrator_id, external_id) DO NOTHING RETURNING `+chargeColumns,
-			nc.ID, nc.IntegratorID, nc.ExternalID, nc.RequestHash, nc.Amount, nc.Fee,
-			nc.Payer.Name, nc.Payer.Document, nc.Payer.Email, nc.PayerQuestion, nc.PostbackURL, split)
-		inserted, err := pgx.CollectRows(rows, scanCharge)
-		if err != nil {
-			return fmt.Errorf("storage: insert charge: %w", err)
-		}
-		if len(inserted) == 1 {
-			c, created = inserted[0], true
-			return nil
-		}
-		var hash []byte
-		if err := tx.QueryRow(ctx, `SELECT request_hash FROM charges WHERE integrator_id = $1 AND external_id = $2`,
-			nc.IntegratorID, nc.ExternalID).Scan(&hash); err != nil {
-			return fmt.Errorf("storage: find charge: %w", err)
-		}
-		if !bytes.Equal(hash, nc.RequestHash) {
-			return ErrIdempotencyConflict
-		}
-		rows, _ = tx.Query(ctx, `SELECT `+chargeColumns+` FROM charges WHERE integrator_id = $1 AND external_id = $2`, nc.IntegratorID, nc.ExternalID)
-		c, err = pgx.CollectExactlyOneRow(rows, scanCharge)
-		return err
+	var split any
+	if len(nc.Split) > 0 {
+		split = nc.Split
+	}
+	rows, _ := db.pool.Query(ctx, `INSERT INTO charges (id, integrator_id, external_id, request_hash, amount, fee, status,
+			payer_name, payer_document, payer_email, payer_question, postback_url, split)
+		VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7, $8, $9, $10, $11, $12)
+		ON CONFLICT (integrator_id, external_id) DO NOTHING RETURNING `+chargeColumns,
+		nc.ID, nc.IntegratorID, nc.ExternalID, nc.RequestHash, nc.Amount, nc.Fee,
+		nc.Payer.Name, nc.Payer.Document, nc.Payer.Email, nc.PayerQuestion, nc.PostbackURL, split)
+	inserted, err := pgx.CollectRows(rows, scanCharge)
+	switch {
+	case err != nil:
+		return Charge{}, false, fmt.Errorf("storage: insert charge: %w", err)
+	case len(inserted) == 1:
+		return inserted[0], true, nil
+	}
+	var hash []byte
+	rows, _ = db.pool.Query(ctx, `SELECT request_hash, `+chargeColumns+` FROM charges WHERE integrator_id = $1 AND external_id = $2`,
+		nc.IntegratorID, nc.ExternalID)
+	c, err = pgx.CollectExactlyOneRow(rows, func(r pgx.CollectableRow) (Charge, error) {
+		var c Charge
+		err := r.Scan(append([]any{&hash}, chargeFields(&c)...)...)
+		return c, err
 	})
-	return c, created, err
+	switch {
+	case err != nil:
+		return Charge{}, false, fmt.Errorf("storage: find charge: %w", err)
+	case !bytes.Equal(hash, nc.RequestHash):
+		return Charge{}, false, ErrIdempotencyConflict
+	}
+	return c, false, nil
 }
 
 // Charge returns one of the integrator's charges by UUID or external_id.

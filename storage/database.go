@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -26,8 +28,7 @@ func EnsureDatabase(ctx context.Context, dbURL string) error {
 	if err == nil {
 		return conn.Close(ctx)
 	}
-	var pgErr *pgconn.PgError
-	if !errors.As(err, &pgErr) || pgErr.Code != "3D000" { // invalid_catalog_name
+	if !isMissingDatabase(err) {
 		return fmt.Errorf("storage: cannot reach Postgres at %s: %w", redactURL(dbURL), err)
 	}
 	admin := cc.Copy()
@@ -38,6 +39,7 @@ func EnsureDatabase(ctx context.Context, dbURL string) error {
 	}
 	defer conn.Close(ctx)
 	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
+	var pgErr *pgconn.PgError
 	// Another process starting at the same time created it first. Postgres
 	// reports that as duplicate_database, or, when both inserts race in the
 	// catalog, as a unique violation on pg_database's name index.
@@ -48,6 +50,18 @@ func EnsureDatabase(ctx context.Context, dbURL string) error {
 		return fmt.Errorf("storage: create database %q: %w", name, err)
 	}
 	return nil
+}
+
+// isMissingDatabase says whether err is Postgres refusing a connection to a
+// database that does not exist.
+func isMissingDatabase(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "3D000" // invalid_catalog_name
+}
+
+// hostPort names a server for messages.
+func hostPort(host string, port uint16) string {
+	return net.JoinHostPort(host, strconv.Itoa(int(port)))
 }
 
 // redactURL hides the password of a connection URL before it is printed.

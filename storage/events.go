@@ -15,52 +15,63 @@ type ProviderEvent struct {
 	TransactionType string
 	TransactionID   string
 	Status          string
-	Payload         []byte
+	Payload         []byte // the body exactly as received
 	ReceivedAt      time.Time
 	ProcessedAt     *time.Time
 	Outcome         *string
+	// Confirmed: the provider confirmed the claimed status and PixGate's
+	// record is in it. Only a confirmed event makes later copies duplicates.
+	Confirmed bool
 }
 
-// NewProviderEvent is a parsed notification.
+// NewProviderEvent is a received notification: its claim, parsed, and its
+// body, kept as it came.
 type NewProviderEvent struct {
 	TransactionType string
 	TransactionID   string
 	Status          string
-	Payload         []byte // the raw JSON body
+	Payload         []byte
 }
 
-// DedupKey identifies what a notification claims: the same transaction,
-// type and status is the same event, however often it is sent.
-func (e NewProviderEvent) DedupKey() string {
-	return e.TransactionType + ":" + e.TransactionID + ":" + e.Status
-}
-
-// RecordProviderEvent stores a notification once, with the outbox message
-// that processes it (built by outbox from the new event's id). A duplicate
-// is ignored: stored is false and nothing is written.
+// RecordProviderEvent stores a notification with the outbox message that
+// processes it (built by outbox from the new event's id), unless an earlier
+// copy of the same claim (type, transaction and status) was confirmed and
+// applied: then stored is false, id is that event's, and nothing is
+// written. A copy of a claim that is still unprocessed, or was processed
+// without confirmation (an early or forged one), is stored and processed on
+// its own: it may be the genuine one.
+//
+// Two round trips and no explicit transaction: the first looks for a
+// confirmed copy and draws the new event's id, so that the outbox message
+// can be built from it; the second writes the event and its outbox row in
+// one statement, its own transaction.
 func (db *DB) RecordProviderEvent(ctx context.Context, e NewProviderEvent, outbox func(eventID int64) OutboxMessage) (id int64, stored bool, err error) {
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		rows, _ := tx.Query(ctx, `INSERT INTO provider_events (dedup_key, transaction_type, transaction_id, status, payload)
-			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (dedup_key) DO NOTHING RETURNING id`,
-			e.DedupKey(), e.TransactionType, e.TransactionID, e.Status, e.Payload)
-		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-		if err != nil {
-			return fmt.Errorf("storage: record provider event: %w", err)
-		}
-		if len(ids) == 0 {
-			return tx.QueryRow(ctx, `SELECT id FROM provider_events WHERE dedup_key = $1`, e.DedupKey()).Scan(&id)
-		}
-		id, stored = ids[0], true
-		return writeOutbox(ctx, tx, outbox(id))
-	})
-	return id, stored, err
+	var applied *int64
+	if err := db.pool.QueryRow(ctx, `SELECT (SELECT id FROM provider_events
+			WHERE transaction_id = $1 AND transaction_type = $2 AND status = $3 AND confirmed LIMIT 1),
+		nextval('provider_events_id_seq')`, e.TransactionID, e.TransactionType, e.Status).Scan(&applied, &id); err != nil {
+		return 0, false, fmt.Errorf("storage: look up provider event: %w", err)
+	}
+	if applied != nil {
+		return *applied, false, nil
+	}
+	m := outbox(id)
+	if _, err := db.pool.Exec(ctx, `WITH e AS (
+			INSERT INTO provider_events (id, transaction_type, transaction_id, status, payload) VALUES ($1, $2, $3, $4, $5) RETURNING id
+		)
+		INSERT INTO outbox (task_type, task_id, payload) SELECT $6, $7, $8::jsonb FROM e ON CONFLICT (task_id) DO NOTHING`,
+		id, e.TransactionType, e.TransactionID, e.Status, e.Payload, m.Type, m.ID, string(m.Payload)); err != nil {
+		return 0, false, fmt.Errorf("storage: record provider event: %w", err)
+	}
+	db.notifier.poke()
+	return id, true, nil
 }
 
-const eventColumns = `id, transaction_type, transaction_id, status, payload, received_at, processed_at, outcome`
+const eventColumns = `id, transaction_type, transaction_id, status, payload, received_at, processed_at, outcome, confirmed`
 
 func scanEvent(r pgx.CollectableRow) (ProviderEvent, error) {
 	var e ProviderEvent
-	err := r.Scan(&e.ID, &e.TransactionType, &e.TransactionID, &e.Status, &e.Payload, &e.ReceivedAt, &e.ProcessedAt, &e.Outcome)
+	err := r.Scan(&e.ID, &e.TransactionType, &e.TransactionID, &e.Status, &e.Payload, &e.ReceivedAt, &e.ProcessedAt, &e.Outcome, &e.Confirmed)
 	return e, err
 }
 
@@ -71,10 +82,12 @@ func (db *DB) ProviderEventByID(ctx context.Context, id int64) (ProviderEvent, e
 	return e, notFound(err)
 }
 
-// MarkEventProcessed records how a notification was handled. In a Tx, so
-// that it commits with the state change it caused.
-func (t *Tx) MarkEventProcessed(ctx context.Context, id int64, outcome string) error {
-	_, err := t.tx.Exec(ctx, `UPDATE provider_events SET processed_at = now(), outcome = $2 WHERE id = $1 AND processed_at IS NULL`, id, outcome)
+// MarkEventProcessed records how a notification was handled, and whether
+// that confirmed its claim (see ProviderEvent.Confirmed). In a Tx, so that
+// it commits with the state change it caused.
+func (t *Tx) MarkEventProcessed(ctx context.Context, id int64, outcome string, confirmed bool) error {
+	_, err := t.tx.Exec(ctx, `UPDATE provider_events SET processed_at = now(), outcome = $2, confirmed = $3
+		WHERE id = $1 AND processed_at IS NULL`, id, outcome, confirmed)
 	return err
 }
 

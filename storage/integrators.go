@@ -21,6 +21,9 @@ type Integrator struct {
 	Email   string
 	CashIn  money.FeeRule
 	CashOut money.FeeRule
+	// CashInHold is how long the net of a paid charge stays pending before
+	// it becomes available; zero credits it at once.
+	CashInHold time.Duration
 	// WebhookSecret signs postbacks (Standard Webhooks, "whsec_" + base64).
 	WebhookSecret string
 	CreatedAt     time.Time
@@ -32,6 +35,8 @@ type NewIntegrator struct {
 	Email   string
 	CashIn  money.FeeRule
 	CashOut money.FeeRule
+	// CashInHold is the settlement hold (0 to MaxCashInHold).
+	CashInHold time.Duration
 }
 
 // ErrEmailTaken is returned when another integrator has the e-mail address.
@@ -40,14 +45,14 @@ var ErrEmailTaken = errors.New("an integrator with this e-mail already exists")
 // CreateIntegrator creates an integrator, its ledger accounts and a first API
 // key with every scope, in one transaction.
 func (db *DB) CreateIntegrator(ctx context.Context, ni NewIntegrator) (Integrator, Credentials, error) {
-	in := Integrator{Name: ni.Name, Email: ni.Email, CashIn: ni.CashIn, CashOut: ni.CashOut,
+	in := Integrator{Name: ni.Name, Email: ni.Email, CashIn: ni.CashIn, CashOut: ni.CashOut, CashInHold: ni.CashInHold,
 		WebhookSecret: "whsec_" + base64.StdEncoding.EncodeToString(randomBytes(24))}
 	var creds Credentials
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `INSERT INTO integrators
-			(name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, created_at`,
-			in.Name, in.Email, in.CashIn.Kind, feeValue(in.CashIn), in.CashOut.Kind, feeValue(in.CashOut), in.WebhookSecret,
+			(name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret, cashin_hold)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, created_at`,
+			in.Name, in.Email, in.CashIn.Kind, feeValue(in.CashIn), in.CashOut.Kind, feeValue(in.CashOut), in.WebhookSecret, in.CashInHold,
 		).Scan(&in.ID, &in.CreatedAt)
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
@@ -70,7 +75,7 @@ func (db *DB) CreateIntegrator(ctx context.Context, ni NewIntegrator) (Integrato
 	return in, creds, nil
 }
 
-const integratorColumns = `id, name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret, created_at`
+const integratorColumns = `id, name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret, created_at, cashin_hold`
 
 // Integrator returns one integrator by id.
 func (db *DB) Integrator(ctx context.Context, id int64) (Integrator, error) {
@@ -98,7 +103,7 @@ func scanIntegrator(r pgx.CollectableRow) (Integrator, error) {
 		cinKind, coutKind   string
 		cinValue, coutValue int64
 	)
-	err := r.Scan(&in.ID, &in.Name, &in.Email, &cinKind, &cinValue, &coutKind, &coutValue, &in.WebhookSecret, &in.CreatedAt)
+	err := r.Scan(&in.ID, &in.Name, &in.Email, &cinKind, &cinValue, &coutKind, &coutValue, &in.WebhookSecret, &in.CreatedAt, &in.CashInHold)
 	in.CashIn = feeRule(cinKind, cinValue)
 	in.CashOut = feeRule(coutKind, coutValue)
 	return in, err

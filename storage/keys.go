@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base32"
 	"encoding/base64"
 	"errors"
@@ -140,44 +139,12 @@ func (db *DB) RevokeKey(ctx context.Context, publicID string) error {
 	return nil
 }
 
-// dummyHash is compared against when the public id is unknown, so a wrong id
-// costs the same time as a wrong secret.
-var dummyHash = sha256.Sum256([]byte("pixgate-no-such-key"))
-
-// AuthenticateKey checks a public id and secret pair and returns the key
-// with its integrator (one query: every authenticated request needs both).
-// The secret is hashed and compared in constant time; every failure is
-// ErrInvalidCredentials.
-func (db *DB) AuthenticateKey(ctx context.Context, publicID, secret string) (APIKey, Integrator, error) {
-	var (
-		key    APIKey
-		stored []byte
-	)
-	rows, _ := db.pool.Query(ctx, `SELECT k.id, k.integrator_id, k.public_id, k.secret_hash, k.scopes, k.ip_allowlist, k.created_at, k.revoked_at,
-			i.id, i.name, i.email, i.cashin_fee_kind, i.cashin_fee_value, i.cashout_fee_kind, i.cashout_fee_value, i.webhook_secret, i.created_at
-		FROM api_keys k JOIN integrators i ON i.id = k.integrator_id WHERE k.public_id = $1`, publicID)
-	in, err := pgx.CollectExactlyOneRow(rows, func(r pgx.CollectableRow) (Integrator, error) {
-		var (
-			in                  Integrator
-			cinKind, coutKind   string
-			cinValue, coutValue int64
-		)
-		err := r.Scan(&key.ID, &key.IntegratorID, &key.PublicID, &stored, &key.Scopes, &key.IPAllowlist, &key.CreatedAt, &key.RevokedAt,
-			&in.ID, &in.Name, &in.Email, &cinKind, &cinValue, &coutKind, &coutValue, &in.WebhookSecret, &in.CreatedAt)
-		in.CashIn, in.CashOut = feeRule(cinKind, cinValue), feeRule(coutKind, coutValue)
-		return in, err
-	})
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return APIKey{}, Integrator{}, fmt.Errorf("storage: authenticate: %w", err)
-	}
-	if stored == nil {
-		stored = dummyHash[:]
-	}
-	given := sha256.Sum256([]byte(secret))
-	if subtle.ConstantTimeCompare(given[:], stored) != 1 || err != nil || key.RevokedAt != nil {
-		return APIKey{}, Integrator{}, ErrInvalidCredentials
-	}
-	return key, in, nil
+// Key returns a key by its public id (never its secret).
+func (db *DB) Key(ctx context.Context, publicID string) (APIKey, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT id, integrator_id, public_id, scopes, ip_allowlist, created_at, revoked_at
+		FROM api_keys WHERE public_id = $1`, publicID)
+	k, err := pgx.CollectExactlyOneRow(rows, scanKey)
+	return k, notFound(err)
 }
 
 // ListKeys returns an integrator's keys, newest first.
@@ -187,11 +154,13 @@ func (db *DB) ListKeys(ctx context.Context, integratorID int64) ([]APIKey, error
 	if err != nil {
 		return nil, fmt.Errorf("storage: list keys: %w", err)
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (APIKey, error) {
-		var k APIKey
-		err := r.Scan(&k.ID, &k.IntegratorID, &k.PublicID, &k.Scopes, &k.IPAllowlist, &k.CreatedAt, &k.RevokedAt)
-		return k, err
-	})
+	return pgx.CollectRows(rows, scanKey)
+}
+
+func scanKey(r pgx.CollectableRow) (APIKey, error) {
+	var k APIKey
+	err := r.Scan(&k.ID, &k.IntegratorID, &k.PublicID, &k.Scopes, &k.IPAllowlist, &k.CreatedAt, &k.RevokedAt)
+	return k, err
 }
 
 func randomBytes(n int) []byte {

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -23,6 +24,10 @@ type notifier struct {
 	done  chan struct{}
 }
 
+// notifyGap spaces notifications, so that under load one wakes the relays
+// for many commits.
+const notifyGap = 2 * time.Millisecond
+
 const notifySQL = `BEGIN; SET LOCAL synchronous_commit TO off; SELECT pg_notify('` + outboxChannel + `', ''); COMMIT`
 
 func startNotifier(pool *pgxpool.Pool) *notifier {
@@ -38,6 +43,12 @@ func startNotifier(pool *pgxpool.Pool) *notifier {
 				// One simple-protocol round trip; on failure the relays'
 				// polling picks the rows up.
 				_, _ = n.pool.Exec(ctx, notifySQL, pgx.QueryExecModeSimpleProtocol)
+				// At most one notification per notifyGap: pokes meanwhile
+				// ride on the next.
+				select {
+				case <-ctx.Done():
+				case <-time.After(notifyGap):
+				}
 			}
 		}
 	}()

@@ -44,6 +44,15 @@ func writeOutbox(ctx context.Context, tx pgx.Tx, msgs ...OutboxMessage) error {
 	return nil
 }
 
+// outboxColumns are msgs as the columns of an unnest: task types, task
+// ids, JSON payloads.
+func outboxColumns(msgs []OutboxMessage) (types, ids, payloads []string) {
+	for _, m := range msgs {
+		types, ids, payloads = append(types, m.Type), append(ids, m.ID), append(payloads, string(m.Payload))
+	}
+	return types, ids, payloads
+}
+
 // RelayOutbox claims up to limit unsent outbox rows (skipping rows another
 // relay holds), calls enqueue for each, and marks the ones it enqueued as
 // sent, all in one transaction. A row whose enqueue fails stays unsent, with
@@ -104,17 +113,16 @@ func (db *DB) ListenOutbox(ctx context.Context) <-chan struct{} {
 	}
 	go func() {
 		for ctx.Err() == nil {
-			_ = db.listen(ctx, notify)
-			select {
-			case <-ctx.Done():
-			case <-time.After(time.Second):
-			}
+			_ = db.listenOn(ctx, outboxChannel, notify)
+			db.retryWait(ctx)
 		}
 	}()
 	return wake
 }
 
-func (db *DB) listen(ctx context.Context, notify func()) error {
+// listenOn calls notify once it listens on channel, then on every
+// notification, until its connection fails or ctx ends.
+func (db *DB) listenOn(ctx context.Context, channel string, notify func()) error {
 	pooled, err := db.pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -122,14 +130,22 @@ func (db *DB) listen(ctx context.Context, notify func()) error {
 	// The connection carries LISTEN state: it never goes back to the pool.
 	conn := pooled.Hijack()
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+outboxChannel); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
 		return err
 	}
-	notify() // whatever was written while not listening
+	notify() // whatever happened while not listening
 	for {
 		if _, err := conn.WaitForNotification(ctx); err != nil {
 			return err
 		}
 		notify()
+	}
+}
+
+// retryWait is the pause before a listener connects again.
+func (db *DB) retryWait(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Second):
 	}
 }

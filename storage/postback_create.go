@@ -20,19 +20,25 @@ type NewPostback struct {
 	Outbox       OutboxMessage
 }
 
-// CreatePostback records the postback PENDING and asks for its delivery.
-// A resource reports each status once: a second postback for the same
-// (resource, event) is ignored and created is false.
+// CreatePostback records the postback PENDING and asks for its delivery,
+// one statement. A resource reports each status once: a second postback
+// for the same (resource, event) is ignored and created is false.
 func (t *Tx) CreatePostback(ctx context.Context, np NewPostback) (created bool, err error) {
-	tag, err := t.tx.Exec(ctx, `INSERT INTO postbacks (id, integrator_id, resource_type, resource_id, event, url, body, status, next_attempt_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', now())
-		ON CONFLICT (resource_type, resource_id, event) DO NOTHING`,
-		np.ID, np.IntegratorID, np.ResourceType, np.ResourceID, np.Event, np.URL, np.Body)
+	err = t.tx.QueryRow(ctx, `WITH p AS (
+			INSERT INTO postbacks (id, integrator_id, resource_type, resource_id, event, url, body, status, next_attempt_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', now())
+			ON CONFLICT (resource_type, resource_id, event) DO NOTHING RETURNING id
+		), o AS (
+			INSERT INTO outbox (task_type, task_id, payload) SELECT $8, $9, $10::jsonb FROM p ON CONFLICT (task_id) DO NOTHING
+		)
+		SELECT EXISTS (SELECT FROM p)`,
+		np.ID, np.IntegratorID, np.ResourceType, np.ResourceID, np.Event, np.URL, np.Body,
+		np.Outbox.Type, np.Outbox.ID, string(np.Outbox.Payload)).Scan(&created)
 	if err != nil {
 		return false, fmt.Errorf("storage: create postback: %w", err)
 	}
-	if tag.RowsAffected() == 0 {
-		return false, nil
+	if created {
+		markOutbox(t.tx) // the relays are woken after commit (notify.go)
 	}
-	return true, t.WriteOutbox(ctx, np.Outbox)
+	return created, nil
 }

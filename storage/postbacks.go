@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -75,6 +76,21 @@ func scanPostback(r pgx.CollectableRow) (Postback, error) {
 	return p, err
 }
 
+// PostbackForDelivery returns a postback with its integrator's signing
+// secret, in one query: what a delivery attempt needs.
+func (db *DB) PostbackForDelivery(ctx context.Context, id uuid.UUID) (Postback, string, error) {
+	var secret string
+	rows, _ := db.pool.Query(ctx, `SELECT `+qualified("p", postbackColumns)+`, i.webhook_secret
+		FROM postbacks p JOIN integrators i ON i.id = p.integrator_id WHERE p.id = $1`, id)
+	p, err := pgx.CollectExactlyOneRow(rows, func(r pgx.CollectableRow) (Postback, error) {
+		var p Postback
+		err := r.Scan(&p.ID, &p.IntegratorID, &p.ResourceType, &p.ResourceID, &p.Event, &p.URL, &p.Body, &p.Status, &p.Attempts,
+			&p.NextAttemptAt, &p.LastStatusCode, &p.LastError, &p.CreatedAt, &p.DeliveredAt, &secret)
+		return p, err
+	})
+	return p, secret, notFound(err)
+}
+
 // Postback returns one postback by id, whoever owns it (for workers and
 // operators).
 func (db *DB) Postback(ctx context.Context, id uuid.UUID) (Postback, error) {
@@ -106,42 +122,54 @@ func (db *DB) PostbackAttempts(ctx context.Context, id uuid.UUID) ([]PostbackAtt
 // or a retry without its time.
 var ErrBadOutcome = errors.New("storage: postback outcome unknown or retry without a time")
 
+// recordAttemptSQL is RecordPostbackAttempt in one statement: the row is
+// locked first (cur), so concurrent attempts get distinct numbers and see
+// each other's outcome; the attempt and the new state are written only
+// while it is PENDING, and otherwise the row is returned as it is.
+var recordAttemptSQL = `
+WITH cur AS (
+  SELECT ` + postbackColumns + ` FROM postbacks WHERE id = $1 FOR UPDATE
+), a AS (
+  INSERT INTO postback_attempts (postback_id, attempt, status_code, latency_ms, error)
+  SELECT cur.id, cur.attempts + 1, $2, $6, $3 FROM cur WHERE cur.status = 'PENDING'
+), u AS (
+  UPDATE postbacks p SET attempts = cur.attempts + 1, last_status_code = $2, last_error = $3, status = $4, next_attempt_at = $5,
+    delivered_at = CASE WHEN $4 = 'DELIVERED' THEN now() ELSE p.delivered_at END
+  FROM cur WHERE p.id = cur.id AND cur.status = 'PENDING'
+  RETURNING ` + qualified("p", postbackColumns) + `
+)
+SELECT * FROM u
+UNION ALL
+SELECT ` + postbackColumns + ` FROM cur WHERE cur.status <> 'PENDING'`
+
 // RecordPostbackAttempt records one attempt and its consequence in one
-// transaction: the attempt row (numbered attempts+1) and the postback's new
-// state. The row is locked first, so concurrent attempts get distinct
-// numbers. A postback that is no longer PENDING (another attempt delivered,
-// stopped or failed it meanwhile) is returned unchanged and nothing is
-// recorded: a final status is never undone by a late attempt.
+// statement (one round trip, its own transaction): the attempt row
+// (numbered attempts+1) and the postback's new state. A postback that is no
+// longer PENDING (another attempt delivered, stopped or failed it
+// meanwhile) is returned unchanged and nothing is recorded: a final status
+// is never undone by a late attempt.
 func (db *DB) RecordPostbackAttempt(ctx context.Context, id uuid.UUID, res PostbackAttemptResult) (Postback, error) {
 	status, ok := map[PostbackOutcome]string{OutcomeDelivered: PostbackDelivered, OutcomeRetry: PostbackPending,
 		OutcomeStopped: PostbackStopped, OutcomeFailed: PostbackFailed}[res.Outcome]
 	if !ok || (res.Outcome == OutcomeRetry) != (res.NextAttemptAt != nil) {
 		return Postback{}, ErrBadOutcome
 	}
-	var p Postback
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		rows, _ := tx.Query(ctx, `SELECT `+postbackColumns+` FROM postbacks WHERE id = $1 FOR UPDATE`, id)
-		cur, err := pgx.CollectExactlyOneRow(rows, scanPostback)
-		if err != nil {
-			return fmt.Errorf("storage: postback %s: %w", id, notFound(err))
-		}
-		if cur.Status != PostbackPending {
-			p = cur
-			return nil
-		}
-		code, errText := nullIfZero(res.StatusCode), nullIfEmpty(res.Err)
-		if _, err := tx.Exec(ctx, `INSERT INTO postback_attempts (postback_id, attempt, status_code, latency_ms, error)
-			VALUES ($1, $2, $3, $4, $5)`, id, cur.Attempts+1, code, res.Latency.Milliseconds(), errText); err != nil {
-			return fmt.Errorf("storage: postback attempt: %w", err)
-		}
-		rows, _ = tx.Query(ctx, `UPDATE postbacks SET attempts = attempts + 1, last_status_code = $2, last_error = $3,
-				status = $4, next_attempt_at = $5,
-				delivered_at = CASE WHEN $4 = 'DELIVERED' THEN now() ELSE delivered_at END
-			WHERE id = $1 RETURNING `+postbackColumns, id, code, errText, status, res.NextAttemptAt)
-		p, err = pgx.CollectExactlyOneRow(rows, scanPostback)
-		return err
-	})
-	return p, err
+	rows, _ := db.pool.Query(ctx, recordAttemptSQL, id, nullIfZero(res.StatusCode), nullIfEmpty(res.Err), status, res.NextAttemptAt,
+		res.Latency.Milliseconds())
+	p, err := pgx.CollectExactlyOneRow(rows, scanPostback)
+	if err != nil {
+		return Postback{}, fmt.Errorf("storage: postback %s: %w", id, notFound(err))
+	}
+	return p, nil
+}
+
+// qualified prefixes every column of a comma-separated list with table.
+func qualified(table, columns string) string {
+	cols := strings.Split(columns, ",")
+	for i, c := range cols {
+		cols[i] = table + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
 }
 
 func nullIfZero(n int) *int {

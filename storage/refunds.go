@@ -24,21 +24,22 @@ type Refund struct {
 	Status        string
 	Description   *string
 	PostbackURL   *string
-	PixID         *string // the provider's transactionId of the refund
+	PixID         *string // the provider's transactionId; integrators know the refund by PublicPixID
 	EndToEndID    *string
 	FailureReason *string
+	FromPending   money.Money // of the reservation, taken from the charge's held net in pending
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
 	FinishedAt    *time.Time
 }
 
 const refundColumns = `id, integrator_id, charge_id, external_id, amount, fee, status, description, postback_url,
-	pix_id, end_to_end_id, failure_reason, created_at, updated_at, finished_at`
+	pix_id, end_to_end_id, failure_reason, created_at, updated_at, finished_at, from_pending`
 
 func scanRefund(r pgx.CollectableRow) (Refund, error) {
 	var f Refund
 	err := r.Scan(&f.ID, &f.IntegratorID, &f.ChargeID, &f.ExternalID, &f.Amount, &f.Fee, &f.Status, &f.Description, &f.PostbackURL,
-		&f.PixID, &f.EndToEndID, &f.FailureReason, &f.CreatedAt, &f.UpdatedAt, &f.FinishedAt)
+		&f.PixID, &f.EndToEndID, &f.FailureReason, &f.CreatedAt, &f.UpdatedAt, &f.FinishedAt, &f.FromPending)
 	return f, err
 }
 

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,19 +22,29 @@ type Config struct {
 	URL string
 	// MaxConns caps the pool; zero keeps pgx's default (4 or the CPU count).
 	MaxConns int32
+	// CreateIfMissing creates the database when it does not exist. Only the
+	// commands that own the schema (migrate and the service processes) set
+	// it; everything else gets ErrNoDatabase.
+	CreateIfMissing bool
+	// Tracer, when set, sees every query (tests, tracing).
+	Tracer pgx.QueryTracer
 }
 
 // DB is the handle every other package uses. It is safe for concurrent use.
 type DB struct {
 	pool     *pgxpool.Pool
 	notifier *notifier
+	keys     atomic.Pointer[keyCache]    // nil: no key cache (see CacheKeys)
+	group    atomic.Pointer[groupCommit] // nil: every create commits alone (see GroupCommit)
 }
 
-// Open connects to the database (creating it first when it does not exist)
-// and checks the connection.
+// Open connects to the database (creating it first when it does not exist
+// and cfg.CreateIfMissing is set) and checks the connection.
 func Open(ctx context.Context, cfg Config) (*DB, error) {
-	if err := EnsureDatabase(ctx, cfg.URL); err != nil {
-		return nil, err
+	if cfg.CreateIfMissing {
+		if err := EnsureDatabase(ctx, cfg.URL); err != nil {
+			return nil, err
+		}
 	}
 	pc, err := pgxpool.ParseConfig(cfg.URL)
 	if err != nil {
@@ -41,6 +52,9 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	}
 	if cfg.MaxConns > 0 {
 		pc.MaxConns = cfg.MaxConns
+	}
+	if cfg.Tracer != nil {
+		pc.ConnConfig.Tracer = cfg.Tracer
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {
@@ -50,6 +64,9 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	defer cancel()
 	if err := pool.Ping(pingCtx); err != nil {
 		pool.Close()
+		if isMissingDatabase(err) {
+			return nil, fmt.Errorf("%w: database %q on %s", ErrNoDatabase, pc.ConnConfig.Database, hostPort(pc.ConnConfig.Host, pc.ConnConfig.Port))
+		}
 		return nil, fmt.Errorf("storage: cannot reach Postgres at %s: %w", redactURL(cfg.URL), err)
 	}
 	return &DB{pool: pool, notifier: startNotifier(pool)}, nil
@@ -57,6 +74,20 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 
 // Migrate applies the embedded migrations and returns how many ran.
 func (db *DB) Migrate(ctx context.Context) (int, error) { return migrations.Up(ctx, db.pool) }
+
+// CheckMigrated returns ErrNotMigrated unless every embedded migration has
+// been applied. It only reads: a database that was never migrated stays
+// untouched.
+func (db *DB) CheckMigrated(ctx context.Context) error {
+	pending, err := migrations.Pending(ctx, db.pool)
+	if err != nil {
+		return err
+	}
+	if pending > 0 {
+		return fmt.Errorf("%w: %d of %d migrations pending", ErrNotMigrated, pending, migrations.Count())
+	}
+	return nil
+}
 
 // Close stops the notifier and releases every connection.
 func (db *DB) Close() {
@@ -90,6 +121,14 @@ func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	}
 	return nil
 }
+
+// ErrNoDatabase is returned by Open when the database does not exist and
+// was not to be created.
+var ErrNoDatabase = errors.New("database does not exist")
+
+// ErrNotMigrated is returned by CheckMigrated when the schema is missing or
+// behind the binary's.
+var ErrNotMigrated = errors.New("database is not migrated")
 
 // ErrNotFound is returned when a record does not exist (or belongs to
 // another integrator: the two are never told apart).

@@ -49,26 +49,63 @@ func completeTransfer[T any](ctx context.Context, t *Tx, tt transferTable[T], id
 	if fee > 0 {
 		entries = append(entries, ledger.Entry{Account: ledger.Platform(ledger.Fees), Amount: fee})
 	}
-	_, err = t.Post(ctx, ledger.Transaction{Reference: tt.kind + ":" + id.String() + ":settle", Kind: tt.kind + ".settle", Entries: entries})
+	_, err = t.Post(ctx, ledger.Transaction{Reference: TransferPosting(TransferKind(tt.kind), id, true), Kind: tt.kind + ".settle", Entries: entries})
 	return rec, err == nil, err
 }
 
+// Failure is why a transfer failed, and the provider's transaction id when
+// the provider knew it (a failure it reported, or a rejection before it
+// had any).
+type Failure struct {
+	PixID  string
+	Reason string
+}
+
 // failTransfer moves a PROCESSING transfer to FAILED and returns its
-// reservation to the available balance. changed is false (and nothing is
-// written) when the transfer had already left PROCESSING.
-func failTransfer[T any](ctx context.Context, t *Tx, tt transferTable[T], id uuid.UUID, reason string) (rec T, changed bool, err error) {
-	rows, _ := t.tx.Query(ctx, `UPDATE `+tt.table+` SET status = 'FAILED', failure_reason = $2, updated_at = now(), finished_at = now()
-		WHERE id = $1 AND status = 'PROCESSING' RETURNING `+tt.columns, id, reason)
-	if rec, changed, err = transitioned(ctx, t, tt, id, rows); !changed {
+// reservation to the available balance. It records the provider's
+// transaction id as completeTransfer does, so a failure notified before the
+// send call's answer was recorded still names its transaction. changed is
+// false (and nothing is written) when the transfer had already left
+// PROCESSING.
+func failTransfer[T any](ctx context.Context, t *Tx, tt transferTable[T], id uuid.UUID, f Failure) (rec T, changed bool, err error) {
+	if rec, changed, err = failTransition(ctx, t, tt, id, f); !changed {
 		return rec, false, err
 	}
 	integrator, amount, fee := tt.parts(rec)
-	_, err = t.Post(ctx, ledger.Transaction{Reference: tt.kind + ":" + id.String() + ":release", Kind: tt.kind + ".release", Memo: reason,
-		Entries: []ledger.Entry{
-			{Account: ledger.Of(integrator, ledger.Reserved), Amount: -(amount + fee)},
-			{Account: ledger.Of(integrator, ledger.Available), Amount: amount + fee},
-		}})
+	err = postTransferRelease(ctx, t, TransferKind(tt.kind), id, f.Reason, integrator, amount+fee, 0)
 	return rec, err == nil, err
+}
+
+// failTransition is failTransfer's guarded state change, without the
+// posting.
+func failTransition[T any](ctx context.Context, t *Tx, tt transferTable[T], id uuid.UUID, f Failure) (T, bool, error) {
+	rows, _ := t.tx.Query(ctx, `UPDATE `+tt.table+` SET status = 'FAILED', pix_id = coalesce(pix_id, nullif($3, '')),
+			failure_reason = $2, updated_at = now(), finished_at = now()
+		WHERE id = $1 AND status = 'PROCESSING' RETURNING `+tt.columns, id, f.Reason, f.PixID)
+	return transitioned(ctx, t, tt, id, rows)
+}
+
+// postTransferRelease returns a failed transfer's reservation (total):
+// toPending of it to the pending balance, the rest to available.
+func postTransferRelease(ctx context.Context, t *Tx, kind TransferKind, id uuid.UUID, reason string, integrator int64, total, toPending money.Money) error {
+	entries := []ledger.Entry{{Account: ledger.Of(integrator, ledger.Reserved), Amount: -total}}
+	if toPending > 0 {
+		entries = append(entries, ledger.Entry{Account: ledger.Of(integrator, ledger.Pending), Amount: toPending})
+	}
+	if total > toPending {
+		entries = append(entries, ledger.Entry{Account: ledger.Of(integrator, ledger.Available), Amount: total - toPending})
+	}
+	_, err := t.Post(ctx, ledger.Transaction{Reference: TransferPosting(kind, id, false), Kind: string(kind) + ".release", Memo: reason, Entries: entries})
+	return err
+}
+
+// TransferPosting is the ledger reference of a transfer's final posting:
+// its settlement when completed, the release of its reservation when failed.
+func TransferPosting(kind TransferKind, id uuid.UUID, completed bool) string {
+	if completed {
+		return string(kind) + ":" + id.String() + ":settle"
+	}
+	return string(kind) + ":" + id.String() + ":release"
 }
 
 // transitioned reads the row a guarded UPDATE returned; none means the

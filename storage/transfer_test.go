@@ -27,7 +27,10 @@ func refundFixture(t *testing.T, db *storage.DB, amount money.Money) (storage.In
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.InTx(ctx, func(tx *storage.Tx) error { _, _, err := tx.MarkChargePaid(ctx, c.ID, "pix1", time.Now()); return err }); err != nil {
+	if err := db.InTx(ctx, func(tx *storage.Tx) error {
+		_, _, err := tx.MarkChargePaid(ctx, c.ID, storage.Settlement{PixID: "pix1", At: time.Now()})
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.CreditWallet(ctx, in.ID, 500, "cover the refund fee"); err != nil {
@@ -80,7 +83,10 @@ func TestFailRefundReturnsReservationAndRefundable(t *testing.T) {
 	ctx := context.Background()
 	in, c, refundID := refundFixture(t, db, 4000)
 	for range 2 {
-		if err := db.InTx(ctx, func(tx *storage.Tx) error { _, _, err := tx.FailRefund(ctx, refundID, "bank said no"); return err }); err != nil {
+		if err := db.InTx(ctx, func(tx *storage.Tx) error {
+			_, _, err := tx.FailRefund(ctx, refundID, storage.Failure{Reason: "bank said no"})
+			return err
+		}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -56,11 +56,18 @@ func (db *DB) Wallet(ctx context.Context, integratorID int64) (Wallet, error) {
 	return w, nil
 }
 
-// PlatformBalance reads a platform account (fees, provider, adjustments).
+// PlatformBalance reads a platform account (fees, provider, adjustments):
+// the sum of its shards (see migration 12).
 func (db *DB) PlatformBalance(ctx context.Context, kind ledger.Kind) (money.Money, error) {
-	var m money.Money
-	err := db.pool.QueryRow(ctx, `SELECT balance FROM ledger_accounts WHERE integrator_id IS NULL AND kind = $1`, kind).Scan(&m)
-	return m, notFound(err)
+	var m *money.Money
+	err := db.pool.QueryRow(ctx, `SELECT sum(balance)::bigint FROM ledger_accounts WHERE integrator_id IS NULL AND kind = $1`, kind).Scan(&m)
+	if err != nil {
+		return 0, err
+	}
+	if m == nil {
+		return 0, ErrNotFound
+	}
+	return *m, nil
 }
 
 // CreditWallet is a manual operator adjustment: it moves amount from the
@@ -69,15 +76,33 @@ func (db *DB) CreditWallet(ctx context.Context, integratorID int64, amount money
 	if amount <= 0 {
 		return ledger.Posted{}, fmt.Errorf("%w: credit must be positive", ledger.ErrInvalid)
 	}
+	return db.adjustWallet(ctx, integratorID, amount, "adjustment.credit", reason)
+}
+
+// DebitWallet is the mirror of CreditWallet, to undo a mistaken credit: it
+// moves amount from the integrator's available balance back to the
+// adjustments account. It takes nothing from pending or reserved money, and
+// fails with a *ledger.InsufficientFundsError, changing nothing, when
+// available does not cover it.
+func (db *DB) DebitWallet(ctx context.Context, integratorID int64, amount money.Money, reason string) (ledger.Posted, error) {
+	if amount <= 0 {
+		return ledger.Posted{}, fmt.Errorf("%w: debit must be positive", ledger.ErrInvalid)
+	}
+	return db.adjustWallet(ctx, integratorID, -amount, "adjustment.debit", reason)
+}
+
+// adjustWallet posts a manual adjustment of delta (a credit when positive)
+// to the integrator's available balance, against the adjustments account.
+func (db *DB) adjustWallet(ctx context.Context, integratorID int64, delta money.Money, kind, reason string) (ledger.Posted, error) {
 	var posted ledger.Posted
 	err := db.inTx(ctx, func(tx pgx.Tx) (err error) {
 		posted, err = ledger.Post(ctx, tx, ledger.Transaction{
 			Reference: "adjustment:" + uuid.NewString(),
-			Kind:      "adjustment.credit",
+			Kind:      kind,
 			Memo:      reason,
 			Entries: []ledger.Entry{
-				{Account: ledger.Platform(ledger.Adjustments), Amount: -amount},
-				{Account: ledger.Of(integratorID, ledger.Available), Amount: amount},
+				{Account: ledger.Platform(ledger.Adjustments), Amount: -delta},
+				{Account: ledger.Of(integratorID, ledger.Available), Amount: delta},
 			},
 		})
 		return err

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -18,25 +17,16 @@ func (db *DB) WithdrawalByID(ctx context.Context, id uuid.UUID) (Withdrawal, err
 
 // RecordWithdrawalSent stores the provider's transaction id on a withdrawal
 // still PROCESSING. Recording the same id again is harmless; a withdrawal
-// that already reached a final state is returned unchanged.
-func (db *DB) RecordWithdrawalSent(ctx context.Context, id uuid.UUID, pixID string) (Withdrawal, error) {
-	rows, _ := db.pool.Query(ctx, `UPDATE withdrawals SET pix_id = $2, updated_at = now()
-		WHERE id = $1 AND pix_id IS NULL RETURNING `+withdrawalColumns, id, pixID)
-	w, err := pgx.CollectExactlyOneRow(rows, scanWithdrawal)
-	if err == pgx.ErrNoRows {
-		return db.WithdrawalByID(ctx, id)
-	}
-	if err != nil {
-		return Withdrawal{}, fmt.Errorf("storage: record withdrawal sent: %w", err)
-	}
-	return w, nil
+// that already reached a final state is left unchanged.
+func (db *DB) RecordWithdrawalSent(ctx context.Context, id uuid.UUID, pixID string) error {
+	return recordSent(ctx, db, withdrawalTransfers, id, pixID)
 }
 
 // FailWithdrawal moves a PROCESSING withdrawal to FAILED and returns its
 // reservation to the available balance. changed is false (and nothing is
 // written) when the withdrawal had already left PROCESSING.
-func (t *Tx) FailWithdrawal(ctx context.Context, id uuid.UUID, reason string) (Withdrawal, bool, error) {
-	return failTransfer(ctx, t, withdrawalTransfers, id, reason)
+func (t *Tx) FailWithdrawal(ctx context.Context, id uuid.UUID, f Failure) (Withdrawal, bool, error) {
+	return failTransfer(ctx, t, withdrawalTransfers, id, f)
 }
 
 // Settlement is what the provider reports of a completed payment.
@@ -61,9 +51,10 @@ func getWithdrawalByID(ctx context.Context, q ledger.Querier, id uuid.UUID) (Wit
 // StaleWithdrawals returns withdrawals still PROCESSING whose last change is
 // older than olderThan, least recently touched first: the reconciler asks
 // the provider about them (or sends them again when they were never sent).
+// Those flagged for an operator are left to the operator.
 func (db *DB) StaleWithdrawals(ctx context.Context, olderThan time.Duration, limit int) ([]Withdrawal, error) {
 	rows, _ := db.pool.Query(ctx, `SELECT `+withdrawalColumns+` FROM withdrawals
-		WHERE status = 'PROCESSING' AND updated_at < now() - $1::interval ORDER BY updated_at LIMIT $2`, olderThan, limit)
+		WHERE status = 'PROCESSING' AND flagged_at IS NULL AND updated_at < now() - $1::interval ORDER BY updated_at LIMIT $2`, olderThan, limit)
 	return pgx.CollectRows(rows, scanWithdrawal)
 }
 
@@ -77,13 +68,7 @@ func (db *DB) TouchWithdrawal(ctx context.Context, id uuid.UUID) error {
 // RedriveWithdrawal asks for another send of a PROCESSING withdrawal that
 // was never sent, through the outbox, and touches it.
 func (db *DB) RedriveWithdrawal(ctx context.Context, id uuid.UUID, msg OutboxMessage) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE withdrawals SET updated_at = now() WHERE id = $1 AND status = 'PROCESSING' AND pix_id IS NULL`, id)
-		if err != nil || tag.RowsAffected() == 0 {
-			return err
-		}
-		return writeOutbox(ctx, tx, msg)
-	})
+	return redrive(ctx, db, withdrawalTransfers, id, msg)
 }
 
 // WithdrawalByPixID returns the withdrawal the provider knows as pixID.

@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -31,15 +30,17 @@ type CreditParty struct {
 
 // Withdrawal is a PIX sent from an integrator's wallet.
 type Withdrawal struct {
-	ID            uuid.UUID
-	IntegratorID  int64
-	ExternalID    *string
-	Amount        money.Money
-	Fee           money.Money
-	Status        string
-	CreditParty   CreditParty
-	Description   *string
-	PostbackURL   *string
+	ID           uuid.UUID
+	IntegratorID int64
+	ExternalID   *string
+	Amount       money.Money
+	Fee          money.Money
+	Status       string
+	CreditParty  CreditParty
+	Description  *string
+	PostbackURL  *string
+	// PixID is the provider's transactionId, once the provider accepted the
+	// payment. Integrators know the withdrawal by PublicPixID.
 	PixID         *string
 	EndToEndID    *string
 	FailureReason *string
@@ -68,59 +69,50 @@ type NewWithdrawal struct {
 // ErrIdempotencyConflict: the external_id was used before with a different request.
 var ErrIdempotencyConflict = errors.New("external_id already used with a different request")
 
+// createWithdrawalSQL is a whole withdrawal create in one statement (see
+// transferCreateSQL), so one round trip: alone, it is its own implicit
+// transaction, committed before its answer is read.
+var createWithdrawalSQL = transferCreateSQL(`INSERT INTO withdrawals (id, integrator_id, external_id, request_hash, amount, fee, status,
+      credit_party_name, credit_party_key_type, credit_party_key, credit_party_tax_id, description, postback_url)
+  SELECT $10::uuid, $11::bigint, $12::text, $13::bytea, $14::bigint, $15::bigint, 'PROCESSING',
+      $16::text, $17::text, $18::text, $19::text, $20::text, $21::text`, "")
+
 // CreateWithdrawal reserves amount + fee from the integrator's available
 // balance, inserts the withdrawal PROCESSING and its outbox messages, all in
-// one SQL transaction. A replay (same external_id, same request) returns the
-// existing withdrawal with created false and changes nothing. It fails with
-// ledger.ErrInsufficientFunds (nothing changed) or ErrIdempotencyConflict.
+// one SQL statement, committed when it returns (with others' when the
+// group commit is on: see GroupCommit). A replay (same external_id,
+// same request) returns the existing withdrawal with created false and
+// changes nothing. It fails with ledger.ErrInsufficientFunds (nothing
+// changed) or ErrIdempotencyConflict.
 func (db *DB) CreateWithdrawal(ctx context.Context, nw NewWithdrawal) (w Withdrawal, created bool, err error) {
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		rows, _ := tx.Query(ctx, `INSERT INTO withdrawals (id, integrator_id, external_id, request_hash, amount, fee, status,
-				credit_party_name, credit_party_key_type, credit_party_key, credit_party_tax_id, description, postback_url)
-			VALUES ($1, $2, $3, $4, $5, $6, 'PROCESSING', $7, $8, $9, $10, $11, $12)
-			ON CONFLICT (integrator_id, external_id) DO NOTHING RETURNING `+withdrawalColumns,
-			nw.ID, nw.IntegratorID, nw.ExternalID, nw.RequestHash, nw.Amount, nw.Fee,
-			nw.CreditParty.Name, nw.CreditParty.KeyType, nw.CreditParty.Key, nw.CreditParty.TaxID, nw.Description, nw.PostbackURL)
-		inserted, err := pgx.CollectRows(rows, scanWithdrawal)
-		if err != nil {
-			return fmt.Errorf("storage: insert withdrawal: %w", err)
-		}
-		if len(inserted) == 0 { // the external_id exists: a replay or a conflict
-			w, err = replayedWithdrawal(ctx, tx, nw)
-			return err
-		}
-		w, created = inserted[0], true
-		if err := writeOutbox(ctx, tx, nw.Outbox...); err != nil {
-			return err
-		}
-		// The posting comes last: it locks the wallet's rows, and they stay
-		// locked only for the posting and the commit.
-		total := nw.Amount + nw.Fee
-		_, err = ledger.Post(ctx, tx, ledger.Transaction{
-			Reference: "withdrawal:" + nw.ID.String() + ":reserve",
-			Kind:      "withdrawal.reserve",
-			Entries: []ledger.Entry{
-				{Account: ledger.Of(nw.IntegratorID, ledger.Available), Amount: -total},
-				{Account: ledger.Of(nw.IntegratorID, ledger.Reserved), Amount: total},
-			},
-		})
-		return err
-	})
-	return w, created, err
+	args, err := createWithdrawalArgs(nw)
+	if err != nil {
+		return Withdrawal{}, false, err
+	}
+	w = Withdrawal{ID: nw.ID, IntegratorID: nw.IntegratorID, ExternalID: nw.ExternalID, Amount: nw.Amount, Fee: nw.Fee,
+		Status: WithdrawalProcessing, CreditParty: nw.CreditParty, Description: nw.Description, PostbackURL: nw.PostbackURL}
+	wrote, err := db.createWithdrawal(ctx, nw.IntegratorID, args, &w.CreatedAt, &w.UpdatedAt)
+	if err != nil && !ledger.IsRefusal(err) {
+		return Withdrawal{}, false, fmt.Errorf("storage: create withdrawal: %w", err)
+	}
+	if !wrote {
+		w, err = notCreated(ctx, db.pool, withdrawalTransfers, nw.IntegratorID, nw.ExternalID, nw.RequestHash, err)
+		return w, false, err
+	}
+	if len(nw.Outbox) > 0 {
+		db.notifier.poke()
+	}
+	return w, true, nil
 }
 
-// replayedWithdrawal returns the withdrawal that already holds nw's
-// external_id when nw is the same request, ErrIdempotencyConflict otherwise.
-func replayedWithdrawal(ctx context.Context, tx pgx.Tx, nw NewWithdrawal) (Withdrawal, error) {
-	var hash []byte
-	if err := tx.QueryRow(ctx, `SELECT request_hash FROM withdrawals WHERE integrator_id = $1 AND external_id = $2`,
-		nw.IntegratorID, nw.ExternalID).Scan(&hash); err != nil {
-		return Withdrawal{}, fmt.Errorf("storage: find withdrawal: %w", err)
+// createWithdrawalArgs are createWithdrawalSQL's arguments for nw.
+func createWithdrawalArgs(nw NewWithdrawal) ([]any, error) {
+	reserve := reservation(withdrawalTransfers, nw.ID, nw.IntegratorID, nw.Amount+nw.Fee)
+	if err := reserve.Validate(); err != nil {
+		return nil, err
 	}
-	if !bytes.Equal(hash, nw.RequestHash) {
-		return Withdrawal{}, ErrIdempotencyConflict
-	}
-	return getWithdrawal(ctx, tx, nw.IntegratorID, *nw.ExternalID)
+	return transferCreateArgs(reserve, nw.Outbox, nw.ID, nw.IntegratorID, nw.ExternalID, nw.RequestHash, nw.Amount, nw.Fee,
+		nw.CreditParty.Name, nw.CreditParty.KeyType, nw.CreditParty.Key, nw.CreditParty.TaxID, nw.Description, nw.PostbackURL), nil
 }
 
 const withdrawalColumns = `id, integrator_id, external_id, amount, fee, status,

@@ -17,7 +17,7 @@ import (
 	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
-func newIntegrator(t *testing.T, db *storage.DB) storage.Integrator {
+func newIntegrator(t testing.TB, db *storage.DB) storage.Integrator {
 	t.Helper()
 	in, _, err := db.CreateIntegrator(context.Background(), storage.NewIntegrator{
 		Name: "Acme", Email: uuid.NewString() + "@example.com", CashIn: money.Percent(15000), CashOut: money.Fixed(0)})
@@ -122,4 +122,32 @@ func mustAuditClean(t *testing.T, db *storage.DB) {
 	if err != nil || len(v) > 0 {
 		t.Fatalf("audit = %v, %v", v, err)
 	}
+}
+
+// A replay is answered as the first answer was, even once the wallet no
+// longer covers the amount: the balance is checked before the withdrawal
+// is written, but a replay's answer never depends on it. A request that
+// reuses the external_id is a conflict, whatever the balance.
+func TestWithdrawalReplayIsAnsweredWhateverTheBalance(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	in := newIntegrator(t, db)
+	if _, err := db.CreditWallet(ctx, in.ID, 350, "seed"); err != nil {
+		t.Fatal(err)
+	}
+	first, created, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 300, 50, "order-1"))
+	if err != nil || !created {
+		t.Fatalf("first = %v, created %v", err, created)
+	}
+	again, created, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 300, 50, "order-1"))
+	if err != nil || created || again.ID != first.ID || again.CreatedAt != first.CreatedAt {
+		t.Fatalf("replay on an empty wallet = %+v, %v, created %v; want the first withdrawal", again, err, created)
+	}
+	if _, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 400, 50, "order-1")); !errors.Is(err, storage.ErrIdempotencyConflict) {
+		t.Fatalf("different body on an empty wallet = %v, want ErrIdempotencyConflict", err)
+	}
+	if _, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 400, 50, "order-2")); !errors.Is(err, ledger.ErrInsufficientFunds) {
+		t.Fatalf("new request on an empty wallet = %v, want ErrInsufficientFunds", err)
+	}
+	mustAuditClean(t, db)
 }

@@ -115,6 +115,17 @@ func WithdrawalSendMessage(id uuid.UUID, attempt int) Message {
 	return message(TypeWithdrawalSend, taskID(TypeWithdrawalSend, id.String(), attempt), WithdrawalSend{WithdrawalID: id})
 }
 
+// RefundSend asks a worker to send a refund to the provider.
+type RefundSend struct {
+	RefundID uuid.UUID `json:"refund_id"`
+}
+
+// RefundSendMessage is the outbox message of a new refund; attempt > 0
+// names a re-drive by the reconciler.
+func RefundSendMessage(id uuid.UUID, attempt int) Message {
+	return message(TypeRefundSend, taskID(TypeRefundSend, id.String(), attempt), RefundSend{RefundID: id})
+}
+
 // ProviderEvent asks a worker to confirm and apply one stored provider
 // notification.
 type ProviderEvent struct {

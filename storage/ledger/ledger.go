@@ -107,7 +107,9 @@ type Querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-func (t Transaction) validate() error {
+// Validate refuses a malformed posting: no reference or kind, fewer than
+// two entries, a zero entry, an account twice, entries not summing to zero.
+func (t Transaction) Validate() error {
 	if t.Reference == "" || t.Kind == "" {
 		return fmt.Errorf("%w: reference and kind are required", ErrInvalid)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
@@ -33,11 +34,20 @@ func post(db *storage.DB, t ledger.Transaction) error {
 	})
 }
 
-func mustAudit(t *testing.T, db *storage.DB) {
+// mustAudit fails the test on any violation except those of the named
+// checks (a test that posts without causes skips the checks that compare
+// balances with their causes).
+func mustAudit(t *testing.T, db *storage.DB, except ...string) {
 	t.Helper()
-	v, err := db.Audit(context.Background())
+	all, err := db.Audit(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	var v []storage.Violation
+	for _, x := range all {
+		if !slices.Contains(except, x.Check) {
+			v = append(v, x)
+		}
 	}
 	if len(v) > 0 {
 		t.Fatalf("audit found %d violations: %v", len(v), v)
@@ -205,5 +215,5 @@ func TestRandomPostingsKeepInvariants(t *testing.T) {
 			t.Errorf("%s went negative: %v", acc, got)
 		}
 	}
-	mustAudit(t, db)
+	mustAudit(t, db, "pending_mismatch") // random postings to pending have no held charges behind them
 }

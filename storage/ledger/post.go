@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pixgate/pixgate/storage/money"
 )
@@ -13,105 +16,197 @@ import (
 // Posted is the result of a successful Post.
 type Posted struct {
 	ID int64
-	// BalanceAfter holds each touched account's balance after the posting.
+	// BalanceAfter holds each touched account's balance after the posting
+	// (for a platform account, its shard's).
 	BalanceAfter map[Account]money.Money
 }
 
-// The accounts of a posting are locked in one statement, in one global order
-// (integrator accounts by id, then platform accounts by id), so concurrent
-// postings never deadlock, and the busy platform rows are held for the
-// shortest time.
-const lockAccountsSQL = `
-SELECT a.id, coalesce(a.integrator_id, 0), a.kind, a.balance, a.allow_negative
-FROM ledger_accounts a
-JOIN unnest($1::bigint[], $2::text[]) AS k(integrator_id, kind)
-  ON a.kind = k.kind
- AND ((k.integrator_id = 0 AND a.integrator_id IS NULL) OR a.integrator_id = k.integrator_id)
-ORDER BY a.integrator_id IS NULL, a.id
-FOR UPDATE OF a`
+// PostingCTEs is a posting as the WITH list of one SQL statement, its six
+// arguments (Transaction.Args) numbered from $first. One round trip locks
+// the accounts, checks them and writes: Post is such a statement, and a
+// statement that composes a posting with other writes may include it. When
+// guard names a relation of the statement, the posting happens only if
+// guard has a row (e.g. the row a conflicting INSERT did not write). An
+// overdraft or a missing account raises (ledger_check, migration 11) and the
+// whole statement writes nothing.
+//
+// The list is PostingLockCTEs, guarded, then PostingWriteCTEs; the
+// statement selects from t (its id) and l (balances after).
+func PostingCTEs(guard string, first int) string {
+	return lockCTEs(guard, first) + `, ` + writeCTEs(guard, first, true)
+}
 
-// writeSQL claims the reference and, only when it was free, applies the
-// balances and inserts the entries: one round trip while the accounts are
-// locked. A reference posted before returns no row and writes nothing.
-const writeSQL = `
-WITH t AS (
-  INSERT INTO ledger_transactions (reference, kind, memo) VALUES ($1, $2, $3)
+// PostingLockCTEs and PostingWriteCTEs split a posting for a statement that
+// says when funds are short instead of raising, so that it can share a
+// transaction with others (group commit): PostingLockCTEs first, which
+// locks and checks the accounts and leaves the verdict in chk (overdraft,
+// missing: NULL when the posting can be written; see CheckError); then the
+// statement's own writes, made to depend on chk; then PostingWriteCTEs,
+// which writes the posting only when guard (one of those writes) has a
+// row. Arguments as PostingCTEs'.
+func PostingLockCTEs(first int) string { return lockCTEs("", first) }
+
+// PostingWriteCTEs: see PostingLockCTEs.
+func PostingWriteCTEs(guard string, first int) string { return writeCTEs(guard, first, false) }
+
+// lockCTEs are the first half of a posting:
+//
+//   - k: the entries in order (integrator, 0 for a platform account; kind;
+//     amount; position), none unless guard has a row.
+//   - li, lp: the integrator accounts, then the platform accounts (one
+//     shard, by the reference's hash), each locked in id order: one global
+//     order, so concurrent postings never deadlock. Each is found by
+//     equality on its own unique index: one OR over both kinds of key
+//     cannot use an index, and Postgres' generic plan for it (which a
+//     prepared statement switches to after five runs) reads the whole
+//     table, so every posting would cost more with every integrator added.
+//   - chk: the first account that would overdraw, and the first entry
+//     without an account.
+func lockCTEs(guard string, first int) string {
+	arg := func(i int) string { return "$" + strconv.Itoa(first+i) }
+	from := ""
+	if guard != "" {
+		from = guard + ", "
+	}
+	return `k AS (
+  SELECT k.* FROM ` + from + `unnest(` + arg(3) + `::bigint[], ` + arg(4) + `::text[], ` + arg(5) + `::bigint[])
+    WITH ORDINALITY AS k(integrator_id, kind, amount, i)
+), li AS (
+  SELECT x.id, x.balance, x.allow_negative, k.integrator_id, k.kind, k.amount, k.i
+  FROM k JOIN ledger_accounts x ON x.integrator_id = k.integrator_id AND x.kind = k.kind
+  WHERE x.integrator_id IS NOT NULL
+  ORDER BY x.id FOR UPDATE OF x
+), lp AS (
+  SELECT x.id, x.balance, x.allow_negative, k.integrator_id, k.kind, k.amount, k.i
+  FROM k JOIN ledger_accounts x ON x.kind = k.kind AND x.shard = mod(abs(hashtext(` + arg(0) + `)),
+    (SELECT count(*) FROM ledger_accounts c WHERE c.integrator_id IS NULL AND c.kind = k.kind))
+  WHERE x.integrator_id IS NULL AND k.integrator_id = 0
+  ORDER BY x.id FOR UPDATE OF x
+), l AS (
+  SELECT * FROM li UNION ALL SELECT * FROM lp
+), chk AS (
+  SELECT min(concat_ws('|', integrator_id, kind, balance, -amount)) FILTER (WHERE balance + amount < 0 AND NOT allow_negative) AS overdraft,
+    (SELECT concat_ws('|', k.integrator_id, k.kind) FROM k WHERE k.i NOT IN (SELECT i FROM l) LIMIT 1) AS missing
+  FROM l
+)`
+}
+
+// writeCTEs are the second half: t claims the reference (a reference
+// posted before claims nothing, and then nothing is written), u and e
+// write the balances and the entries. With raise, t calls ledger_check,
+// which raises on chk's verdict; without, t claims nothing unless chk is
+// clean.
+func writeCTEs(guard string, first int, raise bool) string {
+	arg := func(i int) string { return "$" + strconv.Itoa(first+i) }
+	from, ok := "", "ledger_check(chk.overdraft, chk.missing)"
+	if guard != "" {
+		from = guard + ", "
+	}
+	if !raise {
+		ok = "chk.overdraft IS NULL AND chk.missing IS NULL"
+	}
+	return `t AS (
+  INSERT INTO ledger_transactions (reference, kind, memo)
+  SELECT ` + arg(0) + `, ` + arg(1) + `, ` + arg(2) + ` FROM ` + from + `chk WHERE ` + ok + `
   ON CONFLICT (reference) DO NOTHING
   RETURNING id
+), u AS (
+  UPDATE ledger_accounts x SET balance = l.balance + l.amount FROM l, t WHERE x.id = l.id
 ), e AS (
-  SELECT * FROM unnest($4::bigint[], $5::bigint[], $6::bigint[]) AS e(account_id, amount, balance_after)
-), upd AS (
-  UPDATE ledger_accounts a SET balance = e.balance_after FROM e, t WHERE a.id = e.account_id
-), ins AS (
   INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
-  SELECT t.id, e.account_id, e.amount, e.balance_after FROM e, t
-)
-SELECT id FROM t`
+  SELECT t.id, l.id, l.amount, l.balance + l.amount FROM t, l
+)`
+}
 
-// Post writes t inside the caller's SQL transaction q. On any error it has
-// written nothing (it may hold row locks until the caller rolls back): it
-// fails with ErrInvalid or ErrUnbalanced for a malformed posting,
-// ErrUnknownAccount, an *InsufficientFundsError when an account that may not
-// go negative would, or ErrDuplicate when t.Reference was posted before.
+// postSQL is a posting alone.
+var postSQL = `WITH ` + PostingCTEs("", 1) + `
+SELECT t.id, (SELECT array_agg(l.balance + l.amount ORDER BY l.i) FROM l) FROM t`
+
+// Args are the posting's arguments for PostingCTEs, in order: reference,
+// kind, memo, then each entry's integrator (0 for a platform account),
+// kind and amount.
+func (t Transaction) Args() []any {
+	integrators := make([]int64, len(t.Entries))
+	kinds := make([]string, len(t.Entries))
+	amounts := make([]int64, len(t.Entries))
+	for i, e := range t.Entries {
+		integrators[i], kinds[i], amounts[i] = e.Account.Integrator, string(e.Account.Kind), int64(e.Amount)
+	}
+	return []any{t.Reference, t.Kind, t.Memo, integrators, kinds, amounts}
+}
+
+// Post writes t inside the caller's SQL transaction q, in one statement.
+// On any error it has written nothing (the transaction is then aborted and
+// must be rolled back): it fails with ErrInvalid or ErrUnbalanced for a
+// malformed posting, ErrUnknownAccount, an *InsufficientFundsError when an
+// account that may not go negative would, or ErrDuplicate when t.Reference
+// was posted before.
 func Post(ctx context.Context, q Querier, t Transaction) (Posted, error) {
-	if err := t.validate(); err != nil {
+	if err := t.Validate(); err != nil {
 		return Posted{}, err
 	}
-	ids, amounts, after, posted, err := lockAndCheck(ctx, q, t.Entries)
+	var (
+		id    int64
+		after []int64
+	)
+	err := q.QueryRow(ctx, postSQL, t.Args()...).Scan(&id, &after)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Posted{}, fmt.Errorf("%w: %s", ErrDuplicate, t.Reference)
+	}
 	if err != nil {
-		return Posted{}, err
+		return Posted{}, PostError(err)
 	}
-	if err := q.QueryRow(ctx, writeSQL, t.Reference, t.Kind, t.Memo, ids, amounts, after).Scan(&posted.ID); err != nil {
-		if errors.Is(err, pgx.ErrNoRows) {
-			return Posted{}, fmt.Errorf("%w: %s", ErrDuplicate, t.Reference)
-		}
-		return Posted{}, fmt.Errorf("ledger: write posting: %w", err)
+	posted := Posted{ID: id, BalanceAfter: make(map[Account]money.Money, len(t.Entries))}
+	for i, e := range t.Entries {
+		posted.BalanceAfter[e.Account] = money.Money(after[i])
 	}
 	return posted, nil
 }
 
-// lockAndCheck locks the posting's accounts and computes each new balance,
-// refusing one that would go below zero where that is not allowed.
-func lockAndCheck(ctx context.Context, q Querier, entries []Entry) (ids, amounts, after []int64, posted Posted, err error) {
-	integrators := make([]int64, len(entries))
-	kinds := make([]string, len(entries))
-	wanted := make(map[Account]money.Money, len(entries))
-	for i, e := range entries {
-		integrators[i], kinds[i] = e.Account.Integrator, string(e.Account.Kind)
-		wanted[e.Account] = e.Amount
+// PostError turns what ledger_check raised into the package's errors; any
+// other error is wrapped as it is.
+func PostError(err error) error {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("ledger: post: %w", err)
 	}
-	rows, err := q.Query(ctx, lockAccountsSQL, integrators, kinds)
-	if err != nil {
-		return nil, nil, nil, Posted{}, fmt.Errorf("ledger: lock accounts: %w", err)
+	if err := verdict(pe.Code, pe.Detail); err != nil {
+		return err
 	}
-	defer rows.Close()
-	posted.BalanceAfter = make(map[Account]money.Money, len(entries))
-	for rows.Next() {
-		var (
-			accID, integrator int64
-			kind              string
-			balance           money.Money
-			allowNegative     bool
-		)
-		if err := rows.Scan(&accID, &integrator, &kind, &balance, &allowNegative); err != nil {
-			return nil, nil, nil, Posted{}, fmt.Errorf("ledger: lock accounts: %w", err)
-		}
-		acc := Account{Integrator: integrator, Kind: Kind(kind)}
-		amount := wanted[acc]
-		next := balance + amount
-		if next < 0 && !allowNegative {
-			return nil, nil, nil, Posted{}, &InsufficientFundsError{Account: acc, Balance: balance, Requested: -amount}
-		}
-		ids, amounts, after = append(ids, accID), append(amounts, int64(amount)), append(after, int64(next))
-		posted.BalanceAfter[acc] = next
+	return fmt.Errorf("ledger: post: %w", err)
+}
+
+// CheckError is PostingLockCTEs' verdict (chk.overdraft, chk.missing) as
+// the package's errors: nil when the posting could be written.
+func CheckError(overdraft, missing *string) error {
+	switch {
+	case overdraft != nil:
+		return verdict("PX001", *overdraft)
+	case missing != nil:
+		return verdict("PX002", *missing)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, nil, Posted{}, fmt.Errorf("ledger: lock accounts: %w", err)
+	return nil
+}
+
+// IsRefusal reports whether err is the ledger refusing a posting (funds,
+// accounts, a reference posted before), as opposed to a failure.
+func IsRefusal(err error) bool {
+	return errors.Is(err, ErrInsufficientFunds) || errors.Is(err, ErrUnknownAccount) || errors.Is(err, ErrDuplicate)
+}
+
+// verdict reads ledger_check's code and detail; nil for anything else.
+func verdict(code, detailText string) error {
+	detail := strings.Split(detailText, "|")
+	switch {
+	case code == "PX001" && len(detail) == 4:
+		integrator, _ := strconv.ParseInt(detail[0], 10, 64)
+		balance, _ := strconv.ParseInt(detail[2], 10, 64)
+		debit, _ := strconv.ParseInt(detail[3], 10, 64)
+		return &InsufficientFundsError{Account: Account{Integrator: integrator, Kind: Kind(detail[1])},
+			Balance: money.Money(balance), Requested: money.Money(debit)}
+	case code == "PX002" && len(detail) == 2:
+		integrator, _ := strconv.ParseInt(detail[0], 10, 64)
+		return fmt.Errorf("%w: %s", ErrUnknownAccount, Account{Integrator: integrator, Kind: Kind(detail[1])})
 	}
-	for acc := range wanted {
-		if _, ok := posted.BalanceAfter[acc]; !ok {
-			return nil, nil, nil, Posted{}, fmt.Errorf("%w: %s", ErrUnknownAccount, acc)
-		}
-	}
-	return ids, amounts, after, posted, nil
+	return nil
 }

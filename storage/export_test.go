@@ -1,0 +1,53 @@
+package storage
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// CachedKeys is how many keys the key cache holds.
+func (db *DB) CachedKeys() int {
+	c := db.keys.Load()
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.byID)
+}
+
+// GroupBatches is how many transactions the group commit sent.
+func (db *DB) GroupBatches() int64 {
+	if g := db.group.Load(); g != nil {
+		return g.batches.Load()
+	}
+	return 0
+}
+
+// GroupAnswer is one create's answer from CreateWithdrawalsTogether.
+type GroupAnswer struct {
+	Created   bool
+	CreatedAt time.Time
+	Err       error
+}
+
+// CreateWithdrawalsTogether sends nws as one group-commit batch, as a
+// flusher that found them all waiting would.
+func (db *DB) CreateWithdrawalsTogether(ctx context.Context, nws []NewWithdrawal) []GroupAnswer {
+	g := &groupCommit{max: len(nws)}
+	calls := make([]*groupCall, len(nws))
+	for i, nw := range nws {
+		args, err := createWithdrawalArgs(nw)
+		if err != nil {
+			panic(err)
+		}
+		calls[i] = &groupCall{integratorID: nw.IntegratorID, args: args, done: make(chan struct{})}
+	}
+	g.flush(ctx, db, slices.Clone(calls)) // flush sorts its batch
+	answers := make([]GroupAnswer, len(calls))
+	for i, c := range calls {
+		answers[i] = GroupAnswer{Created: c.wrote, CreatedAt: c.createdAt, Err: c.err}
+	}
+	return answers
+}
