@@ -4,24 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage"
-)
-
-// Transaction types and statuses of the provider contract.
-const (
-	typeCharge  = "RECEIVEPIX"
-	typePayment = "PAYMENT"
-	typeRefund  = "REFUND"
-
-	statusPaid      = "PAID"
-	statusExpired   = "EXPIRED"
-	statusCompleted = "COMPLETED"
-	statusFailed    = "FAILED"
 )
 
 // applyConfirmed brings PixGate's record of a transaction to the state the
@@ -40,11 +30,11 @@ func (w *Worker) applyConfirmed(ctx context.Context, txn *providerclient.Transac
 		also = func(*storage.Tx, string) error { return nil }
 	}
 	switch txn.TransactionType {
-	case typeCharge:
+	case contract.TypeReceivePix:
 		return w.applyCharge(ctx, txn, also)
-	case typePayment:
+	case contract.TypePayment:
 		return applyTransfer(ctx, w, txn, also, w.withdrawals())
-	case typeRefund:
+	case contract.TypeRefund:
 		return applyTransfer(ctx, w, txn, also, w.refunds())
 	}
 	return w.ignore(ctx, fmt.Sprintf("ignored: unknown transaction type %q", txn.TransactionType), also)
@@ -62,7 +52,7 @@ func (w *Worker) applyCharge(ctx context.Context, txn *providerclient.Transactio
 		return w.ignoreOr(ctx, ignored, err, also)
 	}
 	switch txn.Status {
-	case statusPaid:
+	case contract.StatusPaid:
 		if txn.Amount != c.Amount {
 			// Never credit an amount the charge did not ask for; an operator
 			// must look at it.
@@ -71,22 +61,35 @@ func (w *Worker) applyCharge(ctx context.Context, txn *providerclient.Transactio
 			return w.ignore(ctx, fmt.Sprintf("refused: paid %s but the charge is %s", txn.Amount, c.Amount), also)
 		}
 		return w.transition(ctx, "charge paid", also, func(tx *storage.Tx) (bool, error) {
-			paid, changed, err := tx.MarkChargePaid(ctx, c.ID, txn.TransactionID, approvedAt(txn))
+			paid, changed, err := tx.MarkChargePaid(ctx, c.ID, settlement(txn))
 			if err != nil || !changed {
 				return changed, err
 			}
-			return true, w.createPostback(ctx, tx, chargePostback(paid))
+			return true, writePostback(ctx, tx, chargePostback(paid))
 		})
-	case statusExpired:
+	case contract.StatusExpired:
 		return w.transition(ctx, "charge expired", also, func(tx *storage.Tx) (bool, error) {
 			exp, changed, err := tx.ExpireCharge(ctx, c.ID)
 			if err != nil || !changed {
 				return changed, err
 			}
-			return true, w.createPostback(ctx, tx, chargePostback(exp))
+			return true, writePostback(ctx, tx, chargePostback(exp))
 		})
 	}
 	return w.ignore(ctx, "no change: charge is "+txn.Status+" at the provider", also)
+}
+
+// Outcomes of a transition: the record reached the confirmed state now, or
+// had reached it before.
+const (
+	outcomeApplied        = "applied: "
+	outcomeAlreadyApplied = "already applied: "
+)
+
+// reached says whether an outcome left the record in the state the provider
+// confirmed (as opposed to ignored, refused or no change).
+func reached(outcome string) bool {
+	return strings.HasPrefix(outcome, outcomeApplied) || strings.HasPrefix(outcome, outcomeAlreadyApplied)
 }
 
 // transition runs one guarded state change in a transaction and names the
@@ -98,9 +101,9 @@ func (w *Worker) transition(ctx context.Context, what string, also func(*storage
 		if err != nil {
 			return err
 		}
-		outcome = "applied: " + what
+		outcome = outcomeApplied + what
 		if !changed {
-			outcome = "already applied: " + what
+			outcome = outcomeAlreadyApplied + what
 		}
 		return also(tx, outcome)
 	})
@@ -142,8 +145,8 @@ func (w *Worker) ignoreOr(ctx context.Context, ignored string, err error, also f
 }
 
 func approvedAt(txn *providerclient.Transaction) time.Time {
-	if !txn.ApprovedAt.IsZero() {
-		return txn.ApprovedAt
+	if at := txn.ApprovedAt(); !at.IsZero() {
+		return at
 	}
 	return time.Now()
 }
@@ -152,9 +155,14 @@ func settlement(txn *providerclient.Transaction) storage.Settlement {
 	return storage.Settlement{PixID: txn.TransactionID, EndToEndID: txn.EndToEndID, At: approvedAt(txn)}
 }
 
+// failureReason is what integrators read in failure_reason: the provider's
+// reason, without prefixes of PixGate's or the provider's making.
 func failureReason(txn *providerclient.Transaction) string {
-	if txn.StatusCode != nil && txn.StatusCode.Description != "" {
-		return "provider: " + txn.StatusCode.Description
+	switch {
+	case txn.FailureReason != "":
+		return txn.FailureReason
+	case txn.StatusCode != nil && txn.StatusCode.Description != "":
+		return txn.StatusCode.Description
 	}
-	return "provider reported the transaction as failed"
+	return "the provider reported the transaction as failed"
 }

@@ -6,37 +6,68 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/worker/postback"
 )
 
 // transferKind describes a transfer (withdrawal or refund) for
-// applyTransfer: both finish the same way, COMPLETED or FAILED.
+// applyTransfer, the reconciler and operator resolutions: both finish the
+// same way, COMPLETED or FAILED.
 type transferKind[T any] struct {
 	what     string // "withdrawal", "refund"
+	kind     storage.TransferKind
 	byID     func(context.Context, uuid.UUID) (T, error)
 	byPixID  func(context.Context, string) (T, error)
 	ident    func(T) (uuid.UUID, *string)
+	status   func(T) string
 	complete func(*storage.Tx, context.Context, uuid.UUID, storage.Settlement) (T, bool, error)
-	fail     func(*storage.Tx, context.Context, uuid.UUID, string) (T, bool, error)
+	fail     func(*storage.Tx, context.Context, uuid.UUID, storage.Failure) (T, bool, error)
 	postback func(context.Context, T) *postback.Event
 }
 
-func (w *Worker) withdrawals() transferKind[storage.Withdrawal] {
+func withdrawalKind(db *storage.DB) transferKind[storage.Withdrawal] {
 	return transferKind[storage.Withdrawal]{
-		what: "withdrawal", byID: w.deps.DB.WithdrawalByID, byPixID: w.deps.DB.WithdrawalByPixID,
+		what: "withdrawal", kind: storage.KindWithdrawal, byID: db.WithdrawalByID, byPixID: db.WithdrawalByPixID,
 		ident:    func(wd storage.Withdrawal) (uuid.UUID, *string) { return wd.ID, wd.PixID },
+		status:   func(wd storage.Withdrawal) string { return wd.Status },
 		complete: (*storage.Tx).CompleteWithdrawal, fail: (*storage.Tx).FailWithdrawal,
 		postback: func(_ context.Context, wd storage.Withdrawal) *postback.Event { return withdrawalPostback(wd) },
 	}
 }
 
-func (w *Worker) refunds() transferKind[storage.Refund] {
+func refundKind(db *storage.DB) transferKind[storage.Refund] {
 	return transferKind[storage.Refund]{
-		what: "refund", byID: w.deps.DB.RefundByID, byPixID: w.deps.DB.RefundByPixID,
+		what: "refund", kind: storage.KindRefund, byID: db.RefundByID, byPixID: db.RefundByPixID,
 		ident:    func(f storage.Refund) (uuid.UUID, *string) { return f.ID, f.PixID },
+		status:   func(f storage.Refund) string { return f.Status },
 		complete: (*storage.Tx).CompleteRefund, fail: (*storage.Tx).FailRefund,
-		postback: w.refundPostback,
+		postback: func(ctx context.Context, f storage.Refund) *postback.Event { return refundPostback(ctx, db, f) },
+	}
+}
+
+func (w *Worker) withdrawals() transferKind[storage.Withdrawal] { return withdrawalKind(w.deps.DB) }
+func (w *Worker) refunds() transferKind[storage.Refund]         { return refundKind(w.deps.DB) }
+
+// completing and failing are a transfer's two ways out of PROCESSING, each
+// with the postback of the status it reaches, written in the caller's
+// transaction. changed is false when the transfer had already left
+// PROCESSING (and then nothing is written).
+func (k transferKind[T]) completing(ctx context.Context, id uuid.UUID, s storage.Settlement) func(*storage.Tx) (T, bool, error) {
+	return k.withPostback(ctx, func(tx *storage.Tx) (T, bool, error) { return k.complete(tx, ctx, id, s) })
+}
+
+func (k transferKind[T]) failing(ctx context.Context, id uuid.UUID, f storage.Failure) func(*storage.Tx) (T, bool, error) {
+	return k.withPostback(ctx, func(tx *storage.Tx) (T, bool, error) { return k.fail(tx, ctx, id, f) })
+}
+
+func (k transferKind[T]) withPostback(ctx context.Context, change func(*storage.Tx) (T, bool, error)) func(*storage.Tx) (T, bool, error) {
+	return func(tx *storage.Tx) (T, bool, error) {
+		done, changed, err := change(tx)
+		if err != nil || !changed {
+			return done, changed, err
+		}
+		return done, true, writePostback(ctx, tx, k.postback(ctx, done))
 	}
 }
 
@@ -50,18 +81,15 @@ func applyTransfer[T any](ctx context.Context, w *Worker, txn *providerclient.Tr
 	id, _ := k.ident(rec)
 	finish := func(what string, change func(*storage.Tx) (T, bool, error)) (string, error) {
 		return w.transition(ctx, k.what+" "+what, also, func(tx *storage.Tx) (bool, error) {
-			done, changed, err := change(tx)
-			if err != nil || !changed {
-				return changed, err
-			}
-			return true, w.createPostback(ctx, tx, k.postback(ctx, done))
+			_, changed, err := change(tx)
+			return changed, err
 		})
 	}
 	switch txn.Status {
-	case statusCompleted:
-		return finish("completed", func(tx *storage.Tx) (T, bool, error) { return k.complete(tx, ctx, id, settlement(txn)) })
-	case statusFailed:
-		return finish("failed", func(tx *storage.Tx) (T, bool, error) { return k.fail(tx, ctx, id, failureReason(txn)) })
+	case contract.StatusCompleted:
+		return finish("completed", k.completing(ctx, id, settlement(txn)))
+	case contract.StatusFailed:
+		return finish("failed", k.failing(ctx, id, storage.Failure{PixID: txn.TransactionID, Reason: failureReason(txn)}))
 	}
 	return w.ignore(ctx, "no change: "+k.what+" is "+txn.Status+" at the provider", also)
 }

@@ -20,6 +20,9 @@ type workerMetrics struct {
 	events    *prometheus.CounterVec
 	postbacks *prometheus.CounterVec
 	outboxLag prometheus.Gauge
+	reconcile *prometheus.CounterVec
+	flags     *prometheus.CounterVec
+	flaggedG  *prometheus.GaugeVec
 }
 
 func newWorkerMetrics(reg prometheus.Registerer) *workerMetrics {
@@ -43,8 +46,17 @@ func newWorkerMetrics(reg prometheus.Registerer) *workerMetrics {
 		outboxLag: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "pixgate_outbox_lag_seconds", Help: "Age of the oldest outbox row not yet handed to the queue, as last seen by this worker's relay.",
 		}),
+		reconcile: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "pixgate_reconcile_record_failures_total", Help: "Records whose reconciliation failed (and were skipped until the next tick), by step.",
+		}, []string{"step"}),
 	}
-	reg.MustRegister(m.tasks, m.duration, m.events, m.postbacks, m.outboxLag)
+	m.flags = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "pixgate_transfers_flagged_total", Help: "Withdrawals and refunds flagged for an operator (the provider no longer knows them), by kind.",
+	}, []string{"kind"})
+	m.flaggedG = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "pixgate_transfers_awaiting_operator", Help: "PROCESSING withdrawals and refunds flagged for an operator, by kind, as of the last reconcile tick.",
+	}, []string{"kind"})
+	reg.MustRegister(m.tasks, m.duration, m.events, m.postbacks, m.outboxLag, m.reconcile, m.flags, m.flaggedG)
 	return m
 }
 
@@ -89,5 +101,23 @@ func (m *workerMetrics) postback(outcome string) {
 func (m *workerMetrics) lag(d time.Duration) {
 	if m != nil {
 		m.outboxLag.Set(d.Seconds())
+	}
+}
+
+func (m *workerMetrics) reconcileFailure(step string) {
+	if m != nil {
+		m.reconcile.WithLabelValues(step).Inc()
+	}
+}
+
+func (m *workerMetrics) flagged(kind string) {
+	if m != nil {
+		m.flags.WithLabelValues(kind).Inc()
+	}
+}
+
+func (m *workerMetrics) setFlagged(kind string, n int) {
+	if m != nil {
+		m.flaggedG.WithLabelValues(kind).Set(float64(n))
 	}
 }

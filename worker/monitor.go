@@ -26,12 +26,16 @@ type MonitorConfig struct {
 	Registry *prometheus.Registry
 }
 
-// MonitorHandler serves /healthz (Postgres and Redis answer), /metrics
+// MonitorHandler serves /healthz (the process is alive: for liveness
+// probes), /readyz (Postgres and Redis answer: for readiness), /metrics
 // (Prometheus, queue sizes and latency included) and /monitoring (asynqmon,
 // where operators watch, retry and archive tasks).
 func (w *Worker) MonitorHandler(cfg MonitorConfig) http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", w.healthz)
+	mux.HandleFunc("GET /healthz", func(rw http.ResponseWriter, _ *http.Request) {
+		writeJSON(rw, http.StatusOK, map[string]any{"status": "ok"})
+	})
+	mux.HandleFunc("GET /readyz", w.readyz)
 	if cfg.Registry != nil {
 		cfg.Registry.MustRegister(metrics.NewQueueMetricsCollector(asynq.NewInspectorFromRedisClient(w.deps.Redis)))
 		mux.Handle("GET /metrics", promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}))
@@ -43,21 +47,30 @@ func (w *Worker) MonitorHandler(cfg MonitorConfig) http.Handler {
 	return mux
 }
 
-func (w *Worker) healthz(rw http.ResponseWriter, r *http.Request) {
+// readyz checks Postgres and Redis within two seconds. The answer names
+// each with "ok" or "unavailable"; the cause, which holds internal
+// addresses, goes to the log.
+func (w *Worker) readyz(rw http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	checks, ok := map[string]string{"postgres": "ok", "redis": "ok"}, true
-	if err := w.deps.DB.Ping(ctx); err != nil {
-		checks["postgres"], ok = "unreachable", false
+	checks, status := map[string]string{}, http.StatusOK
+	for name, ping := range map[string]func(context.Context) error{
+		"postgres": w.deps.DB.Ping,
+		"redis":    func(ctx context.Context) error { return w.deps.Redis.Ping(ctx).Err() },
+	} {
+		checks[name] = "ok"
+		if err := ping(ctx); err != nil {
+			w.log.Warn("readiness check failed", "dependency", name, "error", err)
+			checks[name], status = "unavailable", http.StatusServiceUnavailable
+		}
 	}
-	if err := w.deps.Redis.Ping(ctx).Err(); err != nil {
-		checks["redis"], ok = "unreachable", false
-	}
+	writeJSON(rw, status, map[string]any{"status": map[bool]string{true: "ok", false: "unavailable"}[status == http.StatusOK], "checks": checks})
+}
+
+func writeJSON(rw http.ResponseWriter, status int, v any) {
 	rw.Header().Set("Content-Type", "application/json")
-	if !ok {
-		rw.WriteHeader(http.StatusServiceUnavailable)
-	}
-	_ = json.NewEncoder(rw).Encode(map[string]any{"status": map[bool]string{true: "ok", false: "unavailable"}[ok], "checks": checks})
+	rw.WriteHeader(status)
+	_ = json.NewEncoder(rw).Encode(v)
 }
 
 // basicAuth compares hashes of the credentials in constant time.

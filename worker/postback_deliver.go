@@ -25,7 +25,7 @@ func (w *Worker) deliverPostback(ctx context.Context, t *asynq.Task) error {
 	if err := tasks.Decode(t, &p); err != nil {
 		return err
 	}
-	pb, err := w.deps.DB.Postback(ctx, p.PostbackID)
+	pb, secret, err := w.deps.DB.PostbackForDelivery(ctx, p.PostbackID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return fmt.Errorf("postback %s does not exist: %w", p.PostbackID, asynq.SkipRetry)
 	}
@@ -35,12 +35,8 @@ func (w *Worker) deliverPostback(ctx context.Context, t *asynq.Task) error {
 	if pb.Status != storage.PostbackPending {
 		return nil // delivered, stopped or given up meanwhile
 	}
-	in, err := w.deps.DB.Integrator(ctx, pb.IntegratorID)
-	if err != nil {
-		return fmt.Errorf("postback %s: integrator: %w", pb.ID, err)
-	}
 	cfg := w.cfg.Postbacks
-	res := postback.Send(ctx, w.postbackHTTP, cfg, postback.Request{ID: pb.ID, URL: pb.URL, Body: pb.Body, Secret: in.WebhookSecret})
+	res := postback.Send(ctx, w.postbackHTTP, cfg, postback.Request{ID: pb.ID, URL: pb.URL, Body: pb.Body, Secret: secret})
 
 	rec := storage.PostbackAttemptResult{StatusCode: res.StatusCode, Latency: res.Latency}
 	if res.Err != nil {

@@ -8,9 +8,9 @@ import (
 	"github.com/pixgate/pixgate/worker/postback"
 )
 
-// createPostback writes the postback of a state change in the change's own
+// writePostback writes the postback of a state change in the change's own
 // transaction; nil means the record has no postback URL.
-func (w *Worker) createPostback(ctx context.Context, tx *storage.Tx, ev *postback.Event) error {
+func writePostback(ctx context.Context, tx *storage.Tx, ev *postback.Event) error {
 	if ev == nil {
 		return nil
 	}
@@ -25,9 +25,9 @@ func withdrawalPostback(wd storage.Withdrawal) *postback.Event {
 }
 
 // refundPostback needs the refunded charge's pix_id for the body.
-func (w *Worker) refundPostback(ctx context.Context, f storage.Refund) *postback.Event {
+func refundPostback(ctx context.Context, db *storage.DB, f storage.Refund) *postback.Event {
 	chargePixID := ""
-	if c, err := w.deps.DB.ChargeByID(ctx, f.ChargeID); err == nil && c.PixID != nil {
+	if c, err := db.ChargeByID(ctx, f.ChargeID); err == nil && c.PixID != nil {
 		chargePixID = *c.PixID
 	}
 	return optional(postback.ForRefund(f, chargePixID))
@@ -47,13 +47,12 @@ func (w *Worker) redrivePostbacks(ctx context.Context, slot int64) error {
 	if err != nil {
 		return err
 	}
-	for _, p := range overdue {
-		m := tasks.PostbackDeliverMessage(p.ID, int(slot))
-		// Only if still PENDING and still late: a task delivering it right
-		// now must not be undone.
-		if _, err := w.deps.DB.RedriveOverduePostback(ctx, p.ID, w.cfg.Reconcile.StaleAfter, storage.OutboxMessage(m)); err != nil {
+	return forEach(ctx, w, "postbacks", overdue, func(p storage.Postback) string { return p.ID.String() },
+		func(p storage.Postback) error {
+			m := tasks.PostbackDeliverMessage(p.ID, int(slot))
+			// Only if still PENDING and still late: a task delivering it right
+			// now must not be undone.
+			_, err := w.deps.DB.RedriveOverduePostback(ctx, p.ID, w.cfg.Reconcile.StaleAfter, storage.OutboxMessage(m))
 			return err
-		}
-	}
-	return nil
+		})
 }

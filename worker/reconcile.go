@@ -3,11 +3,11 @@ package worker
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/hibiken/asynq"
 
-	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/tasks"
 )
@@ -16,28 +16,56 @@ import (
 // message may have left behind.
 type ReconcileConfig struct {
 	// Interval between ticks; the tick of a slot runs once whatever the
-	// number of workers. Default 30s.
+	// number of workers. A check that falls due waits at most this long.
+	// Default 5s.
 	Interval time.Duration
 	// StaleAfter is how long a withdrawal or refund may stay PROCESSING
 	// without news, or a notification unprocessed, or a charge unissued,
 	// before the reconciler asks the provider. Default 2m.
 	StaleAfter time.Duration
-	// ExpiryGrace is how long after a charge's expiry the provider is asked
-	// whether it was paid. Default 1m.
+	// ChargeFirstCheck is how long after its creation a PENDING charge is
+	// first consulted; later checks come after a gap as long as the
+	// charge's age (15 s, 30 s, 1 min, 2 min ... after creation). Default
+	// 15s.
+	ChargeFirstCheck time.Duration
+	// ChargeMaxGap caps the gap between two checks of a PENDING charge.
+	// Default 15m.
+	ChargeMaxGap time.Duration
+	// ChargeCheckLease is how long a claimed charge is left alone when its
+	// check fails (provider unreachable) or its worker dies. Default 1m.
+	ChargeCheckLease time.Duration
+	// ExpiryGrace is how long after a charge's expiry its last check comes:
+	// unpaid then, it is EXPIRED. Default 1m.
 	ExpiryGrace time.Duration
+	// MaxResends bounds how many times a withdrawal or refund the provider
+	// no longer knows is sent again; the next time it is flagged for an
+	// operator instead. Default 3.
+	MaxResends int
 	// Batch caps the records of each kind looked at per tick. Default 100.
 	Batch int
 }
 
 func (c ReconcileConfig) withDefaults() ReconcileConfig {
 	if c.Interval <= 0 {
-		c.Interval = 30 * time.Second
+		c.Interval = 5 * time.Second
 	}
 	if c.StaleAfter <= 0 {
 		c.StaleAfter = 2 * time.Minute
 	}
+	if c.ChargeFirstCheck <= 0 {
+		c.ChargeFirstCheck = 15 * time.Second
+	}
+	if c.ChargeMaxGap <= 0 {
+		c.ChargeMaxGap = 15 * time.Minute
+	}
+	if c.ChargeCheckLease <= 0 {
+		c.ChargeCheckLease = time.Minute
+	}
 	if c.ExpiryGrace <= 0 {
 		c.ExpiryGrace = time.Minute
+	}
+	if c.MaxResends <= 0 {
+		c.MaxResends = 3
 	}
 	if c.Batch <= 0 {
 		c.Batch = 100
@@ -48,7 +76,8 @@ func (c ReconcileConfig) withDefaults() ReconcileConfig {
 // reconcile is one tick. Each step re-drives from Postgres, the source of
 // truth, so nothing depends on what Redis still holds; each action is
 // idempotent, so a tick that overlaps a late task or another tick is
-// harmless. A failing step is logged and the next one still runs.
+// harmless. A failing step is logged and the next one still runs, and
+// within a step a failing record is logged and the next one still runs.
 func (w *Worker) reconcile(ctx context.Context, t *asynq.Task) error {
 	var p tasks.ReconcileTick
 	if err := tasks.Decode(t, &p); err != nil {
@@ -58,12 +87,14 @@ func (w *Worker) reconcile(ctx context.Context, t *asynq.Task) error {
 		name string
 		run  func(context.Context, int64) error
 	}{
+		{"settlement releases", w.releaseHeld}, // first: it needs no provider
 		{"provider events", w.redriveEvents},
+		{"pending charges", w.checkPendingCharges},
 		{"withdrawals", w.reconcileWithdrawals},
 		{"refunds", w.reconcileRefunds},
-		{"expired charges", w.reconcileExpiredCharges},
 		{"unissued charges", w.reconcileUnissuedCharges},
 		{"postbacks", w.redrivePostbacks},
+		{"flagged transfers", w.countFlagged},
 	}
 	for _, s := range steps {
 		if err := s.run(ctx, p.Slot); err != nil {
@@ -82,79 +113,10 @@ func (w *Worker) redriveEvents(ctx context.Context, slot int64) error {
 	if err != nil {
 		return err
 	}
-	for _, ev := range events {
-		if err := w.enqueueNow(ctx, tasks.ProviderEventMessage(ev.ID, int(slot))); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// reconcileWithdrawals sends again withdrawals that were never sent, and
-// asks the provider about the others.
-func (w *Worker) reconcileWithdrawals(ctx context.Context, slot int64) error {
-	stale, err := w.deps.DB.StaleWithdrawals(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
-	if err != nil {
-		return err
-	}
-	for _, wd := range stale {
-		if wd.PixID == nil {
-			m := tasks.WithdrawalSendMessage(wd.ID, int(slot))
-			if err := w.deps.DB.RedriveWithdrawal(ctx, wd.ID, storage.OutboxMessage(m)); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := w.consultAndApply(ctx, *wd.PixID, func() error { return w.deps.DB.TouchWithdrawal(ctx, wd.ID) }); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// reconcileRefunds asks the provider about refunds without news.
-func (w *Worker) reconcileRefunds(ctx context.Context, _ int64) error {
-	stale, err := w.deps.DB.StaleRefunds(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
-	if err != nil {
-		return err
-	}
-	for _, f := range stale {
-		touch := func() error { return w.deps.DB.TouchRefund(ctx, f.ID) }
-		if f.PixID == nil {
-			w.log.Warn("refund PROCESSING without a provider transaction", "refund_id", f.ID)
-			if err := touch(); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := w.consultAndApply(ctx, *f.PixID, touch); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// reconcileExpiredCharges asks the provider about charges past their
-// expiry: paid ones are credited (their notification was lost), unpaid ones
-// become EXPIRED.
-func (w *Worker) reconcileExpiredCharges(ctx context.Context, _ int64) error {
-	charges, err := w.deps.DB.ExpiredCharges(ctx, w.cfg.Reconcile.ExpiryGrace, w.cfg.Reconcile.Batch)
-	if err != nil {
-		return err
-	}
-	for _, c := range charges {
-		txn, err := w.deps.Provider.ConsultTransaction(ctx, *c.PixID)
-		if err != nil {
-			return err
-		}
-		if txn.Status != statusPaid {
-			txn.Status = statusExpired // unpaid, past its expiry: the provider confirms it
-		}
-		if _, err := w.applyConfirmed(ctx, txn, nil); err != nil {
-			return err
-		}
-	}
-	return nil
+	return forEach(ctx, w, "provider events", events, func(ev storage.ProviderEvent) string { return strconv.FormatInt(ev.ID, 10) },
+		func(ev storage.ProviderEvent) error {
+			return w.enqueueNow(ctx, tasks.ProviderEventMessage(ev.ID, int(slot)))
+		})
 }
 
 // reconcileUnissuedCharges fails charges whose creating request died before
@@ -165,34 +127,14 @@ func (w *Worker) reconcileUnissuedCharges(ctx context.Context, _ int64) error {
 	if err != nil {
 		return err
 	}
-	for _, c := range charges {
-		if _, err := w.deps.DB.FailCharge(ctx, c.ID, "issuance was interrupted; retry with the same external_id"); err != nil &&
-			!errors.Is(err, storage.ErrStateChanged) {
+	return forEach(ctx, w, "unissued charges", charges, func(c storage.Charge) string { return c.ID.String() },
+		func(c storage.Charge) error {
+			_, err := w.deps.DB.FailCharge(ctx, c.ID, "issuance was interrupted; retry with the same external_id")
+			if errors.Is(err, storage.ErrStateChanged) {
+				return nil
+			}
 			return err
-		}
-	}
-	return nil
-}
-
-// consultAndApply applies what the provider says of a transaction; when
-// that changes nothing, touch moves the record to the back of the queue.
-func (w *Worker) consultAndApply(ctx context.Context, pixID string, touch func() error) error {
-	txn, err := w.deps.Provider.ConsultTransaction(ctx, pixID)
-	if errors.Is(err, providerclient.ErrNotFound) {
-		w.log.Error("provider does not know a transaction PixGate sent", "pix_id", pixID)
-		return touch()
-	}
-	if err != nil {
-		return err
-	}
-	if txn.TransactionID == "" {
-		txn.TransactionID = pixID
-	}
-	if txn.Status != statusCompleted && txn.Status != statusFailed {
-		return touch()
-	}
-	_, err = w.applyConfirmed(ctx, txn, nil)
-	return err
+		})
 }
 
 // enqueueNow puts a task on the queue directly; a task id already there

@@ -15,7 +15,8 @@ import (
 	"github.com/pixgate/pixgate/tasks"
 )
 
-var fastReconcile = ReconcileConfig{Interval: 100 * time.Millisecond, StaleAfter: 300 * time.Millisecond, ExpiryGrace: time.Millisecond}
+var fastReconcile = ReconcileConfig{Interval: 100 * time.Millisecond, StaleAfter: 300 * time.Millisecond, ChargeFirstCheck: 200 * time.Millisecond,
+	ExpiryGrace: time.Millisecond}
 
 // loseRedis plays the relay having handed every outbox row to a Redis that
 // then lost everything: rows marked sent, no task anywhere.

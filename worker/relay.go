@@ -16,6 +16,9 @@ import (
 // relayBatch is how many outbox rows one relay transaction claims.
 const relayBatch = 100
 
+// relayGather is how long a woken relay waits before it claims rows.
+const relayGather = 2 * time.Millisecond
+
 // enqueuer is the part of asynq.Client the relay uses.
 type enqueuer interface {
 	EnqueueContext(ctx context.Context, task *asynq.Task, opts ...asynq.Option) (*asynq.TaskInfo, error)
@@ -46,6 +49,12 @@ func (r *relay) start(ctx context.Context, wg *sync.WaitGroup) {
 			case <-ctx.Done():
 				return
 			case <-wake:
+				// Commits arrive one after another under load: a moment's
+				// wait lets one relay round carry several of them.
+				select {
+				case <-ctx.Done():
+				case <-time.After(relayGather):
+				}
 			case <-timer.C:
 				// The lag gauge is refreshed on the tick, not on every
 				// wake: under load the relay wakes once per commit.

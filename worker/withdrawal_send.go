@@ -2,8 +2,6 @@ package worker
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/hibiken/asynq"
 
@@ -13,29 +11,28 @@ import (
 )
 
 // sendWithdrawal sends a PROCESSING withdrawal to the provider as a PIX
-// payment whose external_id is the withdrawal id, so a repeated send (a
-// redelivered task, a retry after a lost answer) never pays twice.
-//
-//   - accepted: the provider's transaction id is recorded; the final status
-//     arrives later by notification or reconciliation;
-//   - rejected: the withdrawal fails and its reservation is released, in
-//     one SQL transaction;
-//   - unavailable, unknown outcome, breaker open: the task is retried.
+// payment (see sendTransfer).
 func (w *Worker) sendWithdrawal(ctx context.Context, t *asynq.Task) error {
 	var p tasks.WithdrawalSend
 	if err := tasks.Decode(t, &p); err != nil {
 		return err
 	}
-	wd, err := w.deps.DB.WithdrawalByID(ctx, p.WithdrawalID)
-	if errors.Is(err, storage.ErrNotFound) {
-		return fmt.Errorf("withdrawal %s does not exist: %w", p.WithdrawalID, asynq.SkipRetry)
-	}
+	return sendTransfer(ctx, w, p.WithdrawalID, w.withdrawals(), w.sendPayment, w.deps.DB.RecordWithdrawalSent)
+}
+
+// sendPayment sends a withdrawal to the provider as a PIX payment and
+// returns the provider's transaction id.
+func (w *Worker) sendPayment(ctx context.Context, wd storage.Withdrawal) (string, error) {
+	pay, err := w.deps.Provider.CreatePayment(ctx, w.paymentRequest(wd))
 	if err != nil {
-		return err
+		return "", err
 	}
-	if wd.Status != storage.WithdrawalProcessing || wd.PixID != nil {
-		return nil // already sent, or already final
-	}
+	return pay.TransactionID, nil
+}
+
+// paymentRequest is the provider payment of a withdrawal, with the
+// withdrawal's id as external_id, so that sending it again never pays twice.
+func (w *Worker) paymentRequest(wd storage.Withdrawal) providerclient.PaymentRequest {
 	req := providerclient.PaymentRequest{
 		Amount:     wd.Amount,
 		ExternalID: wd.ID.String(),
@@ -47,31 +44,5 @@ func (w *Worker) sendWithdrawal(ctx context.Context, t *asynq.Task) error {
 	if wd.Description != nil {
 		req.Description = *wd.Description
 	}
-	pay, err := w.deps.Provider.CreatePayment(ctx, req)
-	switch {
-	case err == nil:
-		_, err = w.deps.DB.RecordWithdrawalSent(ctx, wd.ID, pay.TransactionID)
-		return err
-	case errors.Is(err, providerclient.ErrRejected):
-		return w.failWithdrawal(ctx, wd, rejectionReason(err))
-	default:
-		return err
-	}
-}
-
-// failWithdrawal fails a withdrawal and releases its reservation.
-func (w *Worker) failWithdrawal(ctx context.Context, wd storage.Withdrawal, reason string) error {
-	return w.deps.DB.InTx(ctx, func(tx *storage.Tx) error {
-		_, _, err := tx.FailWithdrawal(ctx, wd.ID, reason)
-		return err
-	})
-}
-
-// rejectionReason is the provider's own words, for the integrator.
-func rejectionReason(err error) string {
-	var pe *providerclient.Error
-	if errors.As(err, &pe) && pe.Message != "" {
-		return "provider rejected the payment: " + pe.Message
-	}
-	return "provider rejected the payment"
+	return req
 }

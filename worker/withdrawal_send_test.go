@@ -161,3 +161,20 @@ func TestOutageDelaysButDoesNotLose(t *testing.T) {
 		t.Fatalf("payments = %d, want 1", n)
 	}
 }
+
+// A payment the provider rejects at send time fails the withdrawal, and the
+// integrator is told like for any other final status: a FAILED postback.
+func TestRejectedPaymentHasItsPostback(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	w := h.createWithdrawal(1000, "not-an-email")
+	if _, err := h.db.Pool().Exec(ctx, `UPDATE withdrawals SET postback_url = 'https://loja.example/pix' WHERE id = $1`, w.ID); err != nil {
+		t.Fatal(err)
+	}
+	h.start()
+	h.eventually("withdrawal failed", 3*time.Second, func() bool { return h.withdrawal(w.ID).Status == storage.WithdrawalFailed })
+	var event string
+	if err := h.db.Pool().QueryRow(ctx, `SELECT event FROM postbacks WHERE resource_id = $1`, w.ID).Scan(&event); err != nil || event != "FAILED" {
+		t.Fatalf("postback of the rejected withdrawal: %q, %v", event, err)
+	}
+}

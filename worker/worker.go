@@ -27,7 +27,10 @@ type Config struct {
 	// Concurrency is how many tasks one process runs at once. Default 20.
 	Concurrency int
 	// TaskCheckInterval is how long an idle processor waits before polling
-	// the queues again: it bounds how late a new task starts. Default 20ms.
+	// the queues again: it bounds how late a new task starts, at every task
+	// hop of a lifecycle. Default 5ms (about 7% of a core and 2.5% of
+	// Redis's when idle; 20ms took a charge from payment to PAID in 21 ms
+	// where 5ms takes 13).
 	TaskCheckInterval time.Duration
 	// RelayPollInterval is how often the outbox relay looks for rows when no
 	// notification woke it. Default 1s.
@@ -42,6 +45,8 @@ type Config struct {
 	Postbacks postback.Config
 	// Reconcile says when lost work is re-driven.
 	Reconcile ReconcileConfig
+	// Retention says how long finished bookkeeping is kept.
+	Retention RetentionConfig
 	// ShutdownTimeout bounds how long running tasks may finish on SIGTERM
 	// before they are handed back to the queue. Default 20s.
 	ShutdownTimeout time.Duration
@@ -52,7 +57,7 @@ func (c Config) withDefaults() Config {
 		c.Concurrency = 20
 	}
 	if c.TaskCheckInterval <= 0 {
-		c.TaskCheckInterval = 20 * time.Millisecond
+		c.TaskCheckInterval = 5 * time.Millisecond
 	}
 	if c.RelayPollInterval <= 0 {
 		c.RelayPollInterval = time.Second
@@ -64,6 +69,7 @@ func (c Config) withDefaults() Config {
 		c.ShutdownTimeout = 20 * time.Second
 	}
 	c.Reconcile = c.Reconcile.withDefaults()
+	c.Retention = c.Retention.withDefaults()
 	c.Postbacks = c.Postbacks.WithDefaults()
 	return c
 }
@@ -91,12 +97,17 @@ type Worker struct {
 	// postbackHTTP is the SSRF-guarded client of postback deliveries,
 	// shared so that deliveries to one receiver reuse connections.
 	postbackHTTP *http.Client
+	// now is the reconciler's clock (tests drive the charge schedule).
+	now func() time.Time
+	// retention prunes finished bookkeeping (retention.go).
+	retention *retention
 }
 
 // New assembles a worker; Run starts it.
 func New(cfg Config, deps Deps) *Worker {
 	cfg = cfg.withDefaults()
-	w := &Worker{cfg: cfg, deps: deps, log: deps.Logger.With("component", "worker"), metrics: newWorkerMetrics(deps.Metrics)}
+	w := &Worker{cfg: cfg, deps: deps, log: deps.Logger.With("component", "worker"), metrics: newWorkerMetrics(deps.Metrics),
+		now: time.Now}
 	w.client = asynq.NewClientFromRedisClient(deps.Redis)
 	w.postbackHTTP = postback.NewHTTPClient(cfg.Postbacks)
 	w.server = asynq.NewServerFromRedisClient(deps.Redis, asynq.Config{
@@ -114,6 +125,7 @@ func New(cfg Config, deps Deps) *Worker {
 	w.relay = &relay{db: deps.DB, enqueuer: w.client, log: w.log.With("loop", "outbox-relay"), interval: cfg.RelayPollInterval,
 		lag: w.metrics.lag}
 	w.ticker = &ticker{every: cfg.Reconcile.Interval, enqueue: w.enqueueNow, log: w.log.With("loop", "reconcile-ticker")}
+	w.retention = &retention{db: deps.DB, cfg: cfg.Retention, log: w.log.With("loop", "retention")}
 	return w
 }
 
@@ -122,6 +134,7 @@ func (w *Worker) Handler() asynq.Handler {
 	mux := asynq.NewServeMux()
 	mux.Use(w.logTask)
 	mux.HandleFunc(tasks.TypeWithdrawalSend, w.sendWithdrawal)
+	mux.HandleFunc(tasks.TypeRefundSend, w.sendRefund)
 	mux.HandleFunc(tasks.TypeProviderEvent, w.applyProviderEvent)
 	mux.HandleFunc(tasks.TypePostbackDeliver, w.deliverPostback)
 	mux.HandleFunc(tasks.TypeReconcileTick, w.reconcile)
@@ -139,6 +152,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	w.relay.start(ctx, &wg)
 	w.ticker.start(ctx, &wg)
+	w.retention.start(ctx, &wg)
 	<-ctx.Done()
 	wg.Wait()
 	w.server.Shutdown()

@@ -1,6 +1,7 @@
 package postback
 
 import (
+	"net"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
@@ -30,6 +31,16 @@ type Config struct {
 	// MaxInterval caps the delay between two attempts (before jitter).
 	// Default 6h.
 	MaxInterval time.Duration
+	// Resolver looks postback hosts up, at creation (CheckURL) and at
+	// delivery alike. Default net.DefaultResolver.
+	Resolver Resolver
+}
+
+func (c Config) resolver() Resolver {
+	if c.Resolver == nil {
+		return net.DefaultResolver
+	}
+	return c.Resolver
 }
 
 // Defaults of Config.

@@ -12,10 +12,10 @@ package postback
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/tasks"
@@ -50,73 +50,37 @@ func NewPostback(e Event) storage.NewPostback {
 	}
 }
 
-// brasilia is the family's clock for dates: UTC−3 all year (Brazil has had
-// no daylight saving time since 2019). A fixed zone needs no tzdata.
-var brasilia = time.FixedZone("BRT", -3*60*60)
-
-// familyDate renders t as the family does, "YYYY-MM-DD HH:MM:SS" in
-// Brasília time; nil stays null.
-func familyDate(t *time.Time) *string {
-	if t == nil {
-		return nil
-	}
-	s := t.In(brasilia).Format(time.DateTime)
-	return &s
-}
-
-type envelope struct {
-	RequestBody any `json:"requestBody"`
-}
-
 func body(v any) []byte {
-	b, err := json.Marshal(envelope{v})
+	b, err := json.Marshal(contract.Envelope[any]{RequestBody: v})
 	if err != nil {
 		panic(fmt.Sprintf("postback: body does not marshal: %v", err)) // plain structs: cannot happen
 	}
 	return b
 }
 
-// payerParty is the payer, which the family puts under creditParty.
-type payerParty struct {
-	Name  string  `json:"name"`
-	Email *string `json:"email"`
-	TaxID string  `json:"taxId"`
-}
-
+// chargeBody is the charge's RECEIVEPIX transaction with PixGate's
+// additions beside the family's fields.
 type chargeBody struct {
-	TransactionType string      `json:"transactionType"`
-	TransactionID   *string     `json:"transactionId"`
-	ExternalID      string      `json:"external_id"`
-	Amount          money.Money `json:"amount"`
-	PaymentType     string      `json:"paymentType"`
-	Status          string      `json:"status"`
-	DateApproval    *string     `json:"dateApproval"`
-	CreditParty     payerParty  `json:"creditParty"`
-	DebitParty      struct{}    `json:"debitParty"` // the payer's bank: not known to PixGate
-	FailureReason   *string     `json:"failure_reason,omitempty"`
-	ID              uuid.UUID   `json:"id"`
-	Fee             money.Money `json:"fee"`
-	NetAmount       money.Money `json:"net_amount"`
+	contract.Transaction
+	ID        uuid.UUID   `json:"id"`
+	Fee       money.Money `json:"fee"`
+	NetAmount money.Money `json:"net_amount"`
 }
 
 // ForCharge is the postback of a charge's current status. ok is false when
 // the charge has no postback URL or its status is not one integrators are
-// told about (PENDING is the state they created).
+// told about by a RECEIVEPIX postback: PAID and EXPIRED. PENDING and FAILED
+// are answered to the request that created the charge, and REFUNDED is told
+// by the refunds' own postbacks, since code written for the family may take
+// any RECEIVEPIX notification for a payment.
 func ForCharge(c storage.Charge) (Event, bool) {
-	switch c.Status {
-	case storage.ChargePaid, storage.ChargeExpired, storage.ChargeRefunded, storage.ChargeFailed:
-	default:
+	if c.Status != storage.ChargePaid && c.Status != storage.ChargeExpired {
 		return Event{}, false
 	}
 	if c.PostbackURL == nil || *c.PostbackURL == "" {
 		return Event{}, false
 	}
-	b := chargeBody{
-		TransactionType: "RECEIVEPIX", TransactionID: c.PixID, ExternalID: c.ExternalID,
-		Amount: c.Amount, PaymentType: "PIX", Status: c.Status, DateApproval: familyDate(c.PaidAt),
-		CreditParty:   payerParty{Name: c.Payer.Name, Email: c.Payer.Email, TaxID: c.Payer.Document},
-		FailureReason: c.FailureReason, ID: c.ID, Fee: c.Fee, NetAmount: c.Net(),
-	}
+	b := chargeBody{Transaction: c.ContractTransaction(), ID: c.ID, Fee: c.Fee, NetAmount: c.Net()}
 	return Event{ResourceType: "charge", ResourceID: c.ID, IntegratorID: c.IntegratorID, Name: c.Status,
 		URL: *c.PostbackURL, Body: body(b)}, true
 }

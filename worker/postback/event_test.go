@@ -22,7 +22,7 @@ func testCharge() storage.Charge {
 	return storage.Charge{
 		ID: uuid.MustParse("019a0000-0000-7000-8000-000000000001"), IntegratorID: 7, ExternalID: "pedido-42",
 		Amount: money.FromReais(15, 0), Fee: money.FromReais(0, 23), Status: storage.ChargePaid,
-		PixID: ptr("abcdefghijklmnopqrstuvwxyz012345"), PaidAt: &paidAt,
+		PixID: ptr("abcdefghijklmnopqrstuvwxyz012345"), PaidAt: &paidAt, CreatedAt: paidAt.Add(-3 * time.Minute), EndToEndID: ptr("E12345678202603101804abcdefghijk"),
 		Payer:       storage.Payer{Name: "Fulano de Tal", Document: "52998224725", Email: ptr("fulano@example.com")},
 		PostbackURL: ptr("https://loja.example/pix"),
 	}
@@ -37,7 +37,9 @@ func TestForChargeBody(t *testing.T) {
 		t.Fatalf("event = %+v", ev)
 	}
 	want := `{"requestBody":{"transactionType":"RECEIVEPIX","transactionId":"abcdefghijklmnopqrstuvwxyz012345",` +
-		`"external_id":"pedido-42","amount":15.00,"paymentType":"PIX","status":"PAID","dateApproval":"2026-03-10 15:04:05",` +
+		`"external_id":"pedido-42","amount":15.00,"paymentType":"PIX","status":"PAID",` +
+		`"endToEndId":"E12345678202603101804abcdefghijk","dateCreated":"2026-03-10 15:01:05",` +
+		`"dateApproval":"2026-03-10 15:04:05",` +
 		`"creditParty":{"name":"Fulano de Tal","email":"fulano@example.com","taxId":"52998224725"},"debitParty":{},` +
 		`"id":"019a0000-0000-7000-8000-000000000001","fee":0.23,"net_amount":14.77}}`
 	if string(ev.Body) != want {
@@ -46,12 +48,14 @@ func TestForChargeBody(t *testing.T) {
 }
 
 func TestNoEvent(t *testing.T) {
-	pending, noURL := testCharge(), testCharge()
-	pending.Status, noURL.PostbackURL = storage.ChargePending, nil
+	pending, noURL, failed, refunded := testCharge(), testCharge(), testCharge(), testCharge()
+	pending.Status, noURL.PostbackURL, failed.Status, refunded.Status = storage.ChargePending, nil, storage.ChargeFailed, storage.ChargeRefunded
 	w := storage.Withdrawal{Status: storage.WithdrawalProcessing, PostbackURL: ptr("https://x.example/")}
 	for name, ok := range map[string]bool{
 		"pending charge":        second(ForCharge(pending)),
 		"charge without URL":    second(ForCharge(noURL)),
+		"failed charge":         second(ForCharge(failed)),
+		"refunded charge":       second(ForCharge(refunded)),
 		"processing withdrawal": second(ForWithdrawal(w)),
 		"processing refund":     second(ForRefund(storage.Refund{Status: "PROCESSING", PostbackURL: ptr("https://x.example/")}, "p")),
 	} {
@@ -79,8 +83,8 @@ func TestForWithdrawalAndRefundBodies(t *testing.T) {
 	}
 	decode(t, ev.Body, &got)
 	b := got.RequestBody
-	if b["transactionType"] != "PAYMENT" || b["status"] != "FAILED" || b["failure_reason"] != "key not found" ||
-		b["dateApproval"] != "2026-03-10 15:04:05" || b["endToEndId"] != nil || b["external_id"] != "saque-1" {
+	if b["transactionType"] != "PAYMENT" || b["status"] != "FAILED" || b["failure_reason"] != "key not found" || b["transactionId"] != w.PublicPixID() ||
+		b["dateApproval"] != nil || b["endToEndId"] != nil || b["external_id"] != "saque-1" {
 		t.Fatalf("withdrawal body = %s", ev.Body)
 	}
 	if sc := b["statusCode"].(map[string]any); sc["statusId"] != json.Number("3") {
@@ -89,7 +93,7 @@ func TestForWithdrawalAndRefundBodies(t *testing.T) {
 	if cp := b["creditParty"].(map[string]any); cp["keyType"] != "EMAIL" || cp["key"] != "b@example.com" {
 		t.Fatalf("creditParty = %v", cp)
 	}
-	if !strings.Contains(string(ev.Body), `"amount":10.00,"fee":0.50`) {
+	if !strings.Contains(string(ev.Body), `"amount":10.00,`) || !strings.Contains(string(ev.Body), `"fee":0.50,`) {
 		t.Fatalf("amounts are not 2-decimal numbers: %s", ev.Body)
 	}
 
@@ -102,8 +106,9 @@ func TestForWithdrawalAndRefundBodies(t *testing.T) {
 	got.RequestBody = nil // decoding into a map merges keys
 	decode(t, ev.Body, &got)
 	b = got.RequestBody
-	if b["transactionType"] != "REFUND" || b["pix_id"] != "charge-pix-id" || b["transactionId"] != "r1" ||
-		b["statusCode"].(map[string]any)["statusId"] != json.Number("1") || b["failure_reason"] != nil {
+	if b["transactionType"] != "REFUND" || b["pix_id"] != "charge-pix-id" || b["transactionId"] != r.PublicPixID() ||
+		b["statusCode"].(map[string]any)["statusId"] != json.Number("1") || b["failure_reason"] != nil ||
+		b["dateApproval"] != "2026-03-10 15:04:05" {
 		t.Fatalf("refund body = %s", ev.Body)
 	}
 }
@@ -128,3 +133,31 @@ func TestNewPostback(t *testing.T) {
 		t.Fatalf("outbox = %+v, want %+v", np.Outbox, want)
 	}
 }
+
+// A family parser refuses "email": null: what PixGate does not know is left
+// out of a postback, never sent as null.
+func TestAbsentFieldsAreLeftOut(t *testing.T) {
+	noEmail := testCharge()
+	noEmail.Payer.Email = nil
+	expired := testCharge()
+	expired.Status, expired.PaidAt = storage.ChargeExpired, nil
+	w := storage.Withdrawal{ID: uuid.New(), IntegratorID: 7, Amount: 1000, Status: storage.WithdrawalFailed,
+		CreditParty: storage.CreditParty{Name: "Beltrano", KeyType: "EVP", Key: "123e4567-e89b-12d3-a456-426614174000", TaxID: "52998224725"},
+		PostbackURL: ptr("https://loja.example/pix")}
+	r := storage.Refund{ID: uuid.New(), IntegratorID: 7, Amount: 500, Status: storage.WithdrawalCompleted, PostbackURL: ptr("https://loja.example/pix")}
+	for name, ev := range map[string]Event{
+		"charge without payer email":                           first(ForCharge(noEmail)),
+		"charge never paid":                                    first(ForCharge(expired)),
+		"withdrawal without external_id, pix_id or endToEndId": first(ForWithdrawal(w)),
+		"refund without external_id":                           first(ForRefund(r, "charge-pix-id")),
+	} {
+		if strings.Contains(string(ev.Body), "null") {
+			t.Errorf("%s: %s", name, ev.Body)
+		}
+	}
+	if b := first(ForCharge(noEmail)).Body; !strings.Contains(string(b), `"creditParty":{"name":"Fulano de Tal","taxId":"52998224725"}`) {
+		t.Errorf("payer without e-mail: %s", b)
+	}
+}
+
+func first(ev Event, _ bool) Event { return ev }

@@ -1,14 +1,13 @@
 package postback
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -34,30 +33,34 @@ const MaxURLLength = 2048
 // unicast, which covers IPv4-mapped addresses. Integrators pick their port.
 var guardian = ssrf.New(ssrf.WithAnyPort())
 
-// CheckURL validates a postback URL when it is given to PixGate: absolute,
-// https (http only when allowHTTP), a host, no credentials, at most
-// MaxURLLength characters, and unless allowPrivate, no literal non-public IP
-// and no localhost name. Names are not resolved here (DNS answers change):
-// the dialer checks the resolved address at every attempt.
-func CheckURL(raw string, allowHTTP, allowPrivate bool) error {
-	if err := checkShape(raw, allowHTTP); err != nil {
+// CheckURL tells, when a postback URL is given to PixGate, whether delivery
+// under cfg would refuse it: the shape (absolute, https unless
+// cfg.AllowHTTP, a host, no credentials, at most MaxURLLength characters)
+// and, unless cfg.AllowPrivate, the destination, decided by the very rule
+// the dialer applies (destinations): the host normalised as the HTTP client
+// will, resolved, every address public. A DNS server that does not answer
+// within a few seconds decides nothing: the URL is accepted, and the dialer
+// checks the resolved address at every attempt anyway.
+func CheckURL(ctx context.Context, raw string, cfg Config) error {
+	if err := checkShape(raw, cfg.AllowHTTP); err != nil {
 		return err
 	}
-	if allowPrivate {
+	if cfg.AllowPrivate {
 		return nil
 	}
 	u, _ := url.Parse(raw) // checkShape parsed it
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return fmt.Errorf("%w: %s", ErrBlockedAddress, host)
+	ctx, cancel := context.WithTimeout(ctx, checkLookupTimeout)
+	defer cancel()
+	_, err := destinations(ctx, cfg, u.Hostname())
+	if err != nil && !errors.Is(err, ErrBlockedAddress) && !errors.Is(err, ErrUnresolvable) && !errors.Is(err, ErrInvalidURL) {
+		return nil
 	}
-	if ip, err := netip.ParseAddr(host); err == nil {
-		if err := guardian.SafeAddr(ip); err != nil {
-			return fmt.Errorf("%w: %s", ErrBlockedAddress, ip)
-		}
-	}
-	return nil
+	return err
 }
+
+// checkLookupTimeout bounds the DNS lookup of CheckURL, which runs inside an
+// integrator's request.
+const checkLookupTimeout = 3 * time.Second
 
 // checkShape is the part of CheckURL that holds at delivery too: a URL
 // failing it can never be delivered, whatever DNS says.
@@ -89,7 +92,8 @@ func checkShape(raw string, allowHTTP bool) error {
 	return nil
 }
 
-// control runs after DNS resolution, on the address about to be dialed.
+// control runs on the address about to be dialed, which destinations
+// already checked: a second fence.
 func control(network, address string, _ syscall.RawConn) error {
 	if err := guardian.Safe(network, address, nil); err != nil {
 		return fmt.Errorf("%w: %v", ErrBlockedAddress, err)
@@ -101,17 +105,19 @@ func control(network, address string, _ syscall.RawConn) error {
 // redirects (a 3xx is a failure: following one would let a receiver point
 // PixGate anywhere, past the URL check), ignores proxy environment variables
 // (a proxy would dial on PixGate's behalf, unchecked), bounds each attempt by
-// cfg.Timeout and, unless cfg.AllowPrivate, refuses non-public addresses in
-// the dialer itself, after DNS resolution. Connections are kept alive.
+// cfg.Timeout and, unless cfg.AllowPrivate, dials only the addresses
+// destinations allows, resolved by itself. Connections are kept alive.
 func NewHTTPClient(cfg Config) *http.Client {
 	cfg = cfg.WithDefaults()
-	dialer := &net.Dialer{Timeout: cfg.Timeout, KeepAlive: 30 * time.Second}
+	plain := &net.Dialer{Timeout: cfg.Timeout, KeepAlive: 30 * time.Second}
+	dial := plain.DialContext
 	if !cfg.AllowPrivate {
-		dialer.Control = control
+		plain.Control = control
+		dial = dialer{cfg: cfg, dial: plain}.DialContext
 	}
 	transport := &http.Transport{
 		Proxy:                  nil,
-		DialContext:            dialer.DialContext,
+		DialContext:            dial,
 		ForceAttemptHTTP2:      true,
 		TLSHandshakeTimeout:    cfg.Timeout,
 		ResponseHeaderTimeout:  cfg.Timeout,

@@ -1,0 +1,46 @@
+package postback
+
+import (
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/pixgate/pixgate/docs/openapitest"
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// Every postback body, for every status that sends one, matches its webhook
+// in docs/openapi.yaml, the description integrators build receivers from.
+func TestPostbackBodiesMatchOpenAPI(t *testing.T) {
+	doc := openapitest.Load(t)
+	for _, status := range []string{storage.ChargePaid, storage.ChargeExpired} { // the statuses that send one
+		c := testCharge()
+		c.Status = status
+		if status == storage.ChargeExpired {
+			c.PaidAt, c.EndToEndID = nil, nil
+		}
+		ev, _ := ForCharge(c)
+		openapitest.Webhook(t, doc, "charge", ev.Body)
+	}
+	for _, status := range []string{storage.WithdrawalCompleted, storage.WithdrawalFailed} {
+		w := storage.Withdrawal{
+			ID: uuid.New(), IntegratorID: 7, Amount: money.FromReais(10, 0), Fee: money.FromReais(0, 50), Status: status,
+			CreditParty: storage.CreditParty{Name: "Beltrano", KeyType: "EMAIL", Key: "b@example.com", TaxID: "52998224725"},
+			PostbackURL: ptr("https://loja.example/pix"), FinishedAt: &paidAt, CreatedAt: paidAt,
+		}
+		if status == storage.WithdrawalFailed {
+			w.FailureReason = ptr("the receiving institution rejected the PIX key")
+		} else {
+			w.PixID, w.EndToEndID = ptr("p1"), ptr("E12345678202603101804abcdefghijk")
+		}
+		ev, _ := ForWithdrawal(w)
+		openapitest.Webhook(t, doc, "withdrawal", ev.Body)
+
+		r := storage.Refund{ID: uuid.New(), IntegratorID: 7, Amount: money.FromReais(5, 0), Fee: money.FromReais(0, 50),
+			Status: status, PixID: ptr("r1"), FinishedAt: &paidAt, CreatedAt: paidAt, PostbackURL: ptr("https://loja.example/pix"),
+			FailureReason: w.FailureReason, EndToEndID: w.EndToEndID}
+		ev, _ = ForRefund(r, "charge-pix-id")
+		openapitest.Webhook(t, doc, "refund", ev.Body)
+	}
+}
