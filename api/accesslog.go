@@ -1,6 +1,7 @@
 package api
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -19,10 +20,17 @@ func (s *Server) accessLog(c *fiber.Ctx) error {
 			_ = c.SendStatus(fiber.StatusInternalServerError)
 		}
 	}
-	took, route, status := time.Since(start), routeOf(c), c.Response().StatusCode()
-	s.metrics.observe(route, c.Method(), status, took)
+	s.logRequest(c, routeOf(c), c.Method(), start)
+	return nil
+}
+
+// logRequest writes the access log line and the metrics of a request that
+// has its final status.
+func (s *Server) logRequest(c *fiber.Ctx, route, method string, start time.Time) {
+	took, status := time.Since(start), c.Response().StatusCode()
+	s.metrics.observe(route, method, status, took)
 	attrs := []any{
-		"method", c.Method(),
+		"method", method,
 		"route", route,
 		"status", status,
 		"latency_ms", float64(took.Microseconds()) / 1000,
@@ -31,6 +39,9 @@ func (s *Server) accessLog(c *fiber.Ctx) error {
 	if key, ok := apiKeyOf(c); ok {
 		attrs = append(attrs, "integrator_id", key.IntegratorID, "key", key.PublicID)
 	}
-	s.log.Info("http request", attrs...)
-	return nil
+	level := slog.LevelInfo
+	if isProbe(route) {
+		level = slog.LevelDebug
+	}
+	s.log.Log(c.UserContext(), level, "http request", attrs...)
 }

@@ -1,5 +1,7 @@
 // Package api is PixGate's HTTP surface: the v1 resource API under /api/v1,
-// the provider-contract API under /v2, the provider's webhook, and health.
+// the provider-contract API under /v2 (access tokens and the balance so
+// far), the provider's webhook, health, and the API's own description
+// (/openapi.yaml, rendered at /docs).
 //
 // Every answer carries X-Request-Id, and every error, whatever produced it
 // (a handler, a middleware, Fiber's router or fasthttp's body cap), is
@@ -17,6 +19,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/pixgate/pixgate/api/accesstoken"
+	"github.com/pixgate/pixgate/api/payments"
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
@@ -39,6 +43,21 @@ type Config struct {
 	// shared across API replicas, bursts up to the same number). Zero means
 	// the default, 600; negative disables v1 rate limiting.
 	V1RatePerMinute int
+	// TokenTTL is the lifetime of a v2 access token, in whole seconds.
+	// Default 3600s.
+	TokenTTL time.Duration
+	// V2TokenRatePerMinute limits POST /v2/oauth/token per client address
+	// (as V1RatePerMinute: zero means the default, 20; negative disables).
+	V2TokenRatePerMinute int
+	// V2RatePerMinute limits every other /v2 route per access token, and
+	// per client address for requests without a live token. Zero means the
+	// default, 600; negative disables.
+	V2RatePerMinute int
+	// AuthFailuresPerMinute is how many failed authentications one client
+	// address (an IPv6 /64) may make per minute, in bursts of as many; past
+	// it the address gets 429 before its credentials are looked at. Zero
+	// means the default, 30; negative disables the limit.
+	AuthFailuresPerMinute int
 	// AllowHTTPPostbacks lets integrators register http:// postback URLs
 	// (development only); otherwise postback URLs must be https.
 	AllowHTTPPostbacks bool
@@ -46,15 +65,18 @@ type Config struct {
 	// notification address; empty turns the webhook off (every token 404).
 	ProviderWebhookToken string
 	// PostbackURLPolicy, when set, refuses postback URLs that delivery would
-	// refuse (the worker's SSRF rules), so integrators learn at creation.
-	PostbackURLPolicy func(rawURL string) error
+	// refuse, so integrators learn at creation. It must be the delivering
+	// workers' own rule with their own settings (postback.CheckURL with the
+	// worker's postback.Config): the policy belongs to the worker process,
+	// and API and workers that disagree on it must not share a database.
+	PostbackURLPolicy func(ctx context.Context, rawURL string) error
 	// ProviderTimeout bounds the provider call made inside POST
 	// /api/v1/charges, retries included: the payer is waiting at a checkout.
 	// Default 15s.
 	ProviderTimeout time.Duration
 	// ProviderRetryAfter is the Retry-After sent with 503
 	// provider_unavailable. Keep it near the provider client's breaker open
-	// interval. Default 15s.
+	// interval (1s by default). Default 2s.
 	ProviderRetryAfter time.Duration
 	// ProxyHeader names the header carrying the client address when the API
 	// runs behind a reverse proxy or load balancer (e.g. "X-Forwarded-For").
@@ -68,11 +90,15 @@ type Config struct {
 
 // Defaults applied to zero Config fields.
 const (
-	DefaultBodyLimit          = 64 << 10
-	DefaultMaxAmount          = money.Money(100_000_00) // R$ 100,000.00
-	DefaultV1RatePerMinute    = 600
-	DefaultProviderTimeout    = 15 * time.Second
-	DefaultProviderRetryAfter = 15 * time.Second
+	DefaultBodyLimit            = 64 << 10
+	DefaultMaxAmount            = money.Money(100_000_00) // R$ 100,000.00
+	DefaultV1RatePerMinute      = 600
+	DefaultTokenTTL             = time.Hour
+	DefaultV2TokenRatePerMinute = 20
+	DefaultV2RatePerMinute      = 600
+	DefaultAuthFailuresPerMin   = 30
+	DefaultProviderTimeout      = 15 * time.Second
+	DefaultProviderRetryAfter   = 2 * time.Second
 )
 
 func (c Config) withDefaults() Config {
@@ -84,6 +110,18 @@ func (c Config) withDefaults() Config {
 	}
 	if c.V1RatePerMinute == 0 {
 		c.V1RatePerMinute = DefaultV1RatePerMinute
+	}
+	if c.TokenTTL <= 0 {
+		c.TokenTTL = DefaultTokenTTL
+	}
+	if c.V2TokenRatePerMinute == 0 {
+		c.V2TokenRatePerMinute = DefaultV2TokenRatePerMinute
+	}
+	if c.V2RatePerMinute == 0 {
+		c.V2RatePerMinute = DefaultV2RatePerMinute
+	}
+	if c.AuthFailuresPerMinute == 0 {
+		c.AuthFailuresPerMinute = DefaultAuthFailuresPerMin
 	}
 	if c.ProviderTimeout <= 0 {
 		c.ProviderTimeout = DefaultProviderTimeout
@@ -97,8 +135,8 @@ func (c Config) withDefaults() Config {
 // Deps are the API's collaborators.
 type Deps struct {
 	DB *storage.DB
-	// Redis holds the rate-limit counters. Nil disables rate limiting (and
-	// New logs a warning).
+	// Redis holds the rate-limit counters and the v2 access tokens. Nil
+	// disables rate limiting and makes /v2 answer 503 (New logs a warning).
 	Redis redis.UniversalClient
 	// Provider is the settlement provider client, shared with nothing else
 	// in the process so its circuit breaker reflects this process's calls.
@@ -107,9 +145,10 @@ type Deps struct {
 	Logger   *slog.Logger
 	// Metrics registers the HTTP metrics; nil records none.
 	Metrics prometheus.Registerer
-	// Ready reports whether the process's other dependencies answer; nil
-	// means only the database is checked.
-	Ready func(ctx context.Context) error
+	// Ready lists the dependencies /readyz checks besides Postgres.
+	Ready []ReadyCheck
+	// Clock decides when v2 access tokens expire; nil means time.Now.
+	Clock func() time.Time
 }
 
 // Server is the Fiber application with its collaborators.
@@ -118,8 +157,13 @@ type Server struct {
 	deps    Deps
 	log     *slog.Logger
 	limiter *redis_rate.Limiter // nil: rate limiting off
+	tokens  *accesstoken.Store  // nil: no v2 access tokens
 	metrics *httpMetrics        // nil: none recorded
-	app     *fiber.App
+	// payments runs the operations both surfaces offer.
+	payments *payments.Service
+	app      *fiber.App
+	// authLimiter counts failed authentications per address; nil: off.
+	authLimiter *redis_rate.Limiter
 }
 
 // New builds the Fiber application.
@@ -129,12 +173,16 @@ func New(cfg Config, deps Deps) *Server {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, deps: deps, log: deps.Logger, metrics: newHTTPMetrics(deps.Metrics)}
-	switch {
-	case cfg.V1RatePerMinute < 0:
-	case deps.Redis == nil:
-		s.log.Warn("api: no Redis client; v1 rate limiting is off")
-	default:
+	s.payments = payments.New(payments.Config{ProviderWebhookURL: cfg.ProviderWebhookURL, ProviderTimeout: cfg.ProviderTimeout},
+		deps.DB, deps.Provider, deps.Logger)
+	if deps.Redis == nil {
+		s.log.Warn("api: no Redis client; rate limiting is off and /v2 answers 503")
+	} else {
 		s.limiter = redis_rate.NewLimiter(deps.Redis)
+		s.tokens = accesstoken.New(deps.Redis, cfg.TokenTTL, deps.Clock)
+	}
+	if cfg.AuthFailuresPerMinute > 0 {
+		s.authLimiter = s.limiter
 	}
 	s.app = fiber.New(fiber.Config{
 		AppName:                 "pixgate",
@@ -154,6 +202,7 @@ func New(cfg Config, deps Deps) *Server {
 	// which recover turns into errors below it).
 	s.app.Use(requestID, s.accessLog, recover.New())
 	s.routes()
+	s.guardTransport()
 	return s
 }
 
@@ -165,6 +214,7 @@ func (s *Server) App() *fiber.App { return s.app }
 func (s *Server) routes() {
 	s.app.Get("/healthz", s.healthz)
 	s.app.Get("/readyz", s.readyz)
+	s.docsRoutes()
 
 	s.app.Post("/webhooks/provider/:token", s.providerWebhook)
 
@@ -176,4 +226,6 @@ func (s *Server) routes() {
 	v1.Post("/withdrawals", s.v1Auth(storage.ScopeWithdrawalsWrite), requireJSON, s.createWithdrawal)
 	v1.Get("/withdrawals", s.v1Auth(storage.ScopeWithdrawalsRead), s.listWithdrawals)
 	v1.Get("/withdrawals/:withdrawal", s.v1Auth(storage.ScopeWithdrawalsRead), s.getWithdrawal)
+
+	s.v2Routes()
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -16,51 +17,54 @@ import (
 var errUnauthenticated = newError(http.StatusUnauthorized, codeUnauthenticated,
 	`Missing or invalid credentials: /api/v1 expects the header "Authorization: Bearer {public_id}.{secret}" with an active API key.`)
 
-// v1Auth authenticates a v1 request and then, in this order, applies the
-// key's IP allowlist, its rate limit and the route's scope. Rate limiting
-// comes after authentication so that nobody can spend another key's budget
-// by naming its public id.
+// v1Auth authenticates a v1 request and admits it (see admit) against the
+// key's own budget. Rate limiting comes after authentication so that nobody
+// can spend another key's budget by naming its public id; failed
+// authentications are limited per client address before anything else
+// (authlimit.go).
 func (s *Server) v1Auth(scope string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		publicID, secret, ok := bearerKeyPair(c.Get(fiber.HeaderAuthorization))
-		if !ok {
-			return errUnauthenticated
-		}
-		key, integrator, err := s.deps.DB.AuthenticateKey(c.UserContext(), publicID, secret)
-		if err != nil {
-			return err // ErrInvalidCredentials is mapped to the 401 above
-		}
-		c.Locals(localAPIKey, key)
-		c.Locals(localIntegrator, integrator)
-		// Account data: never cached by intermediaries.
-		c.Set(fiber.HeaderCacheControl, "no-store")
-		// An unreadable client address fails any allowlist.
-		if !key.AllowsIP(clientAddr(c)) {
-			return newError(http.StatusForbidden, codeForbidden,
-				"This API key may not be used from this address (%s); see the key's IP allowlist.", c.IP())
-		}
-		if err := s.rateLimit(c, key); err != nil {
+		if err := s.authGate(c, surfaceV1); err != nil {
 			return err
 		}
-		if !key.HasScope(scope) {
-			return newError(http.StatusForbidden, codeForbidden, "This API key lacks the scope %q required here.", scope)
+		publicID, secret, ok := bearerKeyPair(c.Get(fiber.HeaderAuthorization))
+		if !ok {
+			return s.authFailed(c, surfaceV1, "", errUnauthenticated)
 		}
-		return c.Next()
+		key, integrator, err := s.deps.DB.AuthenticateKey(c.UserContext(), publicID, secret)
+		if errors.Is(err, storage.ErrInvalidCredentials) {
+			return s.authFailed(c, surfaceV1, strings.Clone(publicID), errUnauthenticated)
+		}
+		if err != nil {
+			return err
+		}
+		return s.admit(c, key, integrator, scope, s.keyBudget(key))
 	}
 }
 
 // bearerKeyPair reads "Bearer {public_id}.{secret}". The scheme is
 // case-insensitive (RFC 7235); the token's two halves must both be present.
 func bearerKeyPair(header string) (publicID, secret string, ok bool) {
-	scheme, token, found := strings.Cut(strings.TrimSpace(header), " ")
-	if !found || !strings.EqualFold(scheme, "Bearer") {
+	token, ok := bearerToken(header)
+	if !ok {
 		return "", "", false
 	}
-	publicID, secret, found = strings.Cut(strings.TrimSpace(token), ".")
+	publicID, secret, found := strings.Cut(token, ".")
 	if !found || secret == "" || !plausiblePublicID(publicID) {
 		return "", "", false
 	}
 	return publicID, secret, true
+}
+
+// bearerToken reads "Bearer {token}"; the scheme is case-insensitive
+// (RFC 7235).
+func bearerToken(header string) (string, bool) {
+	scheme, token, found := strings.Cut(strings.TrimSpace(header), " ")
+	token = strings.TrimSpace(token)
+	if !found || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", false
+	}
+	return token, true
 }
 
 // plausiblePublicID keeps what cannot be a public id ("pk_" and base32)
@@ -98,14 +102,15 @@ func apiKeyOf(c *fiber.Ctx) (storage.APIKey, bool) {
 	return k, ok
 }
 
-// integratorIDOf is the authenticated integrator's id; only called behind v1Auth.
+// integratorIDOf is the authenticated integrator's id; only called behind
+// v1Auth or v2Auth.
 func integratorIDOf(c *fiber.Ctx) int64 {
 	k, _ := apiKeyOf(c)
 	return k.IntegratorID
 }
 
 // integratorOf is the authenticated integrator, read with its key (fees,
-// name, e-mail as of this request); only called behind v1Auth.
+// name, e-mail as of this request); only called behind v1Auth or v2Auth.
 func integratorOf(c *fiber.Ctx) storage.Integrator {
 	in, _ := c.Locals(localIntegrator).(storage.Integrator)
 	return in

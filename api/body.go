@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,32 +31,37 @@ func requireJSON(c *fiber.Ctx) error {
 // that each field is checked on its own and every problem is reported at
 // once (a wrong type is a 422 naming the field, not a 400). Only a body that
 // is not a JSON object at all is a 400. Unknown members are ignored:
-// integrators moving from the provider family send extra fields.
+// integrators moving from the provider family send extra fields. A member
+// sent twice is refused: parsers disagree on which one counts.
 //
 // The raw members alias the request buffer: use them within the handler.
 func decodeObject(c *fiber.Ctx) (object, error) {
-	body := bytes.TrimSpace(c.Body())
+	return decodeBody(c.UserContext(), c.Body())
+}
+
+// decodeBody is decodeObject without the request: its context and body.
+func decodeBody(ctx context.Context, body []byte) (object, error) {
+	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
 		return object{}, newError(http.StatusBadRequest, codeMalformedJSON, "The body is empty: send a JSON object.")
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(body, &m); err != nil {
+	m, repeated, err := readMembers(body)
+	if err != nil {
 		var syn *json.SyntaxError
-		var typ *json.UnmarshalTypeError
 		switch {
+		case errors.Is(err, errNotObject):
+			return object{}, newError(http.StatusBadRequest, codeMalformedJSON, "The body must be a JSON object.")
+		case errors.Is(err, errTrailingData):
+			return object{}, newError(http.StatusBadRequest, codeMalformedJSON, "The body must hold one JSON object and nothing after it.")
 		case errors.As(err, &syn):
 			return object{}, newError(http.StatusBadRequest, codeMalformedJSON,
 				"The body is not valid JSON: %s (at byte %d).", syn.Error(), syn.Offset)
-		case errors.As(err, &typ):
-			return object{}, newError(http.StatusBadRequest, codeMalformedJSON,
-				"The body must be a JSON object, not %s.", typ.Value)
 		}
-		return object{}, newError(http.StatusBadRequest, codeMalformedJSON, "The body is not valid JSON: %s.", err.Error())
+		return object{}, newError(http.StatusBadRequest, codeMalformedJSON, "The body is not valid JSON: it ends before the object does.")
 	}
-	if m == nil { // the body was "null"
-		return object{}, newError(http.StatusBadRequest, codeMalformedJSON, "The body must be a JSON object, not null.")
-	}
-	return object{m: m, errs: fieldErrors{}}, nil
+	o := object{ctx: ctx, m: m, errs: fieldErrors{}}
+	o.refuseRepeated(repeated)
+	return o, nil
 }
 
 // fieldErrors collects validation problems by field path ("payer.document").
@@ -79,6 +85,9 @@ func (f fieldErrors) err() error {
 // object is a JSON object being validated; nested objects share the errors
 // of the whole body and prefix their field names.
 type object struct {
+	// ctx is the request's, for checks that look outside (postbackURL
+	// resolves its host): a body lives only as long as its request.
+	ctx    context.Context
 	prefix string
 	m      map[string]json.RawMessage
 	errs   fieldErrors
@@ -95,7 +104,8 @@ func (o object) raw(name string) (json.RawMessage, bool) {
 	return r, true
 }
 
-// str returns an optional string member; a non-string is an error.
+// str returns an optional string member; a non-string, or a string whose
+// bytes are not exactly UTF-8 text, is an error.
 func (o object) str(name string) (string, bool) {
 	r, ok := o.raw(name)
 	if !ok {
@@ -104,6 +114,10 @@ func (o object) str(name string) (string, bool) {
 	var s string
 	if r[0] != '"' || json.Unmarshal(r, &s) != nil {
 		o.errs.add(o.path(name), "must be a string")
+		return "", false
+	}
+	if msg := textProblem(r); msg != "" {
+		o.errs.add(o.path(name), "%s", msg)
 		return "", false
 	}
 	return s, true
@@ -125,10 +139,19 @@ func (o object) requiredObject(name string) (object, bool) {
 		o.errs.add(o.path(name), "is required")
 		return object{}, false
 	}
-	var m map[string]json.RawMessage
-	if r[0] != '{' || json.Unmarshal(r, &m) != nil {
+	m, repeated, err := readMembers(r)
+	if err != nil {
 		o.errs.add(o.path(name), "must be an object")
 		return object{}, false
 	}
-	return object{prefix: o.path(name) + ".", m: m, errs: o.errs}, true
+	nested := object{ctx: o.ctx, prefix: o.path(name) + ".", m: m, errs: o.errs}
+	nested.refuseRepeated(repeated)
+	return nested, true
+}
+
+// refuseRepeated reports members that appear more than once.
+func (o object) refuseRepeated(names []string) {
+	for _, n := range names {
+		o.errs.add(o.path(n), "must appear only once")
+	}
 }

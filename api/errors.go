@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/pixgate/pixgate/api/payments"
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/ledger"
@@ -48,6 +50,13 @@ type apiError struct {
 	Message    string
 	Fields     map[string][]string
 	RetryAfter time.Duration
+	// OAuth is the RFC 6749 error code of a token-endpoint answer
+	// ("invalid_client"); the body then also carries it as "error", and
+	// Message as "error_description".
+	OAuth string
+	// Challenge replaces the WWW-Authenticate header of a 401, which is a
+	// Bearer challenge by default.
+	Challenge string
 }
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
@@ -57,8 +66,12 @@ func newError(status int, code, format string, args ...any) *apiError {
 }
 
 // errorBody is the one error shape of both surfaces: statusCode and message
-// for provider-family clients, message and errors for Laravel-style ones.
+// for provider-family clients, message and errors for Laravel-style ones,
+// error and error_description for OAuth 2.0 clients of the token endpoint.
 type errorBody struct {
+	Error            string `json:"error,omitempty"`
+	ErrorDescription string `json:"error_description,omitempty"`
+
 	StatusCode int                 `json:"statusCode"`
 	Code       string              `json:"code"`
 	Message    string              `json:"message"`
@@ -70,13 +83,22 @@ type errorBody struct {
 // here, is mapped by toAPIError, logged once when it is PixGate's fault or
 // the provider's, and written in the one error shape.
 func (s *Server) renderError(c *fiber.Ctx, err error) error {
-	ae := s.toAPIError(err)
 	reqID := requestIDOf(c)
-	if reqID == "" { // fasthttp-level failures (413) skip every middleware
+	unread := reqID == "" // fasthttp-level failures skip every middleware
+	var (
+		ae *apiError
+		fe *fiber.Error
+	)
+	if unread && errors.As(err, &fe) {
+		ae = framingError(c, fe)
+	} else {
+		ae = s.toAPIError(err)
+	}
+	if unread {
 		reqID = newRequestID()
 		c.Set(HeaderRequestID, reqID)
-		s.log.Info("http request", "method", c.Method(), "route", "unread", "status", ae.Status, "request_id", reqID)
-		s.metrics.observe("unread", c.Method(), ae.Status, 0)
+		s.log.Info("http request", "method", "OTHER", "route", "unread", "status", ae.Status, "request_id", reqID)
+		s.metrics.observe("unread", "OTHER", ae.Status, 0) // the request line may be garbage
 	}
 	switch {
 	case ae.Code == codeInternal:
@@ -87,12 +109,18 @@ func (s *Server) renderError(c *fiber.Ctx, err error) error {
 	if ae.RetryAfter > 0 {
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(ceilSeconds(ae.RetryAfter)))
 	}
-	if ae.Status == http.StatusUnauthorized {
-		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="pixgate"`)
+	switch ae.Status {
+	case http.StatusUnauthorized:
+		c.Set(fiber.HeaderWWWAuthenticate, cmp.Or(ae.Challenge, `Bearer realm="pixgate"`))
+	case http.StatusMethodNotAllowed:
+		c.Set(fiber.HeaderAllow, strings.Join(s.allowedMethods(c.Path()), ", "))
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return c.Status(ae.Status).JSON(errorBody{StatusCode: ae.Status, Code: ae.Code, Message: ae.Message,
-		Errors: ae.Fields, RequestID: reqID})
+	body := errorBody{StatusCode: ae.Status, Code: ae.Code, Message: ae.Message, Errors: ae.Fields, RequestID: reqID}
+	if ae.OAuth != "" {
+		body.Error, body.ErrorDescription = ae.OAuth, ae.Message
+	}
+	return c.Status(ae.Status).JSON(body)
 }
 
 // toAPIError is the one place where typed errors become HTTP answers.
@@ -101,18 +129,29 @@ func (s *Server) renderError(c *fiber.Ctx, err error) error {
 func (s *Server) toAPIError(err error) *apiError {
 	var (
 		ae   *apiError
+		re   *payments.RuleError
 		fe   *fiber.Error
 		pe   *providerclient.Error
 		insf *ledger.InsufficientFundsError
+		held *storage.HeldRefundShortError
 	)
 	switch {
 	case errors.As(err, &ae):
 		return ae
+	case errors.As(err, &re):
+		return &apiError{Status: http.StatusUnprocessableEntity, Code: codeValidation, Message: msgValidation,
+			Fields: map[string][]string{re.Field: {re.Detail}}}
 	case errors.Is(err, storage.ErrNotFound):
 		return newError(http.StatusNotFound, codeNotFound, "No such record for this account.")
 	case errors.Is(err, storage.ErrIdempotencyConflict):
 		return newError(http.StatusConflict, codeIdempotency,
 			"external_id was already used with a different request; send the same body to replay it, or use a new external_id.")
+	case errors.As(err, &held):
+		return &apiError{Status: http.StatusUnprocessableEntity, Code: codeInsufficientFunds,
+			Message: fmt.Sprintf("Insufficient funds: this refund needs R$ %s (amount plus fee); R$ %s comes from the charge's pending balance, and the available balance (R$ %s) does not cover the other R$ %s.",
+				held.Total, held.FromHeld, held.Available, held.Total-held.FromHeld),
+			Fields: map[string][]string{"amount": {fmt.Sprintf("with the fee (R$ %s) exceeds the charge's pending R$ %s plus the available balance (R$ %s)",
+				held.Total, held.FromHeld, held.Available)}}}
 	case errors.As(err, &insf):
 		return &apiError{Status: http.StatusUnprocessableEntity, Code: codeInsufficientFunds,
 			Message: fmt.Sprintf("Insufficient funds: available balance is R$ %s, this request needs R$ %s (amount plus fee).", insf.Balance, insf.Requested),
@@ -140,29 +179,22 @@ func (s *Server) toAPIError(err error) *apiError {
 	return newError(http.StatusInternalServerError, codeInternal, "Internal error. Quote the request_id when contacting support.")
 }
 
-// fromFiberError maps the errors Fiber and fasthttp produce themselves:
-// unknown routes, wrong methods, oversized bodies, unreadable requests.
+// fromFiberError maps the errors Fiber's router produces itself: unknown
+// routes and wrong methods. Their messages are fixed: Fiber's own quote the
+// request path, which may hold a secret (the webhook token).
 func fromFiberError(fe *fiber.Error) *apiError {
 	switch fe.Code {
 	case http.StatusNotFound:
-		return newError(fe.Code, codeNotFound, "No such endpoint: %s.", strings.TrimPrefix(fe.Message, "Cannot "))
+		return newError(fe.Code, codeNotFound, "No such endpoint: check the method and the path.")
 	case http.StatusMethodNotAllowed:
-		return newError(fe.Code, codeMethodNotAllowed, "This endpoint does not accept this method.")
+		return newError(fe.Code, codeMethodNotAllowed, "This endpoint does not accept this method; the Allow header lists those it does.")
 	case http.StatusRequestEntityTooLarge:
 		return newError(fe.Code, codePayloadTooLarge, "Request body too large.")
-	case http.StatusUnsupportedMediaType:
-		return newError(fe.Code, codeUnsupportedMedia, "%s", fe.Message)
-	case http.StatusTooManyRequests:
-		return newError(fe.Code, codeRateLimited, "%s", fe.Message)
 	}
 	if fe.Code >= 500 {
 		return newError(http.StatusInternalServerError, codeInternal, "Internal error. Quote the request_id when contacting support.")
 	}
-	code := strings.ToLower(strings.ReplaceAll(http.StatusText(fe.Code), " ", "_"))
-	if code == "" {
-		code = codeBadRequest
-	}
-	return newError(fe.Code, code, "%s", fe.Message)
+	return newError(http.StatusBadRequest, codeBadRequest, "The request could not be read.")
 }
 
 // ceilSeconds rounds up to whole seconds, at least 1, for Retry-After.

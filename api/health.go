@@ -2,38 +2,57 @@ package api
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 )
 
-// healthz says the process is alive; it touches no dependency.
+// ReadyCheck is one dependency /readyz checks, under the name operators
+// know it by ("redis"). Check returns nil when the dependency answers.
+type ReadyCheck struct {
+	Name  string
+	Check func(ctx context.Context) error
+}
+
+// readyTimeout bounds every check of one /readyz call.
+const readyTimeout = 2 * time.Second
+
+// healthz says the process is alive; it touches no dependency, so a
+// dependency's outage never gets a live process restarted.
 func (s *Server) healthz(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"status": "ok"})
 }
 
-// readyz says whether the process can serve: Postgres (and whatever Ready
-// checks) answers within two seconds.
+// readyz says whether the process can serve: Postgres and every
+// Deps.Ready check answer within two seconds. The answer names each
+// dependency with "ok" or "unavailable" and nothing more: errors hold
+// internal addresses, so they go to the log, not to whoever asks.
 func (s *Server) readyz(c *fiber.Ctx) error {
-	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(c.UserContext(), readyTimeout)
 	defer cancel()
-	checks := fiber.Map{}
-	ok := true
-	if err := s.deps.DB.Ping(ctx); err != nil {
-		checks["postgres"], ok = "unreachable", false
-	} else {
-		checks["postgres"] = "ok"
+	checks := append([]ReadyCheck{{Name: "postgres", Check: s.deps.DB.Ping}}, s.deps.Ready...)
+	results := make([]error, len(checks))
+	var wg sync.WaitGroup
+	for i, ch := range checks {
+		wg.Go(func() { results[i] = ch.Check(ctx) })
 	}
-	if s.deps.Ready != nil {
-		if err := s.deps.Ready(ctx); err != nil {
-			checks["dependencies"], ok = err.Error(), false
-		} else {
-			checks["dependencies"] = "ok"
+	wg.Wait()
+	body, ok := fiber.Map{}, true
+	for i, ch := range checks {
+		if results[i] != nil {
+			s.log.Warn("readiness check failed", "dependency", ch.Name, "request_id", requestIDOf(c), "error", results[i])
+			body[ch.Name], ok = "unavailable", false
+			continue
 		}
+		body[ch.Name] = "ok"
 	}
-	status := fiber.StatusOK
 	if !ok {
-		status = fiber.StatusServiceUnavailable
+		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable", "checks": body})
 	}
-	return c.Status(status).JSON(fiber.Map{"status": map[bool]string{true: "ok", false: "unavailable"}[ok], "checks": checks})
+	return c.JSON(fiber.Map{"status": "ok", "checks": body})
 }
+
+// isProbe says whether a route is a health probe, which orchestrators call
+// every few seconds: their access-log lines are debug.
+func isProbe(route string) bool { return route == "/healthz" || route == "/readyz" }

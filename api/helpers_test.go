@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -51,6 +50,8 @@ type setup struct {
 	provider   providerclient.Config
 	noProvider bool // Deps.Provider left nil
 	metrics    *prometheus.Registry
+	clock      func() time.Time // Deps.Clock
+	ready      []ReadyCheck
 }
 
 func newEnv(t *testing.T, opts ...func(*setup)) *env {
@@ -75,22 +76,29 @@ func newEnv(t *testing.T, opts ...func(*setup)) *env {
 		o(&st)
 	}
 	logs := &syncBuffer{}
-	deps := Deps{DB: db, Redis: rdb, Provider: providerclient.New(st.provider), Logger: newTestLogger(logs)}
+	deps := Deps{DB: db, Redis: rdb, Provider: providerclient.New(st.provider), Logger: newTestLogger(logs), Clock: st.clock}
 	if st.noProvider {
 		deps.Provider = nil
 	}
 	if st.metrics != nil {
 		deps.Metrics = st.metrics
 	}
-	srv := New(st.cfg, deps)
+	deps.Ready = st.ready
+	return &env{t: t, db: db, rdb: rdb, sb: sb, url: serve(t, New(st.cfg, deps)),
+		http: &http.Client{Timeout: 20 * time.Second}, logs: logs}
+}
+
+// serve runs the server on a loopback port until the test ends and returns
+// its base URL.
+func serve(t *testing.T, srv *Server) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	go func() { _ = srv.App().Listener(ln) }()
 	t.Cleanup(func() { _ = srv.App().ShutdownWithTimeout(5 * time.Second) })
-	return &env{t: t, db: db, rdb: rdb, sb: sb, url: "http://" + ln.Addr().String(),
-		http: &http.Client{Timeout: 20 * time.Second}, logs: logs}
+	return "http://" + ln.Addr().String()
 }
 
 // integrator creates an integrator and returns it with its v1 bearer token.
@@ -145,24 +153,14 @@ func (e *env) on(t *testing.T) *env {
 // body; here only the first kilobyte is written.
 func (e *env) oversized(path, token string, size int) reply {
 	e.t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(e.url, "http://"))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
-	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: pixgate.test\r\nAuthorization: Bearer %s\r\n"+
+	return e.raw(fmt.Sprintf("POST %s HTTP/1.1\r\nHost: pixgate.test\r\nAuthorization: Bearer %s\r\n"+
 		"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"amount\": 1, \"x\": \"%s",
-		path, token, size, strings.Repeat("x", 1024))
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return readReply(e.t, resp)
+		path, token, size, strings.Repeat("x", 1024)))
 }
 
 // reply is a decoded answer.
 type reply struct {
+	req    *http.Request // as sent (body already read)
 	status int
 	header http.Header
 	raw    string
@@ -209,7 +207,9 @@ func (e *env) call(method, path, token string, body any, headers ...string) repl
 	if err != nil {
 		e.t.Fatalf("%s %s: %v", method, path, err)
 	}
-	return readReply(e.t, resp)
+	r := readReply(e.t, resp)
+	r.req = req
+	return r
 }
 
 // readReply reads and decodes an answer, numbers kept as their JSON text.
@@ -231,7 +231,10 @@ func newRequest(method, path string) *http.Request {
 	return httptest.NewRequest(method, path, nil)
 }
 
-func newTestLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewJSONHandler(w, nil)) }
+// newTestLogger logs everything, debug included, as JSON.
+func newTestLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
 

@@ -37,23 +37,30 @@ type listMeta struct {
 // the base64url of the last id of the previous page, so paging stays stable
 // while new records arrive.
 func listParams(c *fiber.Ctx, statuses []string) (storage.ListParams, error) {
-	p := storage.ListParams{IntegratorID: integratorIDOf(c), Limit: defaultPerPage}
+	p, err := parseListQuery(c.Query("per_page"), c.Query("status"), c.Query("cursor"), statuses)
+	p.IntegratorID = integratorIDOf(c)
+	return p, err
+}
+
+// parseListQuery is listParams without the request: the query's values.
+func parseListQuery(perPage, status, cursor string, statuses []string) (storage.ListParams, error) {
+	p := storage.ListParams{Limit: defaultPerPage}
 	errs := fieldErrors{}
-	if s := c.Query("per_page"); s != "" {
-		n, err := strconv.Atoi(s)
+	if perPage != "" {
+		n, err := strconv.Atoi(perPage)
 		if err != nil || n < 1 || n > maxPerPage {
 			errs.add("per_page", "must be an integer from 1 to %d", maxPerPage)
 		}
 		p.Limit = n
 	}
-	if s := c.Query("status"); s != "" {
-		p.Status = strings.ToUpper(s)
+	if status != "" {
+		p.Status = strings.ToUpper(status)
 		if !slices.Contains(statuses, p.Status) {
 			errs.add("status", "must be one of %s", strings.Join(statuses, ", "))
 		}
 	}
-	if s := c.Query("cursor"); s != "" {
-		id, ok := decodeCursor(s)
+	if cursor != "" {
+		id, ok := decodeCursor(cursor)
 		if !ok {
 			errs.add("cursor", "is not a cursor this API returned (use meta.next_cursor of the previous page)")
 		}
@@ -82,7 +89,12 @@ func decodeCursor(s string) (uuid.UUID, bool) {
 // record can have (bad escapes, invalid UTF-8, NUL, too long) is 404 at
 // once: Postgres would refuse some of them as text.
 func pathRef(c *fiber.Ctx, name string) (string, error) {
-	ref, err := url.PathUnescape(c.Params(name))
+	return parseRef(c.Params(name))
+}
+
+// parseRef is pathRef without the request: the raw path segment.
+func parseRef(raw string) (string, error) {
+	ref, err := url.PathUnescape(raw)
 	if err != nil || ref == "" || len(ref) > 4*maxExternalIDLen || !utf8.ValidString(ref) || strings.ContainsRune(ref, 0) {
 		return "", newError(http.StatusNotFound, codeNotFound, "No such record for this account.")
 	}

@@ -11,8 +11,9 @@ import (
 // httpMetrics counts requests and their latency by route pattern (never the
 // raw path: ids would explode the label set), method and status.
 type httpMetrics struct {
-	requests *prometheus.CounterVec
-	duration *prometheus.HistogramVec
+	requests     *prometheus.CounterVec
+	duration     *prometheus.HistogramVec
+	authFailures *prometheus.CounterVec
 }
 
 func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
@@ -27,9 +28,19 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 			Name: "pixgate_http_request_duration_seconds", Help: "Time to answer an HTTP request, by route and method.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"route", "method"}),
+		authFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "pixgate_auth_failures_total",
+			Help: "Failed authentications (failed) and requests refused because their address failed too often (blocked), by surface.",
+		}, []string{"surface", "outcome"}),
 	}
-	reg.MustRegister(m.requests, m.duration)
+	reg.MustRegister(m.requests, m.duration, m.authFailures)
 	return m
+}
+
+func (m *httpMetrics) authFailure(surface, outcome string) {
+	if m != nil {
+		m.authFailures.WithLabelValues(surface, outcome).Inc()
+	}
 }
 
 // observe records one request. Label values outlive the request, and the

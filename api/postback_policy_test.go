@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -13,7 +14,7 @@ import (
 // given, so an integrator learns at creation that it would never be called.
 func TestPostbackURLPolicyAppliesAtCreation(t *testing.T) {
 	refusePrivate := func(s *setup) {
-		s.cfg.PostbackURLPolicy = func(raw string) error {
+		s.cfg.PostbackURLPolicy = func(_ context.Context, raw string) error {
 			if strings.Contains(raw, "127.0.0.1") || strings.Contains(raw, "169.254.169.254") {
 				return errors.New("private")
 			}

@@ -10,9 +10,9 @@ import (
 	"github.com/pixgate/pixgate/storage"
 )
 
-// rateLimitPrefix namespaces PixGate's v1 counters in Redis (redis_rate adds
-// its own "rate:" in front).
-const rateLimitPrefix = "pixgate:rl:v1:"
+// rateLimitPrefix namespaces PixGate's counters in Redis (redis_rate adds
+// its own "rate:" in front); each budget's bucket follows it.
+const rateLimitPrefix = "pixgate:rl:"
 
 // Rate-limit headers (IETF draft "RateLimit header fields for HTTP").
 const (
@@ -21,19 +21,32 @@ const (
 	headerRateLimitReset     = "RateLimit-Reset"
 )
 
-// rateLimit spends one request of the key's budget (GCRA in Redis, so the
-// limit holds across API replicas) and sets the RateLimit-* headers on every
-// answer. Over the limit it is 429 with Retry-After.
+// budget is a rate limit and what it is counted against.
+type budget struct {
+	bucket    string // the counter's name under rateLimitPrefix
+	perMinute int    // negative: unlimited
+	holder    string // who spends it, for the 429 message ("this API key")
+}
+
+// keyBudget is a v1 API key's budget.
+func (s *Server) keyBudget(key storage.APIKey) budget {
+	return budget{bucket: "v1:" + key.PublicID, perMinute: s.cfg.V1RatePerMinute, holder: "this API key"}
+}
+
+// spend takes one request from the budget (GCRA in Redis, so the limit
+// holds across API replicas; bursts up to the per-minute number) and sets
+// the RateLimit-* headers on the answer. Over the limit it is 429 with
+// Retry-After.
 //
 // When Redis cannot be reached the request is let through and a warning
 // logged: rate limits protect capacity, not money, and PixGate keeps taking
 // payments while Redis is down.
-func (s *Server) rateLimit(c *fiber.Ctx, key storage.APIKey) error {
-	if s.limiter == nil {
+func (s *Server) spend(c *fiber.Ctx, b budget) error {
+	if s.limiter == nil || b.perMinute < 0 {
 		return nil
 	}
-	limit := redis_rate.PerMinute(s.cfg.V1RatePerMinute)
-	res, err := s.limiter.Allow(c.UserContext(), rateLimitPrefix+key.PublicID, limit)
+	limit := redis_rate.PerMinute(b.perMinute)
+	res, err := s.limiter.Allow(c.UserContext(), rateLimitPrefix+b.bucket, limit)
 	if err != nil {
 		s.log.Warn("rate limiter unavailable; request let through", "request_id", requestIDOf(c), "error", err)
 		return nil
@@ -45,7 +58,7 @@ func (s *Server) rateLimit(c *fiber.Ctx, key storage.APIKey) error {
 		return nil
 	}
 	return &apiError{Status: http.StatusTooManyRequests, Code: codeRateLimited,
-		Message: "Rate limit exceeded: this API key may make " + strconv.Itoa(limit.Rate) +
+		Message: "Rate limit exceeded: " + b.holder + " may make " + strconv.Itoa(limit.Rate) +
 			" requests per minute. Retry after the number of seconds in Retry-After.",
 		RetryAfter: res.RetryAfter}
 }

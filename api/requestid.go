@@ -10,14 +10,38 @@ import (
 // HeaderRequestID carries the id of every request on its response.
 const HeaderRequestID = "X-Request-Id"
 
-// requestID gives every request an id of PixGate's own making, returned in
-// X-Request-Id and carried into logs and error bodies. A caller-supplied id
-// is not trusted (it would reach the logs unchecked).
+// maxRequestIDLen bounds a client-sent request id.
+const maxRequestIDLen = 128
+
+// requestID gives every request an id, returned in X-Request-Id and carried
+// into logs and error bodies. A client-sent X-Request-Id is kept when it is
+// short and made of letters, digits and . _ : - (so it is safe in logs and
+// lets one id follow a request across the integrator's systems and
+// PixGate's); any other value is replaced by one of PixGate's own.
 func requestID(c *fiber.Ctx) error {
-	id := newRequestID()
+	id := c.Get(HeaderRequestID)
+	if saneRequestID(id) {
+		id = string([]byte(id)) // fasthttp reuses the header's buffer
+	} else {
+		id = newRequestID()
+	}
 	c.Locals(localRequestID, id)
 	c.Set(HeaderRequestID, id)
 	return c.Next()
+}
+
+func saneRequestID(id string) bool {
+	if id == "" || len(id) > maxRequestIDLen {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		switch b := id[i]; {
+		case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', '0' <= b && b <= '9', b == '.', b == '_', b == ':', b == '-':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func newRequestID() string {
@@ -30,7 +54,7 @@ type localKey int
 
 const (
 	localRequestID  localKey = iota
-	localAPIKey              // storage.APIKey of an authenticated v1 request
+	localAPIKey              // storage.APIKey of an authenticated v1 or v2 request
 	localIntegrator          // storage.Integrator that owns it
 )
 

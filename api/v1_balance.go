@@ -31,7 +31,7 @@ type feesView struct {
 // getBalance is GET /api/v1/balance.
 func (s *Server) getBalance(c *fiber.Ctx) error {
 	in := integratorOf(c)
-	w, err := s.deps.DB.Wallet(c.UserContext(), in.ID)
+	w, err := s.payments.Balance(c.UserContext(), in.ID)
 	if err != nil {
 		return err
 	}

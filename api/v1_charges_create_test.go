@@ -187,7 +187,7 @@ func TestCreateCharge(t *testing.T) {
 		"external_id": "order-1001", "amount": "15.50", "fee": "0.23", "net_amount": "15.27", "status": "PENDING",
 		"payer.name": "Fulano de Tal", "payer.document": validCPF, "payer.email": "fulano@example.com",
 		"payerQuestion": "Pedido 1001", "postbackUrl": "https://shop.example/pix/hook",
-		"refunded_amount": "0.00", "failure_reason": nil, "paid_at": nil,
+		"refunded_amount": "0.00", "failure_reason": nil, "paid_at": nil, "end_to_end_id": nil, "available_at": nil,
 	}
 	for path, w := range want {
 		if got := r.get(path); got != w {
@@ -262,7 +262,7 @@ func TestCreateChargeProviderOutageThenRetry(t *testing.T) {
 	_, token := e.integrator("Loja Paciente", money.Percent(15000), money.Fixed(50))
 	e.sb.SetFaults(sandbox.Faults{Outage: true})
 	r := e.call(http.MethodPost, "/api/v1/charges", token, validCharge(nil)).expectError(t, 503, codeProviderUnavailable)
-	if r.header.Get("Retry-After") != "15" {
+	if r.header.Get("Retry-After") != "2" {
 		t.Fatalf("Retry-After = %q", r.header.Get("Retry-After"))
 	}
 	failed := e.call(http.MethodGet, "/api/v1/charges/order-1001", token, nil).expect(t, 200)

@@ -1,32 +1,19 @@
 package api
 
 import (
-	"crypto/sha256"
-	"encoding/json"
 	"errors"
 
+	"github.com/pixgate/pixgate/api/payments"
 	"github.com/pixgate/pixgate/providerclient/pix"
-	"github.com/pixgate/pixgate/storage"
-	"github.com/pixgate/pixgate/storage/money"
 )
 
-// withdrawalInput is a validated POST /api/v1/withdrawals body, with the
-// key and tax id in the canonical form PixGate stores and sends.
-type withdrawalInput struct {
-	ExternalID  *string
-	Amount      money.Money
-	CreditParty storage.CreditParty
-	Description *string
-	PostbackURL *string
-}
-
-// parseWithdrawal validates a withdrawal body and reports every problem at
-// once.
-func (s *Server) parseWithdrawal(body object) (withdrawalInput, error) {
-	var in withdrawalInput
+// parseWithdrawal validates a withdrawal body (v1 and v2 alike) and reports
+// every problem at once, the key and tax id in canonical form.
+func (s *Server) parseWithdrawal(body object) (payments.WithdrawalRequest, error) {
+	var in payments.WithdrawalRequest
 	in.Amount, _ = body.amount("amount", s.cfg.MaxAmount)
 	if cp, ok := body.requiredObject("creditParty"); ok {
-		in.CreditParty.Name, _ = cp.text("name", maxNameLen, true)
+		in.CreditParty.Name = cp.name("name")
 		var keyType pix.KeyType
 		if s, ok := cp.requiredStr("keyType"); ok {
 			kt, err := pix.ParseKeyType(s)
@@ -57,22 +44,7 @@ func (s *Server) parseWithdrawal(body object) (withdrawalInput, error) {
 	in.Description = body.optionalText("description", maxShortTextLen)
 	in.PostbackURL = body.postbackURL(s.cfg.AllowHTTPPostbacks, s.cfg.PostbackURLPolicy)
 	if err := body.errs.err(); err != nil {
-		return withdrawalInput{}, err
+		return payments.WithdrawalRequest{}, err
 	}
 	return in, nil
-}
-
-// hash fingerprints the validated request (canonical key and tax id), so a
-// replay matches however the key was spelled. The fee is left out.
-func (in withdrawalInput) hash() []byte {
-	canon, _ := json.Marshal(struct {
-		Kind        string              `json:"k"`
-		ExternalID  *string             `json:"e"`
-		Amount      money.Money         `json:"a"`
-		CreditParty storage.CreditParty `json:"c"`
-		Description *string             `json:"d"`
-		PostbackURL *string             `json:"u"`
-	}{"withdrawal/v1", in.ExternalID, in.Amount, in.CreditParty, in.Description, in.PostbackURL})
-	sum := sha256.Sum256(canon)
-	return sum[:]
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/mail"
 	"net/url"
@@ -10,16 +11,17 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage/money"
 )
 
-// Field limits shared by the v1 endpoints.
+// Field limits: the provider contract's, on both surfaces.
 const (
-	maxNameLen        = 100
-	maxShortTextLen   = 140 // payerQuestion, description
-	maxExternalIDLen  = 64
-	maxPostbackURLLen = 2048
-	maxEmailLen       = 254
+	maxNameLen        = contract.MaxNameLen
+	maxShortTextLen   = contract.MaxShortTextLen // payerQuestion, description
+	maxExternalIDLen  = contract.MaxExternalIDLen
+	maxPostbackURLLen = contract.MaxPostbackURLLen
+	maxEmailLen       = contract.MaxEmailLen
 	maxSplitDepth     = 32
 )
 
@@ -49,7 +51,9 @@ func (o object) amount(name string, limit money.Money) (money.Money, bool) {
 }
 
 // text reads a single-line text member: trimmed, without control
-// characters, at most maxLen characters; required ones must not be blank.
+// characters, line separators or bidirectional overrides (which make text
+// read differently from what it is), at most maxLen characters; required
+// ones must not be blank.
 func (o object) text(name string, maxLen int, required bool) (string, bool) {
 	var (
 		s  string
@@ -74,9 +78,34 @@ func (o object) text(name string, maxLen int, required bool) (string, bool) {
 	case strings.IndexFunc(s, unicode.IsControl) >= 0:
 		o.errs.add(o.path(name), "must not contain control characters")
 		return "", false
+	case strings.IndexFunc(s, isSeparatorOrBidi) >= 0:
+		o.errs.add(o.path(name), "must not contain line separators or bidirectional formatting characters")
+		return "", false
 	}
 	return s, true
 }
+
+// name reads a person's or company's name. Names reach the provider as the
+// recipient's name and the payer's bank app shows them: besides what text
+// refuses, no invisible formatting characters at all (zero-width
+// characters, byte order marks, tag characters).
+func (o object) name(field string) string {
+	s, ok := o.text(field, maxNameLen, true)
+	if ok && strings.IndexFunc(s, isFormat) >= 0 {
+		o.errs.add(o.path(field), "must not contain invisible formatting characters (zero-width, BOM, tags)")
+		return ""
+	}
+	return s
+}
+
+// isSeparatorOrBidi: U+2028/U+2029 and the bidirectional controls
+// (embeddings, overrides, isolates, marks).
+func isSeparatorOrBidi(r rune) bool {
+	return unicode.In(r, unicode.Zl, unicode.Zp) || unicode.Is(unicode.Bidi_Control, r)
+}
+
+// isFormat: Unicode's format characters (Cf), which render as nothing.
+func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) }
 
 // optionalText is text for an optional member, nil when absent or blank.
 func (o object) optionalText(name string, maxLen int) *string {
@@ -105,8 +134,11 @@ func (o object) externalID() (*string, bool) {
 
 // postbackURL reads an optional callback URL: absolute, https (or http when
 // allowed, for development), with a host and no credentials, and accepted
-// by policy (the address rules of postback delivery) when there is one.
-func (o object) postbackURL(allowHTTP bool, policy func(string) error) *string {
+// by policy (the worker's delivery rules, see Config.PostbackURLPolicy)
+// when there is one. The answer does not say why the policy refused: that
+// an internal name exists, or what it resolves to, is not the caller's
+// business.
+func (o object) postbackURL(allowHTTP bool, policy func(context.Context, string) error) *string {
 	s, ok := o.str("postbackUrl")
 	if !ok {
 		return nil
@@ -125,8 +157,8 @@ func (o object) postbackURL(allowHTTP bool, policy func(string) error) *string {
 		o.errs.add(o.path("postbackUrl"), "%s", want)
 	case u.User != nil:
 		o.errs.add(o.path("postbackUrl"), "must not contain credentials")
-	case policy != nil && policy(s) != nil:
-		o.errs.add(o.path("postbackUrl"), "must point to a public address (not loopback, private, link-local or metadata)")
+	case policy != nil && policy(o.ctx, s) != nil:
+		o.errs.add(o.path("postbackUrl"), "must name a public host that resolves (not loopback, private, link-local or metadata)")
 	default:
 		return &s
 	}
@@ -149,10 +181,10 @@ func (o object) email(name string) *string {
 
 // split reads the optional split object. PixGate does not interpret it (its
 // structure belongs to the provider) but stores it, so it must be a JSON
-// object that Postgres' jsonb accepts: no NUL characters, numbers within
-// range, bounded nesting. It returns the object re-encoded canonically
-// (keys sorted, numbers exactly as written, invalid UTF-8 replaced), which
-// is what jsonb would keep anyway and what the request hash covers.
+// object that Postgres' jsonb accepts: UTF-8 text without NUL characters,
+// numbers within numeric's range, bounded nesting. It returns the object
+// re-encoded canonically (keys sorted, numbers exactly as written), which is
+// what jsonb would keep anyway and what the request hash covers.
 func (o object) split() json.RawMessage {
 	r, ok := o.raw("split")
 	if !ok {
@@ -163,6 +195,10 @@ func (o object) split() json.RawMessage {
 	dec.UseNumber()
 	if r[0] != '{' || dec.Decode(&v) != nil {
 		o.errs.add(o.path("split"), "must be an object")
+		return nil
+	}
+	if msg := textProblem(r); msg != "" {
+		o.errs.add(o.path("split"), "%s", msg)
 		return nil
 	}
 	if msg := storableJSON(v, 1); msg != "" {
@@ -185,9 +221,7 @@ func storableJSON(v any, depth int) string {
 			return "must not contain NUL characters"
 		}
 	case json.Number:
-		if _, err := strconv.ParseFloat(string(x), 64); err != nil {
-			return "contains a number out of range"
-		}
+		return numberProblem(string(x))
 	case []any:
 		for _, e := range x {
 			if msg := storableJSON(e, depth+1); msg != "" {

@@ -44,6 +44,10 @@ type chargeView struct {
 	CreatedAt      timestamp       `json:"created_at"`
 	UpdatedAt      timestamp       `json:"updated_at"`
 	PaidAt         *timestamp      `json:"paid_at"`
+	EndToEndID     *string         `json:"end_to_end_id"`
+	// AvailableAt is when the net leaves pending_balance for
+	// available_balance (paid_at plus the integrator's settlement hold).
+	AvailableAt *timestamp `json:"available_at"`
 }
 
 type payerView struct {
@@ -61,6 +65,8 @@ func viewCharge(c storage.Charge) chargeView {
 		PayerQuestion: c.PayerQuestion, PostbackURL: c.PostbackURL, Split: nullIfEmpty(c.Split),
 		RefundedAmount: c.RefundedAmount, FailureReason: c.FailureReason,
 		CreatedAt: timestamp(c.CreatedAt), UpdatedAt: timestamp(c.UpdatedAt), PaidAt: timePtr(c.PaidAt),
+		EndToEndID:  c.EndToEndID,
+		AvailableAt: timePtr(c.AvailableAt),
 	}
 }
 
@@ -75,7 +81,7 @@ type withdrawalView struct {
 	CreditParty   creditPartyView `json:"creditParty"`
 	Description   *string         `json:"description"`
 	PostbackURL   *string         `json:"postbackUrl"`
-	PixID         *string         `json:"pix_id"`
+	PixID         string          `json:"pix_id"`
 	EndToEndID    *string         `json:"end_to_end_id"`
 	FailureReason *string         `json:"failure_reason"`
 	CreatedAt     timestamp       `json:"created_at"`
@@ -97,7 +103,7 @@ func viewWithdrawal(w storage.Withdrawal) withdrawalView {
 		Amount: w.Amount, Fee: w.Fee, Total: w.Amount + w.Fee, Status: w.Status,
 		CreditParty: creditPartyView{Name: cp.Name, KeyType: cp.KeyType, Key: cp.Key, TaxID: cp.TaxID},
 		Description: w.Description, PostbackURL: w.PostbackURL,
-		PixID: w.PixID, EndToEndID: w.EndToEndID, FailureReason: w.FailureReason,
+		PixID: w.PublicPixID(), EndToEndID: w.EndToEndID, FailureReason: w.FailureReason,
 		CreatedAt: timestamp(w.CreatedAt), UpdatedAt: timestamp(w.UpdatedAt), FinishedAt: timePtr(w.FinishedAt),
 	}
 }

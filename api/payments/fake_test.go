@@ -1,0 +1,147 @@
+package payments
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/contract"
+	"github.com/pixgate/pixgate/storage"
+)
+
+// fakeStore keeps records in memory, with storage's rules for what the
+// payment operations rely on: idempotency by external_id and request hash,
+// guarded state changes.
+type fakeStore struct {
+	mu          sync.Mutex
+	charges     map[uuid.UUID]*storage.Charge
+	hashes      map[uuid.UUID][]byte
+	withdrawals []storage.NewWithdrawal
+	refunds     []storage.NewRefund
+	writes      int
+}
+
+func newFakeStore() *fakeStore {
+	return &fakeStore{charges: map[uuid.UUID]*storage.Charge{}, hashes: map[uuid.UUID][]byte{}}
+}
+
+func (f *fakeStore) CreateCharge(_ context.Context, nc storage.NewCharge) (storage.Charge, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for id, c := range f.charges {
+		if c.IntegratorID == nc.IntegratorID && c.ExternalID == nc.ExternalID {
+			if !bytes.Equal(f.hashes[id], nc.RequestHash) {
+				return storage.Charge{}, false, storage.ErrIdempotencyConflict
+			}
+			return *c, false, nil
+		}
+	}
+	f.writes++
+	c := &storage.Charge{ID: nc.ID, IntegratorID: nc.IntegratorID, ExternalID: nc.ExternalID, Amount: nc.Amount, Fee: nc.Fee,
+		Status: storage.ChargePending, Payer: nc.Payer, PayerQuestion: nc.PayerQuestion, PostbackURL: nc.PostbackURL, Split: nc.Split}
+	f.charges[nc.ID], f.hashes[nc.ID] = c, nc.RequestHash
+	return *c, true, nil
+}
+
+// change applies fn to a charge when ok says its state allows it.
+func (f *fakeStore) change(id uuid.UUID, ok func(*storage.Charge) bool, fn func(*storage.Charge)) (storage.Charge, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c := f.charges[id]
+	if c == nil || !ok(c) {
+		return storage.Charge{}, storage.ErrStateChanged
+	}
+	f.writes++
+	fn(c)
+	return *c, nil
+}
+
+func (f *fakeStore) ReopenCharge(_ context.Context, id uuid.UUID) (storage.Charge, error) {
+	return f.change(id, func(c *storage.Charge) bool { return c.Status == storage.ChargeFailed && c.PixID == nil },
+		func(c *storage.Charge) { c.Status = storage.ChargePending })
+}
+
+func (f *fakeStore) IssueCharge(_ context.Context, id uuid.UUID, is storage.ChargeIssue) (storage.Charge, error) {
+	return f.change(id, func(c *storage.Charge) bool { return c.Status == storage.ChargePending && c.PixID == nil },
+		func(c *storage.Charge) {
+			c.PixID, c.QRCode, c.ExpiresAt, c.FailureReason = &is.PixID, &is.QRCode, &is.ExpiresAt, nil
+		})
+}
+
+func (f *fakeStore) FailCharge(_ context.Context, id uuid.UUID, reason string) (storage.Charge, error) {
+	return f.change(id, func(c *storage.Charge) bool { return c.Status == storage.ChargePending && c.PixID == nil },
+		func(c *storage.Charge) { c.Status, c.FailureReason = storage.ChargeFailed, &reason })
+}
+
+func (f *fakeStore) Charge(_ context.Context, integratorID int64, ref string) (storage.Charge, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.charges {
+		if c.IntegratorID == integratorID && (c.ID.String() == ref || c.ExternalID == ref) {
+			return *c, nil
+		}
+	}
+	return storage.Charge{}, storage.ErrNotFound
+}
+
+func (f *fakeStore) CreateWithdrawal(_ context.Context, nw storage.NewWithdrawal) (storage.Withdrawal, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.writes++
+	f.withdrawals = append(f.withdrawals, nw)
+	return storage.Withdrawal{ID: nw.ID, IntegratorID: nw.IntegratorID, ExternalID: nw.ExternalID, Amount: nw.Amount, Fee: nw.Fee,
+		Status: storage.WithdrawalProcessing, CreditParty: nw.CreditParty}, true, nil
+}
+
+func (f *fakeStore) Wallet(context.Context, int64) (storage.Wallet, error) {
+	return storage.Wallet{Available: 1000}, nil
+}
+
+func (f *fakeStore) TransactionByPixID(context.Context, int64, string) (storage.PixTransaction, error) {
+	return storage.PixTransaction{}, storage.ErrNotFound
+}
+
+// fakeProvider answers charges with err, or issues them.
+type fakeProvider struct {
+	mu    sync.Mutex
+	err   error
+	calls []providerclient.ChargeRequest
+}
+
+func (p *fakeProvider) CreateCharge(_ context.Context, req providerclient.ChargeRequest) (*providerclient.Charge, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.calls = append(p.calls, req)
+	if p.err != nil {
+		return nil, p.err
+	}
+	return &providerclient.Charge{
+		Charge:    contract.Charge{TransactionID: "tx-" + req.ExternalID, QRCode: "000201", Status: contract.StatusPending, Amount: req.Amount},
+		ExpiresAt: time.Date(2026, 3, 10, 19, 0, 0, 0, time.UTC),
+	}, nil
+}
+
+// CreateRefund judges the charge named by pix_id with nr.Check, as storage
+// does under the charge's lock.
+func (f *fakeStore) CreateRefund(_ context.Context, nr storage.NewRefund) (storage.Refund, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.charges {
+		if c.IntegratorID != nr.IntegratorID || c.PixID == nil || *c.PixID != nr.ChargePixID {
+			continue
+		}
+		if err := nr.Check(*c); err != nil {
+			return storage.Refund{}, false, err
+		}
+		f.writes++
+		f.refunds = append(f.refunds, nr)
+		c.RefundedAmount += nr.Amount
+		return storage.Refund{ID: nr.ID, IntegratorID: nr.IntegratorID, ChargeID: c.ID, Amount: nr.Amount, Fee: nr.Fee,
+			Status: storage.WithdrawalProcessing}, true, nil
+	}
+	return storage.Refund{}, false, storage.ErrNotFound
+}

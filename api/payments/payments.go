@@ -1,0 +1,82 @@
+// Package payments is what PixGate does for an integrator, whichever surface
+// asked: create a charge, a withdrawal or a refund, find a transaction by its
+// pix_id, read the balance. The v1 and v2 handlers parse their requests into
+// the inputs below, call a Service, and render what it returns in their own
+// shape; no HTTP is spoken here.
+//
+// Errors are typed: a *RuleError (a payment rule refused the request; it
+// names the field), and the errors of the layers below as they are:
+// storage.ErrNotFound, storage.ErrIdempotencyConflict,
+// ledger.InsufficientFundsError and *providerclient.Error.
+package payments
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/storage"
+)
+
+// Store is the part of storage the payment operations use; *storage.DB is
+// one.
+type Store interface {
+	CreateCharge(ctx context.Context, nc storage.NewCharge) (storage.Charge, bool, error)
+	ReopenCharge(ctx context.Context, id uuid.UUID) (storage.Charge, error)
+	IssueCharge(ctx context.Context, id uuid.UUID, is storage.ChargeIssue) (storage.Charge, error)
+	FailCharge(ctx context.Context, id uuid.UUID, reason string) (storage.Charge, error)
+	Charge(ctx context.Context, integratorID int64, ref string) (storage.Charge, error)
+	CreateWithdrawal(ctx context.Context, nw storage.NewWithdrawal) (storage.Withdrawal, bool, error)
+	CreateRefund(ctx context.Context, nr storage.NewRefund) (storage.Refund, bool, error)
+	Wallet(ctx context.Context, integratorID int64) (storage.Wallet, error)
+	TransactionByPixID(ctx context.Context, integratorID int64, pixID string) (storage.PixTransaction, error)
+}
+
+// Provider is the provider call made while the integrator waits: issuing a
+// charge's QR code (the payer is at a checkout). Everything else reaches the
+// provider through the outbox and a worker.
+type Provider interface {
+	CreateCharge(ctx context.Context, req providerclient.ChargeRequest) (*providerclient.Charge, error)
+}
+
+// Config holds the payment settings.
+type Config struct {
+	// ProviderWebhookURL is PixGate's own notification address, sent to the
+	// provider as every charge's postbackUrl. The integrator's postbackUrl
+	// never leaves PixGate: PixGate confirms events itself and then notifies
+	// the integrator.
+	ProviderWebhookURL string
+	// ProviderTimeout bounds the charge's provider call, retries included.
+	// Default 15s.
+	ProviderTimeout time.Duration
+	// Now is the clock of the rules that depend on time. Default time.Now.
+	Now func() time.Time
+}
+
+// DefaultProviderTimeout applies to a zero Config.ProviderTimeout.
+const DefaultProviderTimeout = 15 * time.Second
+
+// Service runs the payment operations. It is safe for concurrent use.
+type Service struct {
+	cfg      Config
+	store    Store
+	provider Provider // nil: charges are refused before anything is written
+	log      *slog.Logger
+}
+
+// New builds a Service; a nil logger discards.
+func New(cfg Config, store Store, provider Provider, log *slog.Logger) *Service {
+	if cfg.ProviderTimeout <= 0 {
+		cfg.ProviderTimeout = DefaultProviderTimeout
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Service{cfg: cfg, store: store, provider: provider, log: log}
+}

@@ -1,0 +1,79 @@
+package payments
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/tasks"
+)
+
+// RefundWindow is how long after its payment a charge can be refunded: the
+// PIX rules' 90 days.
+const RefundWindow = 90 * 24 * time.Hour
+
+// RefundRequest is a validated refund request.
+type RefundRequest struct {
+	// PixID names the integrator's charge to refund.
+	PixID       string
+	Amount      money.Money
+	Description *string
+	// ExternalID, optional, is the integrator's reference for the refund
+	// and makes a retry safe: the same request again is the same refund.
+	ExternalID *string
+}
+
+// fingerprint is ChargeRequest.fingerprint's rule for refunds.
+func (r RefundRequest) fingerprint() []byte {
+	return fingerprint(struct {
+		Kind        string      `json:"k"`
+		ExternalID  *string     `json:"e"`
+		PixID       string      `json:"p"`
+		Amount      money.Money `json:"a"`
+		Description *string     `json:"d"`
+	}{"refund/v1", r.ExternalID, r.PixID, r.Amount, r.Description})
+}
+
+// CreateRefund returns part or all of a paid charge to its payer, from the
+// integrator's wallet. One SQL transaction locks the charge, judges it with
+// refundable, adds the amount to what the charge has refunded, inserts the
+// refund PROCESSING with the outbox row that asks a worker to send it, and
+// reserves amount + cash-out fee. Refunds of one charge are judged one after
+// the other, so concurrent ones never exceed it. Another integrator's
+// charge is storage.ErrNotFound, as one that does not exist. created is
+// false for a replay.
+func (s *Service) CreateRefund(ctx context.Context, in storage.Integrator, r RefundRequest) (storage.Refund, bool, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return storage.Refund{}, false, fmt.Errorf("refund id: %w", err)
+	}
+	return s.store.CreateRefund(ctx, storage.NewRefund{
+		ID: id, IntegratorID: in.ID, ChargePixID: r.PixID, ExternalID: r.ExternalID,
+		Amount: r.Amount, Fee: in.CashOut.Compute(r.Amount), Description: r.Description,
+		RequestHash: r.fingerprint(),
+		Outbox:      []storage.OutboxMessage{storage.OutboxMessage(tasks.RefundSendMessage(id, 0))},
+		Check:       func(c storage.Charge) error { return refundable(c, r.Amount, s.cfg.Now()) },
+	})
+}
+
+// refundable says whether amount of charge c can be refunded at now: c is
+// PAID, paid within RefundWindow, and amount fits in what its refunds (those
+// not failed) left of it.
+func refundable(c storage.Charge, amount money.Money, now time.Time) error {
+	switch {
+	case c.Status != storage.ChargePaid:
+		return &RuleError{Rule: ErrChargeNotPaid, Field: "pix_id",
+			Detail: fmt.Sprintf("must name a PAID charge; this one is %s", c.Status)}
+	case c.PaidAt == nil || now.Sub(*c.PaidAt) > RefundWindow:
+		return &RuleError{Rule: ErrRefundWindowClosed, Field: "pix_id",
+			Detail: "must name a charge paid within the last 90 days"}
+	case amount > c.Amount-c.RefundedAmount:
+		return &RuleError{Rule: ErrRefundExceedsCharge, Field: "amount",
+			Detail: fmt.Sprintf("must not exceed what is left to refund of the charge, R$ %s", c.Amount-c.RefundedAmount)}
+	}
+	return nil
+}

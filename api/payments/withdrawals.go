@@ -1,0 +1,65 @@
+package payments
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/tasks"
+)
+
+// WithdrawalRequest is a validated withdrawal request, the key and tax id
+// in the canonical form PixGate stores and sends.
+type WithdrawalRequest struct {
+	ExternalID  *string
+	Amount      money.Money
+	CreditParty storage.CreditParty
+	Description *string
+	PostbackURL *string
+}
+
+// fingerprint is ChargeRequest.fingerprint's rule for withdrawals.
+func (r WithdrawalRequest) fingerprint() []byte {
+	return fingerprint(struct {
+		Kind        string              `json:"k"`
+		ExternalID  *string             `json:"e"`
+		Amount      money.Money         `json:"a"`
+		CreditParty storage.CreditParty `json:"c"`
+		Description *string             `json:"d"`
+		PostbackURL *string             `json:"u"`
+	}{"withdrawal/v1", r.ExternalID, r.Amount, r.CreditParty, r.Description, r.PostbackURL})
+}
+
+// CreateWithdrawal sends a PIX from the integrator's wallet. One SQL
+// transaction reserves amount + cash-out fee, inserts the withdrawal
+// PROCESSING and the outbox row that asks a worker to send it; when this
+// returns, the money is reserved and the send will happen. The provider is
+// never called here. created is false for a replay.
+func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r WithdrawalRequest) (storage.Withdrawal, bool, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return storage.Withdrawal{}, false, fmt.Errorf("withdrawal id: %w", err)
+	}
+	return s.store.CreateWithdrawal(ctx, storage.NewWithdrawal{
+		ID: id, IntegratorID: in.ID, ExternalID: r.ExternalID,
+		Amount: r.Amount, Fee: in.CashOut.Compute(r.Amount),
+		CreditParty: r.CreditParty, Description: r.Description, PostbackURL: r.PostbackURL,
+		RequestHash: r.fingerprint(),
+		Outbox:      []storage.OutboxMessage{storage.OutboxMessage(tasks.WithdrawalSendMessage(id, 0))},
+	})
+}
+
+// fingerprint hashes the canonical JSON of a request.
+func fingerprint(canonical any) []byte {
+	b, err := json.Marshal(canonical)
+	if err != nil {
+		panic(fmt.Sprintf("payments: fingerprint does not marshal: %v", err)) // plain structs: cannot happen
+	}
+	sum := sha256.Sum256(b)
+	return sum[:]
+}
