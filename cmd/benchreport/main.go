@@ -29,6 +29,7 @@ func main() {
 		commands             multiFlag
 		env                  Env
 		cpuinfo, pgURL, addr string
+		loadPath             string
 	)
 	flag.Var(&commands, "command", "a command that produced the input, quoted in the report (repeatable)")
 	flag.StringVar(&env.Date, "date", time.Now().UTC().Format("2006-01-02 15:04 UTC"), "when the benchmarks ran")
@@ -37,7 +38,17 @@ func main() {
 	flag.StringVar(&cpuinfo, "cpuinfo", "/proc/cpuinfo", "where the CPU model is read")
 	flag.StringVar(&pgURL, "pg-url", envOr("PIXGATE_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "Postgres the benchmarks used")
 	flag.StringVar(&addr, "redis-addr", envOr("PIXGATE_TEST_REDIS_ADDR", "127.0.0.1:6379"), "Redis the benchmarks used")
+	flag.StringVar(&loadPath, "load", "", "the deployed stack's section written by cmd/pixgate-load (optional)")
+	flag.StringVar(&env.LoadCommand, "load-command", "", "the command that produced -load, quoted in the report")
 	flag.Parse()
+	if loadPath != "" {
+		b, err := os.ReadFile(loadPath)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchreport:", err)
+			os.Exit(1)
+		}
+		env.Load = string(b)
+	}
 
 	env.Commands = commands
 	env.CPUModel, env.Cores = readCPUInfo(cpuinfo)
@@ -85,6 +96,9 @@ type Env struct {
 	GoVersion string
 	Postgres  string // version, and the settings that decide a commit's cost
 	Redis     string
+	// Load is the Markdown that cmd/pixgate-load wrote (empty: none), and
+	// LoadCommand the command that wrote it.
+	Load, LoadCommand string
 }
 
 // readCPUInfo returns the first model name and the number of processors.

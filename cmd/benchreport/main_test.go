@@ -142,3 +142,24 @@ func TestNumbers(t *testing.T) {
 		}
 	}
 }
+
+func TestRenderIncludesTheLoadSection(t *testing.T) {
+	res, err := Parse(strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := testEnv
+	env.Load, env.LoadCommand = "| Operation | ops/s |\n|---|--:|\n| raw | 5,000 |\n", "go run ./cmd/pixgate-load"
+	var out bytes.Buffer
+	if err := Render(&out, res, env); err != nil {
+		t.Fatal(err)
+	}
+	md := out.String()
+	load, raw := strings.Index(md, "## The deployed stack under load"), strings.Index(md, "## The machine's raw limits")
+	if load < 0 || raw < load || !strings.Contains(md, "| raw | 5,000 |") || !strings.Contains(md, "(`go run ./cmd/pixgate-load`)") {
+		t.Fatalf("the load section is missing or misplaced:\n%s", md)
+	}
+	if strings.Contains(func() string { var b bytes.Buffer; _ = Render(&b, res, testEnv); return b.String() }(), "under load") {
+		t.Fatal("a report without load results has a load section")
+	}
+}

@@ -100,6 +100,10 @@ func Render(w io.Writer, res *Results, env Env) error {
 	p.f("  operation it may run; every round of a parallel benchmark starts with a few untimed operations\n")
 	p.f("  per client, so connections are open and statements prepared.\n\n")
 
+	if env.Load != "" {
+		loadSection(p, env)
+	}
+
 	p.f("## The machine's raw limits\n\n")
 	p.f("| Benchmark | One operation | Median | Min – max | Throughput |\n|---|---|--:|--:|--:|\n")
 	for _, s := range rawSpecs {
@@ -162,17 +166,17 @@ func interpret(res *Results) []string {
 		"each commit waits for its WAL flush, and concurrent commits share one flush, so this is bounded by the disk's flush "+
 		"latency spread over the commits that wait together, more than by CPU.", count(pg)))
 
-	out = append(out, fmt.Sprintf("**Reservations.** `CreateWithdrawal` reaches %s of that rate (%s reservations/s): it runs "+
-		"five statements between `BEGIN` and `COMMIT` (the withdrawal row, the outbox row, the account locks, the posting in "+
-		"one statement) where the raw benchmark runs one, and Postgres, the clients and the server share two cores. Its "+
-		"transaction never calls `NOTIFY`, which would take a server-wide lock at commit: the relays are woken after commit.",
+	out = append(out, fmt.Sprintf("**Reservations.** `CreateWithdrawal` reaches %s of that rate (%s reservations/s): it is one "+
+		"statement in its own transaction, but it writes five rows (the withdrawal, its outbox row, the ledger transaction, two "+
+		"entries) and updates two accounts where the raw benchmark writes one row, and Postgres, the clients and the server "+
+		"share two cores. It never calls `NOTIFY`, which would take a server-wide lock at commit: the relays are woken after commit.",
 		pct(wide/pg), count(wide)))
 
 	var oneWallet string
 	switch r := one / wide; {
 	case r < 0.9:
 		oneWallet = fmt.Sprintf("falls to %s of the 64-wallet rate (%s/s): every reservation waits for the previous one's "+
-			"locks on the wallet's two account rows, taken last and held through its posting and its commit, so one "+
+			"locks on the wallet's two account rows, held until its statement commits, so one "+
 			"wallet is served one reservation at a time", pct(r), count(one))
 	default:
 		oneWallet = fmt.Sprintf("stays at %s of the 64-wallet rate (%s/s): the wallet's row locks are held only for the "+
@@ -180,17 +184,17 @@ func interpret(res *Results) []string {
 	}
 	out = append(out, "**One wallet.** Against a single wallet the reservation rate "+oneWallet+".")
 
-	out = append(out, fmt.Sprintf("**The API.** `POST /api/v1/withdrawals` adds JSON validation, the API key lookup, a Redis "+
-		"rate-limit round trip to the reservation and reaches %s of the bare reservation rate "+
-		"(%s of raw HTTP), so the commit, not HTTP, bounds it; `GET /api/v1/balance` commits nothing (key and "+
-		"integrator in one lookup, rate limit, one read) and reaches %s of raw HTTP, bounded by CPU, since the client, Fiber, Redis and the Postgres "+
+	out = append(out, fmt.Sprintf("**The API.** `POST /api/v1/withdrawals` adds JSON validation, the API key (from the api's "+
+		"key cache) and a Redis rate-limit round trip to the reservation, whose commit concurrent creates share (group commit), and "+
+		"reaches %s of the bare reservation rate (%s of raw HTTP); `GET /api/v1/balance` commits nothing (the key from the "+
+		"cache, the rate limit, one read) and reaches %s of raw HTTP, bounded by CPU, since the client, Fiber, Redis and the Postgres "+
 		"backends share the same cores.", pct(apiW/wide), pct(apiW/http), pct(apiB/http)))
 
 	pipe := res.get("BenchmarkChargePaidPipeline").Stat(pipelineMetric).Median
 	out = append(out, fmt.Sprintf("**Charge pipeline.** The %s ms from payment to `PAID` are the provider's notification, the "+
 		"webhook's insert, the outbox relay (woken by `LISTEN/NOTIFY` after the commit), the queue, then `consult-transaction` and the "+
-		"posting; an idle worker polls its queues every 10–30 ms (asynq `TaskCheckInterval` 20 ms), about 11 ms of "+
-		"waiting on average, so the queue is the largest fixed part.", num(pipe)))
+		"posting; an idle worker polls its queues every 5 ms (asynq `TaskCheckInterval`), a few ms of waiting on average "+
+		"at each of the two task hops.", num(pipe)))
 
 	out = append(out, fmt.Sprintf("**Money.** `money.ParseAmount` takes %s the time of `strconv.ParseFloat` (%s against %s) "+
 		"to parse an amount exactly into centavos; it is nanoseconds next to the milliseconds of any request.",

@@ -208,8 +208,9 @@ func newWithdrawal(integratorID int64, externalID string) storage.NewWithdrawal 
 }
 
 // benchAPI is PixGate's API as `pixgate api` builds it (a pool of
-// PIXGATE_DATABASE_MAX_CONNS' default 20, rate limiting in Redis), with a
-// sandbox provider; no worker runs, so the provider is never called.
+// PIXGATE_DATABASE_MAX_CONNS' default 20, the key cache and the group
+// commit at their defaults, rate limiting in Redis), with a sandbox
+// provider; no worker runs, so the provider is never called.
 type benchAPI struct {
 	wallets // one integrator per client goroutine
 	url     string
@@ -223,6 +224,16 @@ func newBenchAPI(tb testing.TB, integrators int) benchAPI {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(db.Close)
+	defaults, err := loadConfig(nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	tb.Cleanup(cancel)
+	if err := db.CacheKeys(ctx, defaults.KeyCacheTTL); err != nil {
+		tb.Fatal(err)
+	}
+	db.GroupCommit(ctx, defaults.GroupCommit, groupCommitSize)
 	rdb := redis.NewClient(storagetest.NewRedis(tb))
 	tb.Cleanup(func() { _ = rdb.Close() })
 	sb := sandbox.New(sandbox.Config{SettleDelay: time.Hour})

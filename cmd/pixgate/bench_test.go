@@ -33,6 +33,12 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// Tests that need pixgate as a separate process (the README's tour, a
+	// SIGTERM under load) run this test binary with PIXGATE_TEST_MAIN=1: it
+	// is then the pixgate command.
+	if os.Getenv("PIXGATE_TEST_MAIN") == "1" {
+		os.Exit(cliMain())
+	}
 	code := m.Run()
 	releaseFixture()
 	os.Exit(code)

@@ -117,6 +117,13 @@ func TestKeyCreateAndRevoke(t *testing.T) {
 	if !revoked.Revoked {
 		t.Fatal("key not revoked")
 	}
+	if code, out, _ := p.run("key", "revoke", key.PublicID); code != 0 || !strings.Contains(out, "was already revoked on") {
+		t.Fatalf("revoking a revoked key: exit %d, %q", code, out)
+	}
+	if _, out, _ := p.run("key", "list", "--integrator", "1"); !strings.Contains(out, "203.0.113.7/32,10.0.0.0/8") ||
+		!strings.Contains(out, "  any  ") || strings.Contains(out, "[") {
+		t.Fatalf("key list allowlists:\n%s", out)
+	}
 	var list struct {
 		Keys []struct {
 			PublicID  string  `json:"public_id"`
@@ -144,11 +151,15 @@ func TestRefusedInput(t *testing.T) {
 		{[]string{"wallet", "credit", "--integrator", "1", "--amount", "15.505", "--reason", "x"}, "2 decimal places"},
 		{[]string{"wallet", "credit", "--integrator", "1", "--amount", "0", "--reason", "x"}, "greater than zero"},
 		{[]string{"wallet", "credit", "--integrator", "1", "--amount", "5", "--reason", " "}, "--reason"},
-		{[]string{"wallet", "credit", "--integrator", "99", "--amount", "5", "--reason", "x"}, "unknown account"},
-		{[]string{"wallet", "show", "--integrator", "99"}, "not found"},
+		{[]string{"wallet", "credit", "--integrator", "99", "--amount", "5", "--reason", "x"}, "integrator 99 not found"},
+		{[]string{"wallet", "show", "--integrator", "99"}, "integrator 99 not found"},
+		{[]string{"key", "list", "--integrator", "99"}, "integrator 99 not found"},
+		{[]string{"key", "create", "--integrator", "99"}, "integrator 99 not found"},
+		{[]string{"postbacks", "list", "--integrator", "99"}, "integrator 99 not found"},
+		{[]string{"postbacks", "show", "0195d1a2-7c3e-7b1a-9f4e-2b8c6d0e1f23"}, "postback 0195d1a2-7c3e-7b1a-9f4e-2b8c6d0e1f23 not found"},
 		{[]string{"key", "create", "--integrator", "1", "--scopes", "everything"}, "unknown scope"},
 		{[]string{"key", "create", "--integrator", "1", "--ip-allowlist", "10.0.0.300"}, "--ip-allowlist"},
-		{[]string{"key", "revoke", "pk_nope"}, "not found"},
+		{[]string{"key", "revoke", "pk_nope"}, "key pk_nope not found"},
 	}
 	for _, tt := range tests {
 		code, _, errs := p.run(tt.args...)

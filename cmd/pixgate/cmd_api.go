@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
@@ -14,7 +15,7 @@ import (
 func (c *cli) apiCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "api",
-		Short: "Serve the HTTP API: /api/v1, /v2, the provider webhook, /healthz and /readyz",
+		Short: "Serve the HTTP API: /api/v1, /v2 (tokens, balance), the provider webhook, /docs, /healthz and /readyz",
 		Long: `Serve the HTTP API. API processes are stateless: run as many as the load needs
 behind a load balancer (set PIXGATE_PROXY_HEADER and PIXGATE_TRUSTED_PROXIES).`,
 		Args: cobra.NoArgs,
@@ -30,9 +31,10 @@ behind a load balancer (set PIXGATE_PROXY_HEADER and PIXGATE_TRUSTED_PROXIES).`,
 	}
 }
 
-// startAPIMetrics serves /metrics on its own listener, off the public port.
+// startAPIMetrics serves /metrics (and /debug/pprof/ when PIXGATE_PPROF is
+// set) on its own listener, off the public port.
 func (c *cli) startAPIMetrics(ctx context.Context, g *errgroup.Group, st *stack) error {
-	serve, err := serveHTTP(ctx, promhttp.HandlerFor(st.registry, promhttp.HandlerOpts{}), c.cfg.APIMetricsAddr, nil)
+	serve, err := serveHTTP(ctx, c.withPprof(promhttp.HandlerFor(st.registry, promhttp.HandlerOpts{})), c.cfg.APIMetricsAddr, nil)
 	if err != nil {
 		return err
 	}
@@ -40,32 +42,42 @@ func (c *cli) startAPIMetrics(ctx context.Context, g *errgroup.Group, st *stack)
 	return nil
 }
 
+// groupCommitSize caps the withdrawal creates of one group commit.
+const groupCommitSize = 32
+
 // startAPI binds the API's address and adds its server to g.
 func (c *cli) startAPI(ctx context.Context, g *errgroup.Group, st *stack) error {
 	maxAmount, err := c.cfg.maxAmount()
 	if err != nil {
 		return err
 	}
+	if err := st.db.CacheKeys(ctx, c.cfg.KeyCacheTTL); err != nil {
+		c.log.Warn("api keys are read from the database until the key cache listens", "error", err)
+	}
+	st.db.GroupCommit(ctx, c.cfg.GroupCommit, groupCommitSize)
 	srv := api.New(api.Config{
-		BodyLimit:            c.cfg.BodyLimit,
-		ProviderWebhookURL:   c.webhookURL(),
-		ProviderWebhookToken: c.cfg.ProviderWebhookToken,
-		MaxAmount:            maxAmount,
-		V1RatePerMinute:      c.cfg.V1RatePerMinute,
-		AllowHTTPPostbacks:   c.cfg.PostbackAllowHTTP,
-		PostbackURLPolicy: func(raw string) error {
-			return postback.CheckURL(raw, c.cfg.PostbackAllowHTTP, c.cfg.PostbackAllowPrivate)
-		},
-		ProviderTimeout: c.cfg.ProviderTimeout + c.cfg.ProviderTimeout/2,
-		ProxyHeader:     c.cfg.ProxyHeader,
-		TrustedProxies:  c.cfg.TrustedProxies,
+		BodyLimit:             c.cfg.BodyLimit,
+		ProviderWebhookURL:    c.webhookURL(),
+		ProviderWebhookToken:  c.cfg.ProviderWebhookToken,
+		MaxAmount:             maxAmount,
+		V1RatePerMinute:       c.cfg.V1RatePerMinute,
+		TokenTTL:              time.Duration(c.cfg.TokenTTL),
+		V2TokenRatePerMinute:  c.cfg.V2TokenRatePerMinute,
+		V2RatePerMinute:       c.cfg.V2RatePerMinute,
+		AuthFailuresPerMinute: c.cfg.AuthFailuresPerMinute,
+		AllowHTTPPostbacks:    c.cfg.PostbackAllowHTTP,
+		// The workers' delivery policy, checked when a URL is given.
+		PostbackURLPolicy: func(ctx context.Context, raw string) error { return postback.CheckURL(ctx, raw, c.postbackPolicy()) },
+		ProviderTimeout:   c.cfg.ProviderTimeout + c.cfg.ProviderTimeout/2,
+		ProxyHeader:       c.cfg.ProxyHeader,
+		TrustedProxies:    c.cfg.TrustedProxies,
 	}, api.Deps{
 		DB:       st.db,
 		Redis:    st.redis,
 		Provider: st.provider,
 		Logger:   c.log,
 		Metrics:  st.registry,
-		Ready:    func(ctx context.Context) error { return st.redis.Ping(ctx).Err() },
+		Ready:    []api.ReadyCheck{{Name: "redis", Check: func(ctx context.Context) error { return st.redis.Ping(ctx).Err() }}},
 	})
 	serve, err := serveFiber(ctx, srv.App(), c.cfg.HTTPAddr)
 	if err != nil {

@@ -15,6 +15,7 @@ func (c *cli) auditCommand() *cobra.Command {
 every account balance equals the sum of its entries (and each entry's
 balance_after the running sum), no integrator account is negative, each
 integrator's reserved balance equals what its in-flight withdrawals and refunds
+hold, its pending balance what its paid charges still hold under a settlement
 hold, and the whole ledger sums to zero. Exit 0 when clean, 1 on violations.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

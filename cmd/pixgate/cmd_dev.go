@@ -57,7 +57,7 @@ func (c *cli) devDefaults() {
 	set := func(name string) bool { _, ok := c.environ[name]; return ok }
 	if !set("PIXGATE_LOG_FORMAT") {
 		c.cfg.LogFormat = "text"
-		c.log = newLogger(c.stderr, c.cfg.LogLevel, c.cfg.LogFormat)
+		c.setLogger(newLogger(c.stderr, c.cfg.LogLevel, c.cfg.LogFormat))
 	}
 	if !set("PIXGATE_PROVIDER_URL") {
 		c.cfg.ProviderURL = "http://" + c.cfg.SandboxAddr
@@ -93,8 +93,8 @@ type demoIntegrator struct {
 }
 
 // ensureDemo creates the demo integrator on the first run (with R$ 1,000.00
-// credited so withdrawals can be tried at once) and a fresh API key on every
-// run, since stored secrets cannot be shown again.
+// credited so withdrawals can be tried at once) and gives it the same API key
+// on every run (see demoCredentials).
 func (c *cli) ensureDemo(ctx context.Context, db *storage.DB) (demoIntegrator, error) {
 	var d demoIntegrator
 	in, err := db.IntegratorByEmail(ctx, demoEmail)
@@ -108,11 +108,12 @@ func (c *cli) ensureDemo(ctx context.Context, db *storage.DB) (demoIntegrator, e
 		if _, err := db.CreditWallet(ctx, in.ID, money.FromReais(1000, 0), "demo float for pixgate dev"); err != nil {
 			return d, err
 		}
+		c.keepDemoKey(demoKey{IntegratorID: in.ID, PublicID: d.creds.PublicID, Secret: d.creds.Secret})
 		d.created = true
 	case err != nil:
 		return d, err
 	default:
-		if _, d.creds, err = db.CreateKey(ctx, storage.NewKey{IntegratorID: in.ID}); err != nil {
+		if d.creds, err = c.demoCredentials(ctx, db, in); err != nil {
 			return d, err
 		}
 	}
@@ -124,7 +125,7 @@ func (c *cli) ensureDemo(ctx context.Context, db *storage.DB) (demoIntegrator, e
 func (c *cli) printBanner(d demoIntegrator) {
 	base, sbx := "http://"+c.cfg.HTTPAddr, "http://"+c.cfg.SandboxAddr
 	c.printf("\nPixGate is running (development mode)\n\n")
-	c.printf("  API             %s   (/healthz, /readyz)\n", base)
+	c.printf("  API             %s   (/docs, /healthz, /readyz)\n", base)
 	c.printf("  sandbox         %s   (the settlement provider; docs/provider.md)\n", sbx)
 	c.printf("  queues          http://%s/monitoring/   user %s, password %s\n", c.cfg.WorkerAddr, c.cfg.MonitoringUser, c.cfg.MonitoringPassword)
 	c.printf("  metrics         http://%s/metrics\n", c.cfg.WorkerAddr)
@@ -136,13 +137,13 @@ func (c *cli) printBanner(d demoIntegrator) {
 	c.printf("  wallet          available R$ %s, pending R$ %s, reserved R$ %s\n", d.wallet.Available, d.wallet.Pending, d.wallet.Reserved)
 	c.printf("  fees            cash-in %s, cash-out %s\n", d.integrator.CashIn, d.integrator.CashOut)
 	auth := "Authorization: Bearer " + d.creds.Token()
-	c.printf("\nTry:\n")
+	c.printf("\nTry (the key stays the same from one run to the next):\n")
 	c.printf("  export PIXGATE_AUTH='%s'\n", auth)
 	c.printf("  curl -s %s/api/v1/balance -H \"$PIXGATE_AUTH\"\n", base)
-	c.printf("  curl -s %s/api/v1/charges -H \"$PIXGATE_AUTH\" -H 'Content-Type: application/json' \\\n", base)
-	c.printf("       -d '{\"amount\": 25.00, \"payer\": {\"name\": \"Fulano de Tal\", \"document\": \"52998224725\"}}'\n")
-	c.printf("  curl -s -X POST %s/sandbox/charges/<pix_id>/pay          # pay it as the payer would\n", sbx)
-	c.printf("  curl -s %s/api/v1/withdrawals -H \"$PIXGATE_AUTH\" -H 'Content-Type: application/json' \\\n", base)
-	c.printf("       -d '{\"amount\": 10.00, \"creditParty\": {\"name\": \"Fulano de Tal\", \"keyType\": \"EMAIL\", \"key\": \"fulano@example.com\", \"taxId\": \"52998224725\"}}'\n")
+	c.printf("  pixgate demo     # the README's tour: a charge paid, a withdrawal completed, every request and answer shown\n")
+	c.printf("  # v2, as the provider family's clients call it (docs/api-v2.md):\n")
+	c.printf("  curl -s -X POST %s/v2/oauth/token -u '%s:%s'\n", base, d.creds.PublicID, d.creds.Secret)
+	c.printf("  curl -s -X POST %s/v2/balance -H 'Authorization: Bearer <access_token>'\n", base)
+	c.printf("  %s/docs   # the API, for people (OpenAPI at /openapi.yaml)\n", base)
 	c.printf("\nStop with Ctrl-C.\n\n")
 }

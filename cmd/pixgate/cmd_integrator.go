@@ -22,24 +22,26 @@ type integratorView struct {
 	Token         string                   `json:"token,omitempty"`
 	WebhookSecret string                   `json:"webhook_secret,omitempty"`
 	Fees          map[string]money.FeeView `json:"fees"`
+	CashInHold    string                   `json:"cashin_hold"`
+	HeldCharges   *int                     `json:"held_charges,omitempty"`
 	CreatedAt     time.Time                `json:"created_at"`
 }
 
 func viewIntegrator(in storage.Integrator) integratorView {
-	return integratorView{ID: in.ID, Name: in.Name, Email: in.Email, CreatedAt: in.CreatedAt,
+	return integratorView{ID: in.ID, Name: in.Name, Email: in.Email, CreatedAt: in.CreatedAt, CashInHold: formatHold(in.CashInHold),
 		Fees: map[string]money.FeeView{"cashin": in.CashIn.View("cashin"), "cashout": in.CashOut.View("cashout")}}
 }
 
 func (c *cli) integratorCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "integrator", Short: "Create and list integrators"}
-	cmd.AddCommand(c.integratorCreateCommand(), c.integratorListCommand())
+	cmd := &cobra.Command{Use: "integrator", Short: "Create, list and update integrators"}
+	cmd.AddCommand(c.integratorCreateCommand(), c.integratorListCommand(), c.integratorUpdateCommand())
 	return cmd
 }
 
 func (c *cli) integratorCreateCommand() *cobra.Command {
 	var (
-		name, email, cashin, cashout string
-		asJSON                       bool
+		name, email, cashin, cashout, hold string
+		asJSON                             bool
 	)
 	cmd := &cobra.Command{
 		Use:   "create",
@@ -49,7 +51,7 @@ The key's secret and the webhook signing secret are printed only here.`,
 		Example: `  pixgate integrator create --name "Loja Exemplo" --email dev@loja.example --cashin-fee percent:1.5 --cashout-fee fixed:0.50`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ni, err := parseNewIntegrator(name, email, cashin, cashout)
+			ni, err := parseNewIntegrator(name, email, cashin, cashout, hold)
 			if err != nil {
 				return err
 			}
@@ -65,6 +67,7 @@ The key's secret and the webhook signing secret are printed only here.`,
 				}
 				c.printf("integrator %d created: %s <%s>\n", in.ID, in.Name, in.Email)
 				c.printf("  cash-in fee:    %s\n  cash-out fee:   %s\n", in.CashIn, in.CashOut)
+				c.printf("  cash-in hold:   %s\n", formatHold(in.CashInHold))
 				c.printf("  public_id:      %s\n  secret:         %s\n  webhook secret: %s\n", creds.PublicID, creds.Secret, in.WebhookSecret)
 				c.printf("  v1 token:       Authorization: Bearer %s\n", creds.Token())
 				c.printf("The secrets are shown only now; store them safely.\n")
@@ -76,13 +79,14 @@ The key's secret and the webhook signing secret are printed only here.`,
 	cmd.Flags().StringVar(&email, "email", "", "contact e-mail, unique (required)")
 	cmd.Flags().StringVar(&cashin, "cashin-fee", "percent:0", "cash-in fee: percent:N (up to 4 decimals) or fixed:N.NN")
 	cmd.Flags().StringVar(&cashout, "cashout-fee", "fixed:0", "cash-out fee: percent:N or fixed:N.NN")
+	cmd.Flags().StringVar(&hold, "cashin-hold", "0", "how long a paid charge's net stays pending before it is available, e.g. 24h, 2d (0: at once)")
 	addJSONFlag(cmd, &asJSON)
 	_ = cmd.MarkFlagRequired("name")
 	_ = cmd.MarkFlagRequired("email")
 	return cmd
 }
 
-func parseNewIntegrator(name, email, cashin, cashout string) (storage.NewIntegrator, error) {
+func parseNewIntegrator(name, email, cashin, cashout, hold string) (storage.NewIntegrator, error) {
 	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
 	if name == "" {
 		return storage.NewIntegrator{}, fmt.Errorf("--name must not be empty")
@@ -98,7 +102,11 @@ func parseNewIntegrator(name, email, cashin, cashout string) (storage.NewIntegra
 	if err != nil {
 		return storage.NewIntegrator{}, fmt.Errorf("--cashout-fee: %w", err)
 	}
-	return storage.NewIntegrator{Name: name, Email: email, CashIn: in, CashOut: out}, nil
+	d, err := parseHold(hold)
+	if err != nil {
+		return storage.NewIntegrator{}, err
+	}
+	return storage.NewIntegrator{Name: name, Email: email, CashIn: in, CashOut: out, CashInHold: d}, nil
 }
 
 func (c *cli) integratorListCommand() *cobra.Command {
@@ -121,9 +129,10 @@ func (c *cli) integratorListCommand() *cobra.Command {
 					return printJSON(c.stdout, map[string]any{"integrators": views})
 				}
 				tw := table(c.stdout)
-				c.printfTo(tw, "ID\tNAME\tEMAIL\tCASH-IN FEE\tCASH-OUT FEE\tCREATED\n")
+				c.printfTo(tw, "ID\tNAME\tEMAIL\tCASH-IN FEE\tCASH-OUT FEE\tCASH-IN HOLD\tCREATED\n")
 				for _, in := range list {
-					c.printfTo(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Name, in.Email, in.CashIn, in.CashOut, in.CreatedAt.Format(time.DateTime))
+					c.printfTo(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Name, in.Email, in.CashIn, in.CashOut, formatHold(in.CashInHold),
+						in.CreatedAt.Format(time.DateTime))
 				}
 				return tw.Flush()
 			})

@@ -55,8 +55,8 @@ func (c *cli) keyCreateCommand() *cobra.Command {
 				nk.IPAllowlist = append(nk.IPAllowlist, p)
 			}
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
-				if _, err := db.Integrator(cmd.Context(), integrator); err != nil {
-					return fmt.Errorf("integrator %d: %w", integrator, err)
+				if err := requireIntegrator(cmd.Context(), db, integrator); err != nil {
+					return err
 				}
 				key, creds, err := db.CreateKey(cmd.Context(), nk)
 				if err != nil {
@@ -102,11 +102,22 @@ func (c *cli) keyRevokeCommand() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
-				if err := db.RevokeKey(cmd.Context(), args[0]); err != nil {
-					return fmt.Errorf("key %s: %w", args[0], err)
+				k, err := db.Key(cmd.Context(), args[0])
+				if err != nil {
+					return notFound("key", args[0], err)
+				}
+				already := k.RevokedAt != nil
+				if !already {
+					if err := db.RevokeKey(cmd.Context(), args[0]); err != nil {
+						return notFound("key", args[0], err)
+					}
 				}
 				if asJSON {
-					return printJSON(c.stdout, map[string]any{"public_id": args[0], "revoked": true})
+					return printJSON(c.stdout, map[string]any{"public_id": args[0], "revoked": true, "already_revoked": already})
+				}
+				if already {
+					c.printf("key %s was already revoked on %s\n", args[0], k.RevokedAt.Format(time.DateTime))
+					return nil
 				}
 				c.printf("key %s revoked\n", args[0])
 				return nil
@@ -128,6 +139,9 @@ func (c *cli) keyListCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				if err := requireIntegrator(cmd.Context(), db, integrator); err != nil {
+					return err
+				}
 				keys, err := db.ListKeys(cmd.Context(), integrator)
 				if err != nil {
 					return err
@@ -146,7 +160,8 @@ func (c *cli) keyListCommand() *cobra.Command {
 					if k.RevokedAt != nil {
 						revoked = k.RevokedAt.Format(time.DateTime)
 					}
-					c.printfTo(tw, "%s\t%s\t%v\t%s\t%s\n", k.PublicID, strings.Join(k.Scopes, ","), k.IPAllowlist, k.CreatedAt.Format(time.DateTime), revoked)
+					c.printfTo(tw, "%s\t%s\t%s\t%s\t%s\n", k.PublicID, strings.Join(k.Scopes, ","), allowlistText(k.IPAllowlist),
+						k.CreatedAt.Format(time.DateTime), revoked)
 				}
 				return tw.Flush()
 			})
@@ -156,4 +171,16 @@ func (c *cli) keyListCommand() *cobra.Command {
 	addJSONFlag(cmd, &asJSON)
 	_ = cmd.MarkFlagRequired("integrator")
 	return cmd
+}
+
+// allowlistText prints an allowlist as the flag takes it, or "any".
+func allowlistText(list []netip.Prefix) string {
+	if len(list) == 0 {
+		return "any"
+	}
+	parts := make([]string, len(list))
+	for i, p := range list {
+		parts[i] = p.String()
+	}
+	return strings.Join(parts, ",")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -20,6 +21,7 @@ type postbackView struct {
 	IntegratorID   int64         `json:"integrator_id"`
 	Resource       string        `json:"resource"`
 	ResourceID     uuid.UUID     `json:"resource_id"`
+	ExternalID     *string       `json:"external_id"`
 	Event          string        `json:"event"`
 	URL            string        `json:"url"`
 	Status         string        `json:"status"`
@@ -43,7 +45,8 @@ type attemptView struct {
 
 func viewPostback(p storage.Postback) postbackView {
 	return postbackView{ID: p.ID, IntegratorID: p.IntegratorID, Resource: p.ResourceType, ResourceID: p.ResourceID,
-		Event: p.Event, URL: p.URL, Status: p.Status, Attempts: p.Attempts, LastStatusCode: p.LastStatusCode,
+		ExternalID: postbackExternalID(p.Body),
+		Event:      p.Event, URL: p.URL, Status: p.Status, Attempts: p.Attempts, LastStatusCode: p.LastStatusCode,
 		LastError: p.LastError, NextAttemptAt: p.NextAttemptAt, CreatedAt: p.CreatedAt, DeliveredAt: p.DeliveredAt}
 }
 
@@ -68,6 +71,9 @@ func (c *cli) postbacksListCommand() *cobra.Command {
 				return fmt.Errorf("--limit must be between 1 and 1000")
 			}
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				if err := requireIntegrator(cmd.Context(), db, integrator); err != nil {
+					return err
+				}
 				list, err := db.ListPostbacks(cmd.Context(), integrator, limit)
 				if err != nil {
 					return err
@@ -80,10 +86,11 @@ func (c *cli) postbacksListCommand() *cobra.Command {
 					return printJSON(c.stdout, map[string]any{"postbacks": views})
 				}
 				tw := table(c.stdout)
-				c.printfTo(tw, "ID\tRESOURCE\tEVENT\tSTATUS\tATTEMPTS\tLAST CODE\tNEXT ATTEMPT\tCREATED\n")
+				c.printfTo(tw, "ID\tRESOURCE\tEXTERNAL ID\tEVENT\tSTATUS\tATTEMPTS\tLAST CODE\tNEXT ATTEMPT\tCREATED\n")
 				for _, p := range list {
-					c.printfTo(tw, "%s\t%s %s\t%s\t%s\t%d\t%s\t%s\t%s\n", p.ID, p.ResourceType, p.ResourceID, p.Event, p.Status,
-						p.Attempts, codeText(p.LastStatusCode), timeText(p.NextAttemptAt), p.CreatedAt.Format(time.DateTime))
+					c.printfTo(tw, "%s\t%s %s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", p.ID, p.ResourceType, p.ResourceID,
+						orDash(deref(postbackExternalID(p.Body))), p.Event, p.Status, p.Attempts, codeText(p.LastStatusCode),
+						timeText(p.NextAttemptAt), p.CreatedAt.Format(time.DateTime))
 				}
 				return tw.Flush()
 			})
@@ -110,7 +117,7 @@ func (c *cli) postbacksShowCommand() *cobra.Command {
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
 				p, err := db.Postback(cmd.Context(), id)
 				if err != nil {
-					return fmt.Errorf("postback %s: %w", id, err)
+					return notFound("postback", id, err)
 				}
 				attempts, err := db.PostbackAttempts(cmd.Context(), id)
 				if err != nil {
@@ -164,14 +171,14 @@ postback maximum age, and given up otherwise.`,
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
 				p, err := db.Postback(cmd.Context(), id)
 				if err != nil {
-					return fmt.Errorf("postback %s: %w", id, err)
+					return notFound("postback", id, err)
 				}
 				// A task id not used before: the queue keeps finished task ids
 				// for a day and would refuse the first one again.
 				msg := tasks.PostbackDeliverMessage(id, p.Attempts+1)
 				p, err = db.RedeliverPostback(cmd.Context(), id, storage.OutboxMessage(msg))
 				if err != nil {
-					return fmt.Errorf("postback %s: %w", id, err)
+					return notFound("postback", id, err)
 				}
 				if asJSON {
 					return printJSON(c.stdout, viewPostback(p))
@@ -187,8 +194,8 @@ postback maximum age, and given up otherwise.`,
 }
 
 func (c *cli) printPostback(p storage.Postback) {
-	c.printf("postback %s\n  integrator      %d\n  resource        %s %s\n  event           %s\n  url             %s\n",
-		p.ID, p.IntegratorID, p.ResourceType, p.ResourceID, p.Event, p.URL)
+	c.printf("postback %s\n  integrator      %d\n  resource        %s %s\n  external id     %s\n  event           %s\n  url             %s\n",
+		p.ID, p.IntegratorID, p.ResourceType, p.ResourceID, orDash(deref(postbackExternalID(p.Body))), p.Event, p.URL)
 	c.printf("  status          %s after %d attempt(s), last code %s\n  next attempt    %s\n  created         %s\n",
 		p.Status, p.Attempts, codeText(p.LastStatusCode), timeText(p.NextAttemptAt), p.CreatedAt.Format(time.DateTime))
 	if p.LastError != nil {
@@ -208,4 +215,25 @@ func timeText(t *time.Time) string {
 		return "-"
 	}
 	return t.Format(time.DateTime)
+}
+
+// postbackExternalID is the integrator's external_id of the record a
+// postback is about, as its body carries it (nil when it has none).
+func postbackExternalID(body []byte) *string {
+	var b struct {
+		RequestBody struct {
+			ExternalID *string `json:"external_id"`
+		} `json:"requestBody"`
+	}
+	if json.Unmarshal(body, &b) != nil {
+		return nil
+	}
+	return b.RequestBody.ExternalID
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

@@ -38,7 +38,7 @@ func (c *cli) newSandbox(addr string) *sandbox.Sandbox {
 		ClientID:     c.cfg.SandboxClientID,
 		ClientSecret: c.cfg.SandboxClientSecret,
 		SettleDelay:  c.cfg.SandboxSettleDelay,
-		PublicHost:   addr,
+		PublicHost:   orDefault(c.cfg.SandboxPublicHost, addr),
 		Logger:       c.log.With("component", "sandbox"),
 	})
 }

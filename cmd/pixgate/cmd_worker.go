@@ -37,6 +37,7 @@ func (c *cli) startWorker(ctx context.Context, g *errgroup.Group, st *stack) err
 		ProviderWebhookURL: c.webhookURL(),
 		Postbacks:          c.postbackPolicy(),
 		Reconcile:          worker.ReconcileConfig{Interval: c.cfg.ReconcileInterval, StaleAfter: c.cfg.ReconcileStaleAfter},
+		Retention:          worker.RetentionConfig{ProcessedEvents: c.cfg.RetainEvents, SentOutbox: c.cfg.RetainOutbox},
 	}, worker.Deps{DB: st.db, Redis: st.redis, Provider: st.provider, Logger: c.log, Metrics: st.registry})
 	connOpt, err := c.redisConnOpt()
 	if err != nil {
@@ -44,7 +45,7 @@ func (c *cli) startWorker(ctx context.Context, g *errgroup.Group, st *stack) err
 	}
 	monitor := w.MonitorHandler(worker.MonitorConfig{User: c.cfg.MonitoringUser, Password: c.cfg.MonitoringPassword,
 		RedisConnOpt: connOpt, Registry: st.registry})
-	serveMonitor, err := serveHTTP(ctx, monitor, c.cfg.WorkerAddr, nil)
+	serveMonitor, err := serveHTTP(ctx, c.withPprof(monitor), c.cfg.WorkerAddr, nil)
 	if err != nil {
 		return err
 	}

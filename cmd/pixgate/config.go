@@ -1,8 +1,12 @@
 package main
 
 import (
+	"encoding"
+	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,23 +21,32 @@ import (
 // their standard local ports. The desc tags feed `pixgate env` and the
 // README's table (a test keeps the README in step).
 type config struct {
-	DatabaseURL      string `env:"PIXGATE_DATABASE_URL" envDefault:"postgres://postgres@127.0.0.1:5432/pixgate?sslmode=disable" desc:"Postgres URL; the database is created if missing"`
+	DatabaseURL      string `env:"PIXGATE_DATABASE_URL" envDefault:"postgres://postgres@127.0.0.1:5432/pixgate?sslmode=disable" desc:"Postgres URL; migrate, dev, api and worker create the database if missing, other commands refuse it"`
 	DatabaseMaxConns int32  `env:"PIXGATE_DATABASE_MAX_CONNS" envDefault:"20" desc:"connections per process"`
-	RedisURL         string `env:"PIXGATE_REDIS_URL" envDefault:"redis://127.0.0.1:6379/0" desc:"Redis URL (queues, access tokens, rate limits)"`
+	MigrateOnStart   bool   `env:"PIXGATE_MIGRATE_ON_START" envDefault:"true" desc:"api and worker apply pending migrations at start (false: they refuse to start until pixgate migrate ran, e.g. as a Kubernetes Job)"`
+	RedisURL         string `env:"PIXGATE_REDIS_URL" envDefault:"redis://127.0.0.1:6379/0" desc:"Redis for queues, access tokens and rate limits: redis://, rediss://, redis-sentinel://[:pw@]s1:26379,s2:26379/0?master=NAME or redis-cluster://[:pw@]n1:6379,n2:6379"`
 
 	HTTPAddr       string `env:"PIXGATE_HTTP_ADDR" envDefault:"127.0.0.1:8080" desc:"API listen address"`
 	WorkerAddr     string `env:"PIXGATE_WORKER_ADDR" envDefault:"127.0.0.1:8081" desc:"worker side server: /healthz, /metrics, /monitoring"`
 	APIMetricsAddr string `env:"PIXGATE_API_METRICS_ADDR" envDefault:"127.0.0.1:8082" desc:"pixgate api's /metrics listener (kept off the public port)"`
+	Pprof          bool   `env:"PIXGATE_PPROF" envDefault:"false" desc:"serve Go's profiles at /debug/pprof/ on the api's metrics listener and the worker's side server"`
 	PublicBaseURL  string `env:"PIXGATE_PUBLIC_BASE_URL" envDefault:"http://127.0.0.1:8080" desc:"URL where the provider reaches PixGate's webhook"`
 	LogLevel       string `env:"PIXGATE_LOG_LEVEL" envDefault:"info" desc:"debug, info, warn or error"`
 	LogFormat      string `env:"PIXGATE_LOG_FORMAT" envDefault:"json" desc:"json or text (pixgate dev uses text unless set)"`
 
-	MaxAmount         string   `env:"PIXGATE_MAX_AMOUNT" envDefault:"100000.00" desc:"largest amount of one charge or withdrawal, in reais"`
-	V1RatePerMinute   int      `env:"PIXGATE_V1_RATE_PER_MINUTE" envDefault:"600" desc:"requests per minute per v1 API key (negative: no limit)"`
-	BodyLimit         int      `env:"PIXGATE_BODY_LIMIT" envDefault:"65536" desc:"largest request body, in bytes"`
-	ProxyHeader       string   `env:"PIXGATE_PROXY_HEADER" desc:"header with the client address behind a proxy; use one the proxy overwrites, e.g. X-Real-IP"`
-	TrustedProxies    []string `env:"PIXGATE_TRUSTED_PROXIES" desc:"comma-separated proxy IPs/CIDRs whose PIXGATE_PROXY_HEADER is believed"`
-	PostbackAllowHTTP bool     `env:"PIXGATE_POSTBACK_ALLOW_HTTP" envDefault:"false" desc:"accept http:// postback URLs (development; pixgate dev sets it)"`
+	MaxAmount             string        `env:"PIXGATE_MAX_AMOUNT" envDefault:"100000.00" desc:"largest amount of one charge or withdrawal, in reais"`
+	GroupCommit           int           `env:"PIXGATE_GROUP_COMMIT" envDefault:"4" desc:"withdrawal creates pixgate api commits together, in up to this many transactions at once (0: each alone)"`
+	KeyCacheTTL           time.Duration `env:"PIXGATE_KEY_CACHE_TTL" envDefault:"10s" desc:"how long pixgate api keeps a used API key in memory (0: no cache); revoking or changing a key reaches every api process at once, through Postgres notifications"`
+	V1RatePerMinute       int           `env:"PIXGATE_V1_RATE_PER_MINUTE" envDefault:"600" desc:"requests per minute per v1 API key (negative: no limit)"`
+	AuthFailuresPerMinute int           `env:"PIXGATE_AUTH_FAILURES_PER_MINUTE" envDefault:"30" desc:"failed authentications per minute per client address (IPv6: per /64) before it gets 429 (negative: no limit)"`
+	BodyLimit             int           `env:"PIXGATE_BODY_LIMIT" envDefault:"65536" desc:"largest request body, in bytes"`
+	ProxyHeader           string        `env:"PIXGATE_PROXY_HEADER" desc:"header with the client address behind a proxy; use one the proxy overwrites, e.g. X-Real-IP"`
+	TrustedProxies        []string      `env:"PIXGATE_TRUSTED_PROXIES" desc:"comma-separated proxy IPs/CIDRs whose PIXGATE_PROXY_HEADER is believed"`
+	PostbackAllowHTTP     bool          `env:"PIXGATE_POSTBACK_ALLOW_HTTP" envDefault:"false" desc:"accept http:// postback URLs (development; pixgate dev sets it)"`
+
+	TokenTTL             seconds `env:"PIXGATE_TOKEN_TTL" envDefault:"3600" desc:"lifetime of a v2 access token: seconds, or a duration such as 1h (whole seconds, at least 1)"`
+	V2TokenRatePerMinute int     `env:"PIXGATE_V2_TOKEN_RATE_PER_MINUTE" envDefault:"20" desc:"POST /v2/oauth/token requests per minute per client IP (negative: no limit)"`
+	V2RatePerMinute      int     `env:"PIXGATE_V2_RATE_PER_MINUTE" envDefault:"600" desc:"requests per minute per v2 access token on the other /v2 routes, and per client IP without one (negative: no limit)"`
 
 	PostbackAllowPrivate    bool          `env:"PIXGATE_POSTBACK_ALLOW_PRIVATE" envDefault:"false" desc:"let postbacks reach loopback and private addresses (development; pixgate dev sets it)"`
 	PostbackTimeout         time.Duration `env:"PIXGATE_POSTBACK_TIMEOUT" envDefault:"10s" desc:"timeout of one postback attempt"`
@@ -41,14 +54,16 @@ type config struct {
 	PostbackInitialInterval time.Duration `env:"PIXGATE_POSTBACK_INITIAL_INTERVAL" envDefault:"10s" desc:"first postback retry delay (doubles each time, with jitter)"`
 	PostbackMaxInterval     time.Duration `env:"PIXGATE_POSTBACK_MAX_INTERVAL" envDefault:"6h" desc:"longest delay between two postback attempts"`
 
-	ReconcileInterval   time.Duration `env:"PIXGATE_RECONCILE_INTERVAL" envDefault:"30s" desc:"how often the reconciler runs (once per interval across all workers)"`
+	ReconcileInterval   time.Duration `env:"PIXGATE_RECONCILE_INTERVAL" envDefault:"5s" desc:"how often the reconciler runs (once per interval across all workers); a due check of a pending charge waits at most this long"`
 	ReconcileStaleAfter time.Duration `env:"PIXGATE_RECONCILE_STALE_AFTER" envDefault:"2m" desc:"age at which PROCESSING transfers, unprocessed notifications and late postbacks are re-driven"`
+	RetainEvents        time.Duration `env:"PIXGATE_RETAIN_PROVIDER_EVENTS" envDefault:"720h" desc:"how long processed provider notifications are kept (negative: forever)"`
+	RetainOutbox        time.Duration `env:"PIXGATE_RETAIN_OUTBOX" envDefault:"720h" desc:"how long outbox rows are kept once their task is queued (negative: forever)"`
 
 	ProviderURL          string        `env:"PIXGATE_PROVIDER_URL" envDefault:"http://127.0.0.1:9090" desc:"settlement provider base URL (the dev sandbox by default)"`
 	ProviderClientID     string        `env:"PIXGATE_PROVIDER_CLIENT_ID" envDefault:"sandbox" desc:"provider client id"`
 	ProviderClientSecret string        `env:"PIXGATE_PROVIDER_CLIENT_SECRET" envDefault:"sandbox" desc:"provider client secret"`
 	ProviderTimeout      time.Duration `env:"PIXGATE_PROVIDER_TIMEOUT" envDefault:"10s" desc:"timeout of one provider call"`
-	ProviderWebhookToken string        `env:"PIXGATE_PROVIDER_WEBHOOK_TOKEN" desc:"secret path segment of /webhooks/provider/{token}; required by api and worker (pixgate dev generates one)"`
+	ProviderWebhookToken string        `env:"PIXGATE_PROVIDER_WEBHOOK_TOKEN" desc:"secret path segment of /webhooks/provider/{token}, at least 32 characters; required by api and worker (pixgate dev generates one)"`
 
 	WorkerConcurrency  int    `env:"PIXGATE_WORKER_CONCURRENCY" envDefault:"20" desc:"tasks one worker process runs at once"`
 	MonitoringUser     string `env:"PIXGATE_MONITORING_USER" envDefault:"admin" desc:"user for the worker's /monitoring (asynqmon)"`
@@ -58,19 +73,105 @@ type config struct {
 	SandboxClientID     string        `env:"PIXGATE_SANDBOX_CLIENT_ID" envDefault:"sandbox" desc:"client id the sandbox accepts"`
 	SandboxClientSecret string        `env:"PIXGATE_SANDBOX_CLIENT_SECRET" envDefault:"sandbox" desc:"client secret the sandbox accepts"`
 	SandboxSettleDelay  time.Duration `env:"PIXGATE_SANDBOX_SETTLE_DELAY" envDefault:"1s" desc:"how long sandbox payments and refunds take to settle"`
+	SandboxPublicHost   string        `env:"PIXGATE_SANDBOX_PUBLIC_HOST" desc:"host[:port] the sandbox writes in its BR Codes, as payers reach it (default: its listen address)"`
+	DemoKeyFile         string        `env:"PIXGATE_DEMO_KEY_FILE" desc:"where pixgate dev keeps its demo API key for the next run and pixgate demo (default: the user cache directory, one file per database)"`
 }
 
 // loadConfig reads the configuration from environ, a list of KEY=value pairs
-// (os.Environ() in production, a fixed list in tests).
+// (os.Environ() in production, a fixed list in tests). Every error names
+// the environment variable to fix.
 func loadConfig(environ map[string]string) (config, error) {
 	var c config
 	if err := env.ParseWithOptions(&c, env.Options{Environment: environ}); err != nil {
+		return config{}, configError(environ, err)
+	}
+	var errs []error
+	if _, err := c.maxAmount(); err != nil {
+		errs = append(errs, err)
+	}
+	if !slices.Contains(logLevels, strings.ToLower(c.LogLevel)) {
+		errs = append(errs, fmt.Errorf("PIXGATE_LOG_LEVEL: %q is not one of %s", c.LogLevel, strings.Join(logLevels, ", ")))
+	}
+	if !slices.Contains(logFormats, strings.ToLower(c.LogFormat)) {
+		errs = append(errs, fmt.Errorf("PIXGATE_LOG_FORMAT: %q is not one of %s", c.LogFormat, strings.Join(logFormats, ", ")))
+	}
+	if d := time.Duration(c.TokenTTL); d < time.Second || d%time.Second != 0 {
+		errs = append(errs, fmt.Errorf("PIXGATE_TOKEN_TTL: must be a whole number of seconds, at least 1 (e.g. 3600 or 1h), not %s", d))
+	}
+	if err := errors.Join(errs...); err != nil {
 		return config{}, fmt.Errorf("configuration: %w", err)
 	}
-	if _, err := c.maxAmount(); err != nil {
-		return config{}, err
-	}
 	return c, nil
+}
+
+// seconds is a duration read as a number of seconds ("3600", as expires_in
+// counts them) or as a Go duration ("1h").
+type seconds time.Duration
+
+func (s *seconds) UnmarshalText(b []byte) error {
+	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		*s = seconds(time.Duration(n) * time.Second)
+		return nil
+	}
+	d, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("%q is neither a number of seconds nor a duration such as 1h", b)
+	}
+	*s = seconds(d)
+	return nil
+}
+
+var (
+	logLevels  = []string{"debug", "info", "warn", "error"}
+	logFormats = []string{"json", "text"}
+)
+
+// configError rewrites the env library's errors, which name Go fields
+// ("PostbackTimeout"), to name the variable and say what is expected.
+func configError(environ map[string]string, err error) error {
+	var agg env.AggregateError
+	if !errors.As(err, &agg) {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	vars := map[string]reflect.StructField{}
+	t := reflect.TypeOf(config{})
+	for i := range t.NumField() {
+		vars[t.Field(i).Name] = t.Field(i)
+	}
+	msgs := make([]string, 0, len(agg.Errors))
+	for _, e := range agg.Errors {
+		var pe env.ParseError
+		f, ok := reflect.StructField{}, false
+		if errors.As(e, &pe) {
+			f, ok = vars[pe.Name]
+		}
+		if !ok {
+			msgs = append(msgs, e.Error())
+			continue
+		}
+		name := f.Tag.Get("env")
+		if reflect.PointerTo(f.Type).Implements(textUnmarshaler) {
+			msgs = append(msgs, fmt.Sprintf("%s: %v", name, pe.Err)) // its own words
+			continue
+		}
+		msgs = append(msgs, fmt.Sprintf("%s: %q is not %s", name, environ[name], expected(f.Type)))
+	}
+	return fmt.Errorf("configuration: %s", strings.Join(msgs, "; "))
+}
+
+var textUnmarshaler = reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem()
+
+// expected says, for an error message, what a setting of type t looks like.
+func expected(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeOf(time.Duration(0)):
+		return "a duration (e.g. 10s, 2m, 72h)"
+	case t.Kind() == reflect.Bool:
+		return "true or false"
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64:
+		return "a whole number"
+	}
+	return "a valid " + t.String()
 }
 
 // configVar describes one variable for `pixgate env` and the README.
@@ -105,7 +206,7 @@ func configMarkdown() string {
 func (c config) maxAmount() (money.Money, error) {
 	m, err := money.ParseAmount([]byte(c.MaxAmount))
 	if err != nil {
-		return 0, fmt.Errorf("configuration: PIXGATE_MAX_AMOUNT %s", err)
+		return 0, fmt.Errorf("PIXGATE_MAX_AMOUNT: %s", err)
 	}
 	return m, nil
 }

@@ -1,36 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
-	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/pixgate/pixgate/providerclient"
 )
-
-// openRedis connects to PIXGATE_REDIS_URL and checks that it answers.
-func (c *cli) openRedis(ctx context.Context) (*redis.Client, error) {
-	opts, err := redis.ParseURL(c.cfg.RedisURL)
-	if err != nil {
-		return nil, fmt.Errorf("PIXGATE_REDIS_URL: %w", err)
-	}
-	rdb := redis.NewClient(opts)
-	if err := rdb.Ping(ctx).Err(); err != nil {
-		rdb.Close()
-		return nil, fmt.Errorf("cannot reach Redis at %s: %w", opts.Addr, err)
-	}
-	return rdb, nil
-}
-
-// redisConnOpt is the queue connection for asynqmon, which builds its own.
-func (c *cli) redisConnOpt() (asynq.RedisConnOpt, error) {
-	return asynq.ParseRedisURI(c.cfg.RedisURL)
-}
 
 // newProvider builds the process's one provider client: API handlers and
 // workers share its token cache and its circuit breaker.
@@ -59,11 +37,15 @@ func (c *cli) webhookURL() string {
 }
 
 func (c *cli) requireWebhookToken() error {
-	if c.cfg.ProviderWebhookToken == "" {
-		return fmt.Errorf("PIXGATE_PROVIDER_WEBHOOK_TOKEN must be set: it is the secret path the provider posts notifications to")
+	if n := len(c.cfg.ProviderWebhookToken); n < minWebhookTokenLen {
+		return fmt.Errorf("PIXGATE_PROVIDER_WEBHOOK_TOKEN must be set to at least %d random characters (it has %d): "+
+			"it is the secret path the provider posts notifications to, and the only thing that keeps others from posting there", minWebhookTokenLen, n)
 	}
 	return nil
 }
+
+// minWebhookTokenLen: 32 characters of hex or base64 carry 128 bits or more.
+const minWebhookTokenLen = 32
 
 // newRegistry is the process's Prometheus registry, with Go and process
 // collectors.

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pixgate/pixgate/docs/openapitest"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/storagetest"
 	"github.com/pixgate/pixgate/worker/postback"
@@ -79,7 +80,7 @@ func newDevStack(t *testing.T, extraEnv ...string) *devStack {
 		}
 	})
 	deadline := time.Now().Add(20 * time.Second)
-	for !s.up() {
+	for !s.up() || !strings.Contains(out.String(), "Stop with Ctrl-C") { // the banner: the demo integrator is ready
 		if time.Now().After(deadline) {
 			t.Fatalf("pixgate dev did not start: %s", errs.String())
 		}
@@ -281,4 +282,29 @@ func (s *syncBuf) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// conforms GETs path as the test's integrator and checks the answer against
+// docs/openapi.yaml.
+func (s *devStack) conforms(path string) {
+	s.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, s.api+path, nil)
+	req.Header.Set("Authorization", "Bearer "+s.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	openapitest.New(s.t, s.api).Response(s.t, req, resp.StatusCode, resp.Header, body)
+}
+
+// postbacksConform checks every postback received against its webhook in
+// docs/openapi.yaml.
+func (s *devStack) postbacksConform(webhook string) {
+	s.t.Helper()
+	doc := openapitest.Load(s.t)
+	for _, d := range s.receiver.deliveries() {
+		openapitest.Webhook(s.t, doc, webhook, d.body)
+	}
 }

@@ -145,11 +145,14 @@ func TestE2EPostbackRetriedUntilDelivered(t *testing.T) {
 }
 
 // Without private addresses allowed, postback URLs on loopback or the cloud
-// metadata address are refused when given, and nothing is created.
+// metadata address are refused when given, in every spelling the dialer
+// would understand, and nothing is created.
 func TestE2EPrivatePostbackURLRefused(t *testing.T) {
 	s := newDevStack(t, "PIXGATE_POSTBACK_ALLOW_PRIVATE", "false")
 	s.credit("10.00")
-	for _, u := range []string{"http://127.0.0.1:9/hook", "http://169.254.169.254/latest/meta-data/"} {
+	for _, u := range []string{"http://127.0.0.1:9/hook", "http://169.254.169.254/latest/meta-data/",
+		"http://0/", "http://127.1:9/", "http://2130706433/", "http://0x7f000001/", "http://0177.0.0.1/",
+		"http://１２７.０.０.１/", "http://127。0。0。1/", "http://metadata.google.internal/computeMetadata/v1/"} {
 		code, v := s.call(http.MethodPost, "/api/v1/charges", map[string]any{"amount": 5, "payer": payer, "postbackUrl": u})
 		if errs, _ := v["errors"].(map[string]any); code != http.StatusUnprocessableEntity || errs["postbackUrl"] == nil {
 			t.Fatalf("charge with postbackUrl %s: %d %v", u, code, v)

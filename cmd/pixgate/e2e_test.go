@@ -50,10 +50,15 @@ func TestE2EChargePaid(t *testing.T) {
 	}
 	feesBefore, _ := s.db.PlatformBalance(context.Background(), ledger.Fees)
 
-	if c, v := s.control(http.MethodPost, "/sandbox/charges/"+pixID+"/pay", nil); c != http.StatusOK {
-		t.Fatalf("pay: %d %v", c, v)
+	c, paid := s.control(http.MethodPost, "/sandbox/charges/"+pixID+"/pay", nil)
+	if c != http.StatusOK {
+		t.Fatalf("pay: %d %v", c, paid)
 	}
 	took := s.eventually("charge PAID", time.Second, func() bool { return s.status("charges", id) == "PAID" })
+	e2e, _ := paid["endToEndId"].(string)
+	if _, v := s.call(http.MethodGet, "/api/v1/charges/"+id, nil); e2e == "" || v["end_to_end_id"] != e2e {
+		t.Fatalf("paid charge end_to_end_id = %v, the provider's is %q", v["end_to_end_id"], e2e)
+	}
 	t.Logf("PAID %v after the payer paid", took)
 	if w := s.wallet(); w.Available != money.FromReais(98, 50) {
 		t.Fatalf("wallet available = %v, want 98.50 (100.00 − 1.5%%)", w.Available)
@@ -69,9 +74,11 @@ func TestE2EChargePaid(t *testing.T) {
 	}
 	b := bodies[0]
 	if b["transactionType"] != "RECEIVEPIX" || b["status"] != "PAID" || b["transactionId"] != pixID ||
-		b["external_id"] != "order-1" || b["amount"] != json.Number("100.00") {
+		b["external_id"] != "order-1" || b["amount"] != json.Number("100.00") || b["endToEndId"] != e2e {
 		t.Fatalf("postback body = %v", b)
 	}
+	s.conforms("/api/v1/charges/" + id)
+	s.postbacksConform("charge")
 	s.auditClean()
 	s.metricsShow(
 		`pixgate_http_requests_total{method="POST",route="/api/v1/charges",status="201"} 1`,
@@ -129,6 +136,8 @@ func TestE2EWithdrawalCompleted(t *testing.T) {
 	if b["transactionType"] != "PAYMENT" || b["status"] != "COMPLETED" {
 		t.Fatalf("postback body = %v", b)
 	}
+	s.conforms("/api/v1/withdrawals/" + id)
+	s.postbacksConform("withdrawal")
 	s.auditClean()
 }
 
@@ -148,9 +157,16 @@ func TestE2EWithdrawalFailedReturnsReservation(t *testing.T) {
 	if w := s.wallet(); w.Available != money.FromReais(50, 0) || w.Reserved != 0 {
 		t.Fatalf("after failure: %+v, want the whole 50.00 available again", w)
 	}
+	// Integrators read the provider's reason alone, no prefixes.
+	const reason = "the receiving institution rejected the PIX key"
+	if _, v := s.call(http.MethodGet, "/api/v1/withdrawals/"+id, nil); v["failure_reason"] != reason {
+		t.Fatalf("failure_reason = %q, want %q", v["failure_reason"], reason)
+	}
 	s.eventually("postback received", time.Second, func() bool { return len(s.receiver.deliveries()) == 1 })
-	if b := s.receiver.verified(t, s.webhookSecret)[0]; b["status"] != "FAILED" {
+	if b := s.receiver.verified(t, s.webhookSecret)[0]; b["status"] != "FAILED" || b["failure_reason"] != reason {
 		t.Fatalf("postback body = %v", b)
 	}
+	s.conforms("/api/v1/withdrawals/" + id)
+	s.postbacksConform("withdrawal")
 	s.auditClean()
 }

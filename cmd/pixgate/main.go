@@ -13,15 +13,20 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/spf13/cobra"
 
 	"github.com/pixgate/pixgate/storage"
 )
 
-func main() {
+func main() { os.Exit(cliMain()) }
+
+// cliMain runs the command line of this process until it ends or a SIGTERM
+// or Ctrl-C asks it to stop, and returns the exit code.
+func cliMain() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	os.Exit(run(ctx, os.Args[1:], environMap(os.Environ()), os.Stdout, os.Stderr))
+	return run(ctx, os.Args[1:], environMap(os.Environ()), os.Stdout, os.Stderr)
 }
 
 // run executes one command line and returns the process exit code.
@@ -61,6 +66,7 @@ func (c *cli) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "pixgate",
 		Short:         "PixGate: a PIX payment gateway",
+		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -69,7 +75,7 @@ func (c *cli) rootCommand() *cobra.Command {
 				return err
 			}
 			c.cfg = cfg
-			c.log = newLogger(c.stderr, cfg.LogLevel, cfg.LogFormat)
+			c.setLogger(newLogger(c.stderr, cfg.LogLevel, cfg.LogFormat))
 			return nil
 		},
 	}
@@ -84,15 +90,37 @@ func (c *cli) rootCommand() *cobra.Command {
 		c.walletCommand(),
 		c.auditCommand(),
 		c.postbacksCommand(),
+		c.transferCommand(),
 		c.envCommand(),
+		c.versionCommand(),
+		c.demoCommand(),
 	)
+	root.SetVersionTemplate("pixgate {{.Version}}\n")
 	return root
 }
 
-// openDB opens the database and applies migrations, so operator commands
-// work on a fresh machine.
+// openDB opens the database for an operator command, which never creates
+// or migrates: a mistyped database name must fail loudly, not come up
+// empty and report a clean ledger.
 func (c *cli) openDB(ctx context.Context) (*storage.DB, error) {
 	db, err := storage.Open(ctx, storage.Config{URL: c.cfg.DatabaseURL, MaxConns: c.cfg.DatabaseMaxConns})
+	if errors.Is(err, storage.ErrNoDatabase) {
+		return nil, fmt.Errorf("%w (PIXGATE_DATABASE_URL); create and migrate it with pixgate migrate", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := db.CheckMigrated(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%w (PIXGATE_DATABASE_URL); run pixgate migrate first", err)
+	}
+	return db, nil
+}
+
+// openMigratedDB opens the database, creating it when missing, and applies
+// the migrations: what migrate, dev, api and worker do.
+func (c *cli) openMigratedDB(ctx context.Context) (*storage.DB, error) {
+	db, err := storage.Open(ctx, storage.Config{URL: c.cfg.DatabaseURL, MaxConns: c.cfg.DatabaseMaxConns, CreateIfMissing: true})
 	if err != nil {
 		return nil, err
 	}
@@ -111,6 +139,20 @@ func (c *cli) withDB(ctx context.Context, fn func(db *storage.DB) error) error {
 	}
 	defer db.Close()
 	return fn(db)
+}
+
+// setLogger makes l the process's logger, go-redis's included: its pool
+// prints a raw line per failed dial, while PixGate reports an unreachable
+// Redis itself, once, in its own words. Those lines go to debug.
+func (c *cli) setLogger(l *slog.Logger) {
+	c.log = l
+	redis.SetLogger(redisLog{l})
+}
+
+type redisLog struct{ log *slog.Logger }
+
+func (r redisLog) Printf(ctx context.Context, format string, v ...any) {
+	r.log.DebugContext(ctx, "redis client: "+strings.TrimPrefix(fmt.Sprintf(format, v...), "redis: "))
 }
 
 func newLogger(w io.Writer, level, format string) *slog.Logger {

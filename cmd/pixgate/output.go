@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"github.com/pixgate/pixgate/storage"
 )
 
 // printJSON writes v as one indented JSON object and a newline.
@@ -36,12 +39,17 @@ func orDash(s string) string {
 	return s
 }
 
-// isSecretVar says whether a setting's value must never be printed.
-func isSecretVar(name string) bool {
-	for _, s := range []string{"SECRET", "TOKEN", "PASSWORD", "DATABASE_URL", "REDIS_URL"} {
-		if strings.Contains(name, s) {
-			return true
-		}
+// notFound words a missing record the one way every command does
+// ("integrator 999 not found"), and passes other errors through.
+func notFound(what string, id any, err error) error {
+	if errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("%s %v not found", what, id)
 	}
-	return false
+	return err
+}
+
+// requireIntegrator fails with "integrator N not found" unless it exists.
+func requireIntegrator(ctx context.Context, db *storage.DB, id int64) error {
+	_, err := db.Integrator(ctx, id)
+	return notFound("integrator", id, err)
 }

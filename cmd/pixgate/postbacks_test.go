@@ -25,7 +25,7 @@ func TestPostbacksListShowRedeliver(t *testing.T) {
 	id := uuid.Must(uuid.NewV7())
 	err = db.InTx(ctx, func(tx *storage.Tx) error {
 		created, err := tx.CreatePostback(ctx, storage.NewPostback{ID: id, IntegratorID: in.ID, ResourceType: "charge", ResourceID: uuid.New(),
-			Event: "PAID", URL: "https://loja.example/pix", Body: []byte(`{"requestBody":{"status":"PAID"}}`),
+			Event: "PAID", URL: "https://loja.example/pix", Body: []byte(`{"requestBody":{"status":"PAID","external_id":"pedido-77"}}`),
 			Outbox: storage.OutboxMessage{Type: "postback:deliver", ID: "postback:deliver:" + id.String(), Payload: []byte(`{}`)}})
 		if err == nil && !created {
 			err = errors.New("postback not created")
@@ -54,7 +54,8 @@ func TestPostbacksListShowRedeliver(t *testing.T) {
 		ID             string
 		Status         string
 		Attempts       int
-		LastStatusCode *int `json:"last_status_code"`
+		LastStatusCode *int    `json:"last_status_code"`
+		ExternalID     *string `json:"external_id"`
 		Body           *string
 		AttemptList    []struct {
 			Attempt    int
@@ -65,12 +66,12 @@ func TestPostbacksListShowRedeliver(t *testing.T) {
 	var list struct{ Postbacks []view }
 	jsonOf(&list, "postbacks", "list", "--integrator", "1")
 	if len(list.Postbacks) != 1 || list.Postbacks[0].ID != id.String() || list.Postbacks[0].Status != "FAILED" ||
-		*list.Postbacks[0].LastStatusCode != 500 || list.Postbacks[0].Body != nil {
+		*list.Postbacks[0].LastStatusCode != 500 || list.Postbacks[0].Body != nil || *list.Postbacks[0].ExternalID != "pedido-77" {
 		t.Fatalf("list = %+v", list)
 	}
 	var shown view
 	jsonOf(&shown, "postbacks", "show", id.String())
-	if shown.Body == nil || *shown.Body != `{"requestBody":{"status":"PAID"}}` || len(shown.AttemptList) != 1 ||
+	if shown.Body == nil || *shown.Body != `{"requestBody":{"status":"PAID","external_id":"pedido-77"}}` || len(shown.AttemptList) != 1 ||
 		*shown.AttemptList[0].StatusCode != 500 || *shown.AttemptList[0].Error != "receiver answered 500" {
 		t.Fatalf("show = %+v", shown)
 	}
@@ -87,7 +88,8 @@ func TestPostbacksListShowRedeliver(t *testing.T) {
 	}
 
 	code, out, _ := p.run("postbacks", "list", "--integrator", "1")
-	if code != 0 || !strings.Contains(out, id.String()) || !strings.Contains(out, "PENDING") || !strings.Contains(out, "NEXT ATTEMPT") {
+	if code != 0 || !strings.Contains(out, id.String()) || !strings.Contains(out, "PENDING") || !strings.Contains(out, "NEXT ATTEMPT") ||
+		!strings.Contains(out, "EXTERNAL ID") || !strings.Contains(out, "pedido-77") {
 		t.Fatalf("list as text: exit %d\n%s", code, out)
 	}
 	code, out, _ = p.run("postbacks", "show", id.String())

@@ -16,15 +16,20 @@ import (
 // Redis client, one provider client (one breaker), one metrics registry.
 type stack struct {
 	db       *storage.DB
-	redis    *redis.Client
+	redis    redis.UniversalClient
 	provider providerclient.Client
 	registry *prometheus.Registry
 }
 
-// openStack connects to Postgres (applying migrations) and Redis, and builds
-// the provider client.
+// openStack connects to Postgres (applying migrations, unless
+// PIXGATE_MIGRATE_ON_START is false: then it only checks they were applied)
+// and Redis, and builds the provider client.
 func (c *cli) openStack(ctx context.Context) (*stack, error) {
-	db, err := c.openDB(ctx)
+	open := c.openMigratedDB
+	if !c.cfg.MigrateOnStart {
+		open = c.openDB
+	}
+	db, err := open(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"time"
+
+	"github.com/pixgate/pixgate/storage"
+)
+
+// lagLimit is the lifecycle goal's bound on create → COMPLETED.
+const lagLimit = time.Second
+
+// measure runs every phase in order and checks the run at the end.
+func measure(ctx context.Context, t *topology, o options) (*report, error) {
+	rep := &report{Start: time.Now(), Conns: o.conns, Many: o.many, Phases: map[string]phase{}}
+	warmup, window := 1*time.Second, 5*time.Second
+	if o.short {
+		window = 2 * time.Second
+	}
+	stepf("own Redis, own database, %s sandbox, api and worker", o.bin)
+	if err := t.startRedis(ctx); err != nil {
+		return nil, err
+	}
+	if err := t.createDatabase(ctx); err != nil {
+		return nil, err
+	}
+	if err := t.configure(o.profile != ""); err != nil {
+		return nil, err
+	}
+	t.env = append(t.env, o.env...)
+	recv, err := startReceiver(hostOf(t.postbacks))
+	if err != nil {
+		return nil, err
+	}
+	defer recv.close()
+	for _, start := range []func(context.Context) error{t.startSandbox, t.startAPI, t.startWorker} {
+		if err := start(ctx); err != nil {
+			return nil, err
+		}
+	}
+	db, err := storage.Open(ctx, storage.Config{URL: t.dbURL, MaxConns: 4})
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	in, err := newIntegrators(ctx, db, o.conns)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{t: t, db: db, in: in, recv: recv, conns: o.conns, warmup: warmup, measure: window, profile: o.profile,
+		api: newClient(hostOf(t.api), o.conns+256), sandbox: newClient(hostOf(t.sandbox), 64)}
+
+	if o.want("raw") {
+		stepf("raw reservation, %d clients, PixGate idle", rawClients)
+		raw, err := runRaw(ctx, t, warmup, window)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range raw {
+			rep.Phases[k] = v
+		}
+	}
+	rawRate := rep.raw()
+
+	if o.want("balance") {
+		stepf("balance")
+		rep.Phases["balance"] = r.balance(ctx)
+	}
+
+	if o.want("create") {
+		stepf("withdrawal create as deployed")
+		rep.Phases["create"] = r.createWithdrawals(ctx, "create", "`POST /api/v1/withdrawals`, as deployed (worker running)")
+		if _, _, err := r.drain(ctx, 3*time.Minute); err != nil {
+			rep.Problems = append(rep.Problems, "after create: "+err.Error())
+		}
+	}
+	peak := 0.0
+	if o.want("stopped") {
+		if err := r.stoppedAndDrain(ctx, rep); err != nil {
+			return nil, err
+		}
+		peak = rep.Phases["drain"].Result.rate()
+	}
+	if o.want("charges") {
+		stepf("charge create")
+		rep.Phases["charge-create"] = r.createCharges(ctx)
+	}
+	if o.want("lifecycle") {
+		r.lifecycles(ctx, rep, max(0.15*rawRate, 10))
+	}
+	if o.want("postback") {
+		pbRate := max(0.3*peak, 5)
+		stepf("sandbox payment → postback at %.0f/s", pbRate)
+		pp, err := r.paymentPostback(ctx, pbRate)
+		if err != nil {
+			return nil, err
+		}
+		rep.Phases["payment-postback"] = pp
+	}
+	if o.want("many") {
+		stepf("%d integrators", o.many)
+		if err := fillIntegrators(ctx, db, o.many-o.conns); err != nil {
+			return nil, err
+		}
+		rep.Phases["create-many"] = r.createWithdrawals(ctx, "create-many",
+			fmt.Sprintf("`POST /api/v1/withdrawals`, as deployed, %d integrators", o.many))
+	}
+
+	stepf("correctness")
+	rep.Problems = append(rep.Problems, r.check(ctx)...)
+	rep.End = time.Now()
+	return rep, nil
+}
+
+// stoppedAndDrain creates withdrawals with the worker stopped, then starts
+// it and times the backlog's drain: the lifecycle's peak.
+func (r *run) stoppedAndDrain(ctx context.Context, rep *report) error {
+	t := r.t
+	stepf("withdrawal create, worker stopped")
+	t.stop("worker")
+	rep.Phases["create-stopped"] = r.createWithdrawals(ctx, "create-stopped", "`POST /api/v1/withdrawals`, worker stopped")
+	if err := t.startWorker(ctx); err != nil {
+		return err
+	}
+	stepf("the backlog drains: the lifecycle's peak")
+	pr := t.newProbe(ctx)
+	n, peak, err := r.drain(ctx, 3*time.Minute)
+	if err != nil {
+		rep.Problems = append(rep.Problems, "backlog: "+err.Error())
+	}
+	rep.Phases["drain"] = phase{Name: "drain", Desc: "the worker-stopped backlog sent and settled (lifecycle peak, no creates)",
+		Result: result{Ops: n, Elapsed: time.Duration(float64(n) / max(peak, 1e-9) * float64(time.Second))}, Usage: pr.finish(ctx), NoLatency: true}
+	return nil
+}
+
+// lifecycles runs the lifecycle at fixed rates: from rate (the goal's) up
+// while each holds, or down while each falls behind, so the report names
+// the highest rate that held.
+func (r *run) lifecycles(ctx context.Context, rep *report, rate float64) {
+	step := 1.5
+	for i := 0; i < 4; i++ {
+		stepf("lifecycle at %.0f/s", rate)
+		p, ok := r.lifecycle(ctx, rate, lagLimit)
+		p.Offered = rate
+		rep.Lifecycle = append(rep.Lifecycle, p)
+		switch {
+		case ok:
+			rep.Sustained = max(rep.Sustained, rate)
+			if step < 1 {
+				return // the first rate that held on the way down
+			}
+		case i == 0:
+			step = 0.6
+		case step > 1:
+			return // the first rate that fell behind on the way up
+		}
+		rate *= step
+	}
+}
+
+// check: every withdrawal final, every postback received, audit clean.
+func (r *run) check(ctx context.Context) []string {
+	var problems []string
+	if _, _, err := r.drain(ctx, 3*time.Minute); err != nil {
+		problems = append(problems, err.Error())
+	}
+	var rows, delivered int
+	if err := r.db.Pool().QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE status = 'DELIVERED') FROM postbacks`).Scan(&rows, &delivered); err != nil {
+		problems = append(problems, err.Error())
+	}
+	_ = waitFor(ctx, time.Minute, func() bool { got, _ := r.recv.counts(); return got >= rows })
+	got, deliveries := r.recv.counts()
+	if got != rows || delivered != rows {
+		problems = append(problems, fmt.Sprintf("%d postbacks recorded, %d delivered, %d received", rows, delivered, got))
+	}
+	if deliveries != got {
+		stepf("note: %d postback deliveries for %d resources (redeliveries)", deliveries, got)
+	}
+	audit := exec.CommandContext(ctx, r.t.bin, "audit")
+	audit.Env = r.t.env
+	if out, err := audit.CombinedOutput(); err != nil {
+		problems = append(problems, fmt.Sprintf("pixgate audit: %v: %s", err, out))
+	}
+	stepf("checked: %d postbacks received, audit %s", got, map[bool]string{true: "clean", false: "NOT clean"}[len(problems) == 0])
+	return problems
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func phaseAt(rate float64, lat ...time.Duration) phase {
+	return phase{Result: result{Ops: int(rate * 10), Elapsed: 10 * time.Second, Latencies: lat}}
+}
+
+// TestGoals: each goal is judged against the raw transaction of the same
+// run, and a goal whose phase did not run is said to be unmeasured, never
+// met.
+func TestGoals(t *testing.T) {
+	ms := time.Millisecond
+	rep := &report{Conns: 64, Many: 100_000, Phases: map[string]phase{
+		"raw-tx":         phaseAt(1000),
+		"create":         phaseAt(650, 5*ms, 10*ms, 40*ms),
+		"create-stopped": phaseAt(900),
+		"create-many":    phaseAt(600),
+	}}
+	var b bytes.Buffer
+	rep.goals(&b)
+	out := b.String()
+	for _, want := range []string{
+		"| withdrawal create as deployed ≥ 0.6× raw tx | 0.65× | met |",
+		"| withdrawal create, worker stopped ≥ 1.0× raw tx | 0.90× | **missed** |",
+		"| withdrawal create p99 ≤ 50 ms at 64 connections | 40 ms | met |",
+		"| charge create ≥ 0.6× raw tx | not measured in this run | **missed** |",
+		"| payment → postback p99 ≤ 100 ms at 30% of the lifecycle's peak | not measured in this run | **missed** |",
+		"within 10% of the rate with 64 | 0.92× | met |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("goals lack %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestPercentileAndUnits(t *testing.T) {
+	var lat []time.Duration
+	for i := 1; i <= 100; i++ {
+		lat = append(lat, time.Duration(i)*time.Millisecond)
+	}
+	r := result{Latencies: lat}
+	if r.percentile(0.5) != 50*time.Millisecond || r.percentile(0.99) != 99*time.Millisecond {
+		t.Fatalf("p50 %v p99 %v", r.percentile(0.5), r.percentile(0.99))
+	}
+	for got, want := range map[string]string{ms(1500 * time.Microsecond): "1.5 ms", ms(25 * time.Millisecond): "25 ms",
+		ms(2500 * time.Millisecond): "2.50 s", rate(12345.6): "12,346", rate(42.25): "42.2"} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}
+
+// TestCostAgainstRaw: an operation's CPU, all processes together, is
+// stated as a multiple of the raw transaction's.
+func TestCostAgainstRaw(t *testing.T) {
+	raw := phaseAt(1000)
+	raw.Name, raw.Usage.CPU = "raw-tx", map[string]time.Duration{"postgres": 2 * time.Second, "load": time.Second} // 0.3 ms per op
+	create := phaseAt(500, time.Millisecond)
+	create.Name, create.Desc = "create", "create"
+	create.Usage.CPU = map[string]time.Duration{"api": 3 * time.Second, "postgres": 6 * time.Second} // 1.8 ms per op
+	rep := &report{Phases: map[string]phase{"raw-tx": raw, "create": create}}
+	var b bytes.Buffer
+	rep.render(&b)
+	if !strings.Contains(b.String(), "| create | 500 | 1.0 ms | 1.0 ms | 1.0 ms | 0.50 | 6.0 | api 0.60 · postgres 1.20 |") {
+		t.Fatalf("no cost of 6.0 in:\n%s", b.String())
+	}
+}

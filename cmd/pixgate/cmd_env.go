@@ -1,0 +1,112 @@
+package main
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// settingView is one setting as `pixgate env` shows it.
+type settingView struct {
+	Name        string `json:"name"`
+	Value       string `json:"value"`
+	From        string `json:"from"` // "env" or "default"
+	Default     string `json:"default"`
+	Description string `json:"description"`
+}
+
+func (c *cli) envCommand() *cobra.Command {
+	var markdown, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "env",
+		Short: "List the PIXGATE_* settings with the values in force",
+		Long: `List every PIXGATE_* setting with the value in force and where it comes from.
+URLs show their host, port and database with only the password masked;
+secrets (tokens, passwords, client secrets) are never shown.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if markdown {
+				c.printf("%s", configMarkdown())
+				return nil
+			}
+			views := c.settings()
+			if asJSON {
+				return printJSON(c.stdout, map[string]any{"settings": views})
+			}
+			tw := table(c.stdout)
+			c.printfTo(tw, "VARIABLE\tVALUE\tFROM\tMEANING\n")
+			for _, v := range views {
+				c.printfTo(tw, "%s\t%s\t%s\t%s\n", v.Name, orDash(v.Value), v.From, v.Description)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the settings as the README's Markdown table")
+	addJSONFlag(cmd, &asJSON)
+	return cmd
+}
+
+// settings lists the values in force (as written in the environment, or
+// the default), masked for printing.
+func (c *cli) settings() []settingView {
+	vars := configVars()
+	out := make([]settingView, 0, len(vars))
+	for _, v := range vars {
+		value, from := v.Default, "default"
+		if set, ok := c.environ[v.Name]; ok {
+			value, from = set, "env"
+		}
+		out = append(out, settingView{Name: v.Name, Value: maskSetting(v.Name, value), From: from,
+			Default: maskSetting(v.Name, v.Default), Description: v.Description})
+	}
+	return out
+}
+
+// maskSetting hides what must never be printed: a secret's whole value, a
+// URL's password (in its user part or its query).
+func maskSetting(name, value string) string {
+	switch {
+	case value == "":
+		return ""
+	case isSecretVar(name):
+		return "(hidden)"
+	case strings.HasSuffix(name, "_URL"):
+		return maskURL(value)
+	}
+	return value
+}
+
+// isSecretVar says whether a setting's value must never be printed.
+func isSecretVar(name string) bool {
+	for _, s := range []string{"SECRET", "TOKEN", "PASSWORD"} {
+		if strings.Contains(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// passwordParam finds password=... in a URL query or a key/value DSN.
+var passwordParam = regexp.MustCompile(`(?i)(password=)[^&\s]*`)
+
+// maskURL shows a URL with its password masked; what it cannot parse it
+// hides whole, since it might be a password.
+func maskURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme == "" {
+		if strings.Contains(s, "=") { // host=... password=... form
+			return passwordParam.ReplaceAllString(s, "${1}xxxxx")
+		}
+		return "(unparseable, hidden)"
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	out := u.String()
+	if u.RawQuery != "" {
+		out = passwordParam.ReplaceAllString(out, "${1}xxxxx")
+	}
+	return out
+}

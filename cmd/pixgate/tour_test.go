@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The README's tour works as written, twice in a row against one pixgate
+// dev: it is run by bash, with only the addresses moved to the test's ports
+// and bin/pixgate replaced by this test binary acting as pixgate.
+func TestREADMETourRunsTwice(t *testing.T) {
+	for _, tool := range []string{"bash", "curl", "jq"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("the tour needs %s", tool)
+		}
+	}
+	script := readmeTour(t)
+	s := newDevStack(t, "PIXGATE_DEMO_KEY_FILE", filepath.Join(t.TempDir(), "demo-key.json"))
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script = strings.NewReplacer(
+		"http://127.0.0.1:8080", s.api,
+		"http://127.0.0.1:9090", s.sandbox,
+		"bin/pixgate", "env PIXGATE_TEST_MAIN=1 "+self,
+	).Replace(script)
+	for run := 1; run <= 2; run++ {
+		out := runTour(t, s, script)
+		for _, want := range []string{`"status": "PAID"`, `"status": "COMPLETED"`, `"end_to_end_id": "E`, `"balance": `,
+			`"transactionType": "REFUND"`} {
+			if !strings.Contains(out, want) {
+				t.Fatalf("run %d: the tour's output lacks %s:\n%s", run, want, out)
+			}
+		}
+	}
+	s.auditClean()
+}
+
+// pixgate demo takes the same tour, twice in a row, and prints each
+// request and answer.
+func TestDemoRunsTwice(t *testing.T) {
+	s := newDevStack(t, "PIXGATE_DEMO_KEY_FILE", filepath.Join(t.TempDir(), "demo-key.json"))
+	for run := 1; run <= 2; run++ {
+		code, out, errs := s.pg.run("demo", "--api", s.api, "--sandbox", s.sandbox)
+		if code != 0 {
+			t.Fatalf("run %d: pixgate demo: exit %d\n%s\n%s", run, code, out, errs)
+		}
+		for _, want := range []string{"==> POST " + s.api + "/api/v1/charges", "<== 201 Created", `"status": "PAID"`,
+			`"status": "COMPLETED"`, `"token_type": "Bearer"`, `"balance": `, `"transactionType": "REFUND"`} {
+			if !strings.Contains(out, want) {
+				t.Fatalf("run %d: pixgate demo's output lacks %q:\n%s", run, want, out)
+			}
+		}
+	}
+	s.auditClean()
+}
+
+func readmeTour(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok1 := strings.Cut(string(b), "<!-- tour:begin -->\n```sh\n")
+	tour, _, ok2 := strings.Cut(rest, "```\n<!-- tour:end -->")
+	if !ok1 || !ok2 {
+		t.Fatal("README.md lacks the tour between <!-- tour:begin --> and <!-- tour:end -->")
+	}
+	return tour
+}
+
+func runTour(t *testing.T, s *devStack, script string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-euo", "pipefail", "-c", script)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	for k, v := range s.pg.env {
+		cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%s", k, v))
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the README's tour failed: %v\n%s", err, out.String())
+	}
+	return out.String()
+}
