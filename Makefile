@@ -4,8 +4,12 @@
 GO      ?= go
 BIN     := bin/pixgate
 PKGS    := ./...
+# The version pixgate reports (pixgate version, --version): the nearest tag
+# and the commit, from git.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build test check bench services migrate docs clean
+.PHONY: run build image test check lint fuzz bench services migrate docs clean
 
 ## run: the whole service here (API, workers, sandbox provider), demo credentials printed
 run: build services
@@ -13,7 +17,11 @@ run: build services
 
 ## build: the pixgate binary in bin/
 build:
-	$(GO) build -o $(BIN) ./cmd/pixgate
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/pixgate
+
+## image: the container image, pixgate:$(VERSION), version stamped
+image:
+	docker build -f deploy/Dockerfile --build-arg VERSION=$(VERSION) -t pixgate:$(VERSION) .
 
 ## test: formatting, vet, then every test with the race detector
 test: services check
@@ -25,16 +33,46 @@ check:
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
+# staticcheck is pinned and installed into bin/ by the go toolchain itself.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK         := bin/staticcheck-$(STATICCHECK_VERSION)
+
+$(STATICCHECK):
+	@mkdir -p bin
+	GOBIN=$(CURDIR)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	mv bin/staticcheck $@
+
+## lint: go vet and staticcheck (pinned), both clean
+lint: $(STATICCHECK)
+	$(GO) vet $(PKGS)
+	$(STATICCHECK) $(PKGS)
+
+# Every FuzzXxx target in the tree, FUZZTIME each. Their seeds (f.Add and
+# testdata/fuzz) also run as plain tests in make test.
+FUZZTIME ?= 15s
+
+## fuzz: run every fuzz target for FUZZTIME (default 15s) each
+fuzz:
+	@set -e; for f in $$(git ls-files --cached --others --exclude-standard '*_test.go' | xargs grep -l '^func Fuzz'); do \
+	  for t in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+	    echo "== $$t ./$$(dirname $$f)"; \
+	    $(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) ./$$(dirname $$f); \
+	  done; \
+	done
+
 # tee hides go test's exit status: benchreport refuses output that reports a
 # failure or lacks a benchmark, so docs/benchmarks.md is only replaced by a full run.
-## bench: benchmarks against this machine's raw limits (Postgres, Redis, HTTP), medians in docs/benchmarks.md
+## bench: benchmarks and the deployed stack under load, against this machine's raw limits, in docs/benchmarks.md
 bench: BENCH_MAIN = $(GO) test -run '^$$' -bench '^Benchmark(Raw|Reserve|API|MoneyParse|FeeCompute)' -benchmem -count 5 -benchtime 1s ./cmd/pixgate/
 bench: BENCH_PIPELINE = $(GO) test -run '^$$' -bench '^BenchmarkChargePaidPipeline$$' -benchmem -count 5 -benchtime 30x ./cmd/pixgate/
-bench: services
+bench: BENCH_LOAD = $(GO) run ./cmd/pixgate-load -bin $(BIN) -out bin/load.md
+bench: build services
 	@mkdir -p bin
 	$(BENCH_MAIN) | tee bin/bench.txt
 	$(BENCH_PIPELINE) | tee -a bin/bench.txt
-	$(GO) run ./cmd/benchreport -command "$(BENCH_MAIN)" -command "$(BENCH_PIPELINE)" < bin/bench.txt > bin/benchmarks.md
+	$(BENCH_LOAD)
+	$(GO) run ./cmd/benchreport -command "$(BENCH_MAIN)" -command "$(BENCH_PIPELINE)" \
+	  -load bin/load.md -load-command "$(BENCH_LOAD)" < bin/bench.txt > bin/benchmarks.md
 	mv bin/benchmarks.md docs/benchmarks.md
 
 ## services: make sure Postgres and Redis answer (start them if installed here)

@@ -52,7 +52,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "PixGate needs Postgres (15 or newer) on 127.0.0.1:5432 and Redis (6.2 or newer)"
     echo "on 127.0.0.1:6379. Either:"
     echo
-    echo "  * with Docker:        docker compose -f deploy/compose.yaml up -d postgres redis"
+    echo "  * with Docker:        docker compose -f deploy/compose.services.yaml up -d"
     echo "  * on Debian/Ubuntu:   sudo apt-get install -y postgresql redis-server"
     echo "                        (then run this command again: it starts them)"
     echo "  * on macOS:           brew install postgresql@16 redis && brew services start postgresql@16 && brew services start redis"
