@@ -74,8 +74,11 @@ func (s *Sandbox) handleCreateCharge(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	if old := s.lookupExternal(contract.TypeReceivePix, req.ExternalID); old != nil {
 		rec = old
+	} else if err := s.commit(rec, func() { s.insert(rec) }); err != nil {
+		s.mu.Unlock()
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+		return
 	} else {
-		s.insert(rec)
 		s.stats.add(&s.stats.charges)
 	}
 	resp := contract.Charge{

@@ -55,9 +55,14 @@ func (s *Sandbox) PayCharge(id string, payer Payer) (Transaction, error) {
 	if by.Name == "" {
 		by.Name = defaultPayer().Name
 	}
-	r.status, r.approved, r.paidBy = contract.StatusPaid, now, by
-	r.endToEndID = newEndToEndID('E', now)
-	s.available += r.amount
+	err := s.commit(r, func() {
+		r.status, r.approved, r.paidBy = contract.StatusPaid, now, by
+		r.endToEndID = newEndToEndID('E', now)
+		s.available += r.amount
+	})
+	if err != nil {
+		return Transaction{}, err
+	}
 	t := s.view(r, now)
 	s.notifyLocked(r.postbackURL, t)
 	return t, nil
@@ -77,7 +82,9 @@ func (s *Sandbox) ExpireCharge(id string) (Transaction, error) {
 	if st := r.statusAt(now); st != contract.StatusPending {
 		return s.view(r, now), fmt.Errorf("%w: charge is %s, not PENDING", ErrConflict, st)
 	}
-	r.expires = now
+	if err := s.commit(r, func() { r.expires = now }); err != nil {
+		return Transaction{}, err
+	}
 	t := s.view(r, now)
 	s.notifyLocked(r.postbackURL, t)
 	return t, nil
@@ -121,11 +128,13 @@ func (s *Sandbox) handleInspect(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeControl renders a control method's outcome: the transaction, or 404,
-// 409 or 422.
+// 409, 422 or 503 (the store did not take the change).
 func writeControl(w http.ResponseWriter, t Transaction, err error) {
 	switch {
 	case err == nil:
 		writeJSON(w, http.StatusOK, t)
+	case errors.Is(err, ErrStore):
+		writeError(w, http.StatusServiceUnavailable, err.Error())
 	case errors.Is(err, ErrNotFound):
 		writeError(w, http.StatusNotFound, err.Error())
 	case errors.Is(err, ErrConflict):

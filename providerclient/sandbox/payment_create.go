@@ -51,9 +51,16 @@ func (s *Sandbox) handleCreatePayment(w http.ResponseWriter, r *http.Request) {
 			amount: amount, status: contract.StatusProcessing, description: req.Description,
 			postbackURL: req.PostbackURL, created: now, creditParty: party,
 		}
-		s.insert(rec)
-		s.available -= amount
-		s.pending += amount
+		err := s.commit(rec, func() {
+			s.insert(rec)
+			s.available -= amount
+			s.pending += amount
+		})
+		if err != nil {
+			s.mu.Unlock()
+			writeError(w, http.StatusServiceUnavailable, err.Error())
+			return
+		}
 		s.scheduleSettle(rec)
 		s.stats.add(&s.stats.payments)
 	}

@@ -61,7 +61,23 @@ func (s *Sandbox) lookupExternal(kind, externalID string) *record {
 // insert stores a new record. Callers hold s.mu.
 func (s *Sandbox) insert(r *record) {
 	s.records[r.id] = r
+	s.order = append(s.order, r)
 	if r.externalID != "" {
 		s.byExternal[s.externalKey(r.kind, r.externalID)] = r.id
+	}
+}
+
+// remove forgets a record just inserted whose creation the store refused.
+// Callers hold s.mu.
+func (s *Sandbox) remove(r *record) {
+	delete(s.records, r.id)
+	if key := s.externalKey(r.kind, r.externalID); r.externalID != "" && s.byExternal[key] == r.id {
+		delete(s.byExternal, key)
+	}
+	for i := len(s.order) - 1; i >= 0; i-- {
+		if s.order[i] == r {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
 	}
 }

@@ -67,10 +67,15 @@ func (s *Sandbox) createRefund(req refundRequest, amount money.Money, now time.T
 			amount: amount, status: contract.StatusProcessing, description: req.Description,
 			postbackURL: req.PostbackURL, created: now, pixID: charge.id,
 		}
-		s.insert(rec)
-		charge.refunded += amount
-		s.available -= amount
-		s.pending += amount
+		err := s.commit(rec, func() {
+			s.insert(rec)
+			charge.refunded += amount
+			s.available -= amount
+			s.pending += amount
+		})
+		if err != nil {
+			return http.StatusServiceUnavailable, contract.Error{StatusCode: http.StatusServiceUnavailable, Message: err.Error()}
+		}
 		s.scheduleSettle(rec)
 		s.stats.add(&s.stats.refunds)
 	}

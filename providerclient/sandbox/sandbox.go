@@ -1,5 +1,5 @@
-// Package sandbox is PixGate's sandbox settlement provider: an in-memory HTTP
-// server of the provider's v2 contract (OAuth token, QR code charges, PIX
+// Package sandbox is PixGate's sandbox settlement provider: an HTTP server
+// of the provider's v2 contract (OAuth token, QR code charges, PIX
 // payments, refunds, transaction lookup, balance) that issues valid dynamic
 // BR Codes, settles payments after a delay, notifies postback URLs in the
 // provider family's shapes, and injects faults on demand.
@@ -11,6 +11,9 @@
 //
 // A Sandbox keeps no global state: run as many as needed, each with its own
 // Handler, and Close each one to stop its timers and notification senders.
+// New keeps everything in memory; Open keeps the charges, payments, refunds
+// and balance in a Store (package pgstore: Postgres) that outlives the
+// process.
 package sandbox
 
 import (
@@ -92,15 +95,18 @@ type Sandbox struct {
 	closed     bool
 	tokens     map[string]time.Time // access token → expiry
 	records    map[string]*record   // transactionId → record
+	order      []*record            // records in creation order
 	byExternal map[string]string    // kind + external_id → transactionId
 	timers     map[string]*time.Timer
 	available  money.Money
 	pending    money.Money
 	faults     Faults
 	draws      *mrand.Rand // seeded fault draws; nil draws at random
+	store      Store       // nil: in memory only (see Open)
 }
 
-// New builds a Sandbox from cfg, filling defaults.
+// New builds a Sandbox from cfg, filling defaults, that keeps its state in
+// memory: a new one knows no transaction. Open builds one on a Store.
 func New(cfg Config) *Sandbox {
 	cfg = withDefaults(cfg)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -129,7 +135,9 @@ func (s *Sandbox) Handler() http.Handler { return s.handler }
 // Close stops settlement timers, ends notification senders and releases
 // requests held by the timeout fault. It waits for the senders to return.
 // Requests that arrive after Close still get answers, but nothing settles
-// or notifies any more.
+// or notifies any more; a sandbox opened on a Store refuses every change
+// after Close (ErrStore), since the store may pass to another sandbox. Close
+// leaves the Store open: its owner closes it.
 func (s *Sandbox) Close() {
 	s.mu.Lock()
 	s.closed = true

@@ -26,19 +26,27 @@ const (
 // scheduleSettle starts the settlement timer of a PROCESSING payment or
 // refund, unless settlement is manual. Callers hold s.mu.
 func (s *Sandbox) scheduleSettle(r *record) {
-	if s.faults.ManualSettle || s.closed {
+	if s.faults.ManualSettle {
 		return
 	}
 	delay := s.cfg.SettleDelay
 	if s.faults.SettleDelay > 0 {
 		delay = s.faults.SettleDelay
 	}
-	id := r.id
+	s.armSettle(r.id, delay)
+}
+
+// armSettle settles transfer id on its own after delay. Callers hold s.mu.
+func (s *Sandbox) armSettle(id string, delay time.Duration) {
+	if s.closed {
+		return
+	}
 	s.timers[id] = time.AfterFunc(delay, func() { s.autoSettle(id) })
 }
 
 // autoSettle settles a transfer when its timer fires: FAILED when its key is
-// in fail_keys, COMPLETED otherwise.
+// in fail_keys, COMPLETED otherwise. When the store does not take the
+// settlement, it is tried again after the settlement delay.
 func (s *Sandbox) autoSettle(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -47,11 +55,13 @@ func (s *Sandbox) autoSettle(id string) {
 	if s.closed || r == nil || r.status != contract.StatusProcessing {
 		return
 	}
+	ok, reason := true, ""
 	if r.kind == contract.TypePayment && s.faults.failsKey(r.creditParty.KeyType, r.creditParty.Key) {
-		s.finish(r, false, reasonFailKey, time.Now())
-		return
+		ok, reason = false, reasonFailKey
 	}
-	s.finish(r, true, "", time.Now())
+	if err := s.finish(r, ok, reason, time.Now()); err != nil {
+		s.armSettle(id, s.cfg.SettleDelay)
+	}
 }
 
 // Settle completes a PROCESSING payment or refund now, whatever fail_keys
@@ -81,31 +91,39 @@ func (s *Sandbox) settleNow(id string, ok bool, reason string) (Transaction, err
 	if r.kind == contract.TypeReceivePix || r.status != contract.StatusProcessing {
 		return s.view(r, now), fmt.Errorf("%w: %s %s is %s, not PROCESSING", ErrConflict, r.kind, r.id, r.statusAt(now))
 	}
+	if err := s.finish(r, ok, reason, now); err != nil {
+		return Transaction{}, err
+	}
 	if t := s.timers[id]; t != nil {
 		t.Stop()
 		delete(s.timers, id)
 	}
-	s.finish(r, ok, reason, now)
 	return s.view(r, now), nil
 }
 
 // finish moves a PROCESSING transfer to COMPLETED or FAILED, moves the
-// balance, and notifies. Callers hold s.mu.
-func (s *Sandbox) finish(r *record, ok bool, reason string, now time.Time) {
-	s.pending -= r.amount
+// balance, and notifies once that is durable. Callers hold s.mu.
+func (s *Sandbox) finish(r *record, ok bool, reason string, now time.Time) error {
 	prefix := byte('E')
 	if r.kind == contract.TypeRefund {
 		prefix = 'D'
 	}
-	r.endToEndID = newEndToEndID(prefix, now)
-	if ok {
-		r.status, r.approved = contract.StatusCompleted, now
-	} else {
+	err := s.commit(r, func() {
+		s.pending -= r.amount
+		r.endToEndID = newEndToEndID(prefix, now)
+		if ok {
+			r.status, r.approved = contract.StatusCompleted, now
+			return
+		}
 		r.status, r.failure = contract.StatusFailed, reason
 		s.available += r.amount
 		if charge := s.records[r.pixID]; r.kind == contract.TypeRefund && charge != nil {
 			charge.refunded -= r.amount
 		}
+	})
+	if err != nil {
+		return err
 	}
 	s.notifyLocked(r.postbackURL, s.view(r, now))
+	return nil
 }
