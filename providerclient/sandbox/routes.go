@@ -27,6 +27,7 @@ func (s *Sandbox) routes() http.Handler {
 	mux.HandleFunc("POST /sandbox/charges/{id}/expire", s.handleExpire)
 	mux.HandleFunc("POST /sandbox/transactions/{id}/settle", s.handleSettle)
 	mux.HandleFunc("POST /sandbox/transactions/{id}/fail", s.handleFail)
+	mux.HandleFunc("GET /sandbox/transactions", s.handleList)
 	mux.HandleFunc("GET /sandbox/transactions/{id}", s.handleInspect)
 	mux.HandleFunc("POST /sandbox/faults", s.handleSetFaults)
 	mux.HandleFunc("GET /sandbox/faults", s.handleGetFaults)

@@ -1,0 +1,46 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/pixgate/pixgate/providerclient/contract"
+)
+
+// TransactionList is what GET /sandbox/transactions answers: the sandbox's
+// whole ledger, to compare with the books of the one using it.
+type TransactionList struct {
+	Transactions []Transaction `json:"transactions"`
+}
+
+// Transactions returns every charge, payment and refund the sandbox holds,
+// in creation order, as consult-transaction describes each; kind
+// (contract.TypeReceivePix, TypePayment or TypeRefund) keeps only that
+// type, "" keeps all.
+func (s *Sandbox) Transactions(kind string) []Transaction {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	out := make([]Transaction, 0, len(s.order))
+	for _, r := range s.order {
+		if kind == "" || r.kind == kind {
+			out = append(out, s.view(r, now))
+		}
+	}
+	return out
+}
+
+// handleList is GET /sandbox/transactions[?type=RECEIVEPIX|PAYMENT|REFUND].
+func (s *Sandbox) handleList(w http.ResponseWriter, r *http.Request) {
+	kind := strings.ToUpper(strings.TrimSpace(r.URL.Query().Get("type")))
+	switch kind {
+	case "", contract.TypeReceivePix, contract.TypePayment, contract.TypeRefund:
+	default:
+		var v validation
+		v.add("type", "must be RECEIVEPIX, PAYMENT or REFUND")
+		v.write(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, TransactionList{Transactions: s.Transactions(kind)})
+}
