@@ -39,11 +39,17 @@ process, and print a demo integrator's credentials. This is what make run starts
 	}
 }
 
-// startSandbox runs the sandbox provider in-process.
+// startSandbox runs the sandbox provider in-process. Its store has a
+// connection of its own, apart from the stack's pool, so PixGate's load on
+// that pool never holds up the provider PixGate is waiting for.
 func (c *cli) startSandbox(ctx context.Context, g *errgroup.Group, _ *stack) error {
-	sb := c.newSandbox(c.cfg.SandboxAddr)
-	serve, err := serveHTTP(ctx, sb.Handler(), c.cfg.SandboxAddr, sb.Close)
+	sb, stop, err := c.openSandbox(ctx, c.cfg.SandboxAddr)
 	if err != nil {
+		return err
+	}
+	serve, err := serveHTTP(ctx, sb.Handler(), c.cfg.SandboxAddr, stop)
+	if err != nil {
+		stop()
 		return err
 	}
 	g.Go(serve)

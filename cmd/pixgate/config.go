@@ -21,7 +21,7 @@ import (
 // their standard local ports. The desc tags feed `pixgate env` and the
 // README's table (a test keeps the README in step).
 type config struct {
-	DatabaseURL      string `env:"PIXGATE_DATABASE_URL" envDefault:"postgres://postgres@127.0.0.1:5432/pixgate?sslmode=disable" desc:"Postgres URL; migrate, dev, api and worker create the database if missing, other commands refuse it"`
+	DatabaseURL      string `env:"PIXGATE_DATABASE_URL" envDefault:"postgres://postgres@127.0.0.1:5432/pixgate?sslmode=disable" desc:"Postgres URL; migrate, dev, api, worker and sandbox create the database if missing, other commands refuse it"`
 	DatabaseMaxConns int32  `env:"PIXGATE_DATABASE_MAX_CONNS" envDefault:"20" desc:"connections per process"`
 	MigrateOnStart   bool   `env:"PIXGATE_MIGRATE_ON_START" envDefault:"true" desc:"api and worker apply pending migrations at start (false: they refuse to start until pixgate migrate ran, e.g. as a Kubernetes Job)"`
 	RedisURL         string `env:"PIXGATE_REDIS_URL" envDefault:"redis://127.0.0.1:6379/0" desc:"Redis for queues, access tokens and rate limits: redis://, rediss://, redis-sentinel://[:pw@]s1:26379,s2:26379/0?master=NAME or redis-cluster://[:pw@]n1:6379,n2:6379"`
@@ -74,6 +74,7 @@ type config struct {
 	SandboxClientSecret string        `env:"PIXGATE_SANDBOX_CLIENT_SECRET" envDefault:"sandbox" desc:"client secret the sandbox accepts"`
 	SandboxSettleDelay  time.Duration `env:"PIXGATE_SANDBOX_SETTLE_DELAY" envDefault:"1s" desc:"how long sandbox payments and refunds take to settle"`
 	SandboxPublicHost   string        `env:"PIXGATE_SANDBOX_PUBLIC_HOST" desc:"host[:port] the sandbox writes in its BR Codes, as payers reach it (default: its listen address)"`
+	SandboxStore        string        `env:"PIXGATE_SANDBOX_STORE" envDefault:"postgres" desc:"where pixgate sandbox and pixgate dev keep the sandbox's charges, payments, refunds and balance: postgres (schema sandbox of PIXGATE_DATABASE_URL, kept across restarts) or memory (forgotten at every restart)"`
 	DemoKeyFile         string        `env:"PIXGATE_DEMO_KEY_FILE" desc:"where pixgate dev keeps its demo API key for the next run and pixgate demo (default: the user cache directory, one file per database)"`
 }
 
@@ -94,6 +95,9 @@ func loadConfig(environ map[string]string) (config, error) {
 	}
 	if !slices.Contains(logFormats, strings.ToLower(c.LogFormat)) {
 		errs = append(errs, fmt.Errorf("PIXGATE_LOG_FORMAT: %q is not one of %s", c.LogFormat, strings.Join(logFormats, ", ")))
+	}
+	if !slices.Contains(sandboxStores, strings.ToLower(c.SandboxStore)) {
+		errs = append(errs, fmt.Errorf("PIXGATE_SANDBOX_STORE: %q is not one of %s", c.SandboxStore, strings.Join(sandboxStores, ", ")))
 	}
 	if d := time.Duration(c.TokenTTL); d < time.Second || d%time.Second != 0 {
 		errs = append(errs, fmt.Errorf("PIXGATE_TOKEN_TTL: must be a whole number of seconds, at least 1 (e.g. 3600 or 1h), not %s", d))
@@ -124,6 +128,9 @@ func (s *seconds) UnmarshalText(b []byte) error {
 var (
 	logLevels  = []string{"debug", "info", "warn", "error"}
 	logFormats = []string{"json", "text"}
+	// sandboxStores: postgres keeps the sandbox's state across restarts,
+	// memory forgets it.
+	sandboxStores = []string{"postgres", "memory"}
 )
 
 // configError rewrites the env library's errors, which name Go fields

@@ -42,6 +42,7 @@ func TestConfigurationErrorsNameTheVariable(t *testing.T) {
 		{"PIXGATE_MAX_AMOUNT", "1.234", `PIXGATE_MAX_AMOUNT: `},
 		{"PIXGATE_TOKEN_TTL", "an hour", `PIXGATE_TOKEN_TTL: "an hour" is neither a number of seconds nor a duration`},
 		{"PIXGATE_TOKEN_TTL", "0", `PIXGATE_TOKEN_TTL: must be a whole number of seconds`},
+		{"PIXGATE_SANDBOX_STORE", "disk", `PIXGATE_SANDBOX_STORE: "disk" is not one of postgres, memory`},
 	}
 	for _, tt := range tests {
 		p := &pixgate{t: t, env: map[string]string{tt.name: tt.value}}
@@ -50,9 +51,9 @@ func TestConfigurationErrorsNameTheVariable(t *testing.T) {
 			t.Errorf("%s=%q: exit %d, stderr %q; want %q", tt.name, tt.value, code, errs, tt.want)
 		}
 	}
-	p := &pixgate{t: t, env: map[string]string{"PIXGATE_LOG_LEVEL": "WARN", "PIXGATE_LOG_FORMAT": "Text"}}
+	p := &pixgate{t: t, env: map[string]string{"PIXGATE_LOG_LEVEL": "WARN", "PIXGATE_LOG_FORMAT": "Text", "PIXGATE_SANDBOX_STORE": "Memory"}}
 	if code, _, errs := p.run("env"); code != 0 {
-		t.Fatalf("known level and format in capitals refused: %s", errs)
+		t.Fatalf("known level, format and sandbox store in capitals refused: %s", errs)
 	}
 }
 

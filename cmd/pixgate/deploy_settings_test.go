@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestSandboxPublicHostFromConfiguration(t *testing.T) {
 	c := &cli{cfg: config{SandboxPublicHost: "pix.example.com:9090", SandboxClientID: "id", SandboxClientSecret: "secret"},
 		log: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	sb := c.newSandbox("0.0.0.0:9090")
+	sb := sandbox.New(c.sandboxConfig("0.0.0.0:9090"))
 	srv := httptest.NewServer(sb.Handler())
 	defer srv.Close()
 	defer sb.Close()

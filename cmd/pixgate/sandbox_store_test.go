@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/sandbox"
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// pixgate sandbox and pixgate dev keep the sandbox's state in Postgres
+// unless told memory; memory never touches the database, postgres creates
+// what it needs, and a second sandbox on the same database is refused.
+func TestSandboxStoreSetting(t *testing.T) {
+	c, err := loadConfig(map[string]string{})
+	if err != nil || c.SandboxStore != "postgres" {
+		t.Fatalf("default PIXGATE_SANDBOX_STORE = %q (%v), want postgres", c.SandboxStore, err)
+	}
+	name := fmt.Sprintf("pixgate_t_%d_sandbox_store", time.Now().Unix())
+	t.Cleanup(func() { adminExec(t, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	withStore := func(store string) *cli {
+		return &cli{cfg: config{SandboxStore: store, DatabaseURL: dbURL(t, name)}, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	}
+	ctx := context.Background()
+
+	sb, stop, err := withStore("memory").openSandbox(ctx, "127.0.0.1:9090")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := createCharge(t, sb)
+	stop()
+	if databaseExists(t, name) {
+		t.Fatal("the memory store created the database")
+	}
+	sb, stop, err = withStore("memory").openSandbox(ctx, "127.0.0.1:9090")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sb.Transaction(id); err == nil {
+		t.Fatal("a memory sandbox knows a charge of the one before it")
+	}
+	stop()
+
+	sb, stop, err = withStore("postgres").openSandbox(ctx, "127.0.0.1:9090")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	id = createCharge(t, sb)
+	if _, _, err := withStore("postgres").openSandbox(ctx, "127.0.0.1:9091"); err == nil || !strings.Contains(err.Error(), "PIXGATE_SANDBOX_STORE") ||
+		!strings.Contains(err.Error(), "another sandbox") {
+		t.Fatalf("a second sandbox on the same database: %v", err)
+	}
+	stop()
+	sb, stop, err = withStore("postgres").openSandbox(ctx, "127.0.0.1:9090")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if _, err := sb.Transaction(id); err != nil {
+		t.Fatalf("the charge of the sandbox before: %v", err)
+	}
+}
+
+// createCharge creates a charge on sb over HTTP and returns its id.
+func createCharge(t *testing.T, sb *sandbox.Sandbox) string {
+	t.Helper()
+	srv := httptest.NewServer(sb.Handler())
+	defer srv.Close()
+	pc := providerclient.New(providerclient.Config{BaseURL: srv.URL, ClientID: sandbox.DefaultClientID,
+		ClientSecret: sandbox.DefaultClientSecret, Timeout: 5 * time.Second})
+	ch, err := pc.CreateCharge(context.Background(), providerclient.ChargeRequest{Amount: money.FromReais(10, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ch.TransactionID
+}
