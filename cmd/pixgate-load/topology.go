@@ -153,8 +153,10 @@ func (t *topology) configure(pprof bool) error {
 		// Postbacks go to the harness's receiver on loopback.
 		"PIXGATE_POSTBACK_ALLOW_HTTP=true",
 		"PIXGATE_POSTBACK_ALLOW_PRIVATE=true",
-		// The sandbox settles at once: the lifecycle measured is PixGate's.
+		// The sandbox settles at once and keeps its state in memory: the
+		// lifecycle and the Postgres load measured are PixGate's.
 		"PIXGATE_SANDBOX_SETTLE_DELAY=1ms",
+		"PIXGATE_SANDBOX_STORE=memory",
 		"PIXGATE_LOG_LEVEL=warn",
 		fmt.Sprintf("PIXGATE_PPROF=%v", pprof),
 	)

@@ -51,6 +51,7 @@ func newBenchStack(tb testing.TB) *benchStack {
 		"PIXGATE_SANDBOX_ADDR":           addrs[2],
 		"PIXGATE_PROVIDER_WEBHOOK_TOKEN": "bench-webhook-token",
 		"PIXGATE_V1_RATE_PER_MINUTE":     "-1",
+		"PIXGATE_SANDBOX_STORE":          "memory", // the pipeline measured is PixGate's
 		"PIXGATE_LOG_LEVEL":              "warn",
 	}
 	var created bytes.Buffer
