@@ -33,6 +33,7 @@ type devStack struct {
 	webhookSecret string
 	webhookToken  string
 	receiver      *receiver
+	stop          func() // ends the running pixgate dev
 }
 
 func newDevStack(t *testing.T, extraEnv ...string) *devStack {
@@ -69,23 +70,12 @@ func newDevStack(t *testing.T, extraEnv ...string) *devStack {
 	pg.json(&in, "integrator", "create", "--name", "Loja E2E", "--email", "e2e@loja.example", "--cashin-fee", "percent:1.5", "--cashout-fee", "fixed:0.50")
 	s.token, s.integratorID, s.webhookSecret = in.Token, in.ID, in.WebhookSecret
 
-	ctx, cancel := context.WithCancel(context.Background())
-	var out, errs syncBuf
-	done := make(chan int, 1)
-	go func() { done <- run(ctx, []string{"dev"}, pg.env, &out, &errs) }()
 	t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("pixgate dev exited %d: %s", code, errs.String())
+		if s.stop != nil {
+			s.stop()
 		}
 	})
-	deadline := time.Now().Add(20 * time.Second)
-	for !s.up() || !strings.Contains(out.String(), "Stop with Ctrl-C") { // the banner: the demo integrator is ready
-		if time.Now().After(deadline) {
-			t.Fatalf("pixgate dev did not start: %s", errs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	s.start()
 	db, err := storage.Open(context.Background(), storage.Config{URL: pg.env["PIXGATE_DATABASE_URL"]})
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +84,37 @@ func newDevStack(t *testing.T, extraEnv ...string) *devStack {
 	s.db = db
 	s.receiver = newReceiver(t)
 	return s
+}
+
+// start runs pixgate dev until stop, and waits until it is ready.
+func (s *devStack) start() {
+	s.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errs syncBuf
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"dev"}, s.pg.env, &out, &errs) }()
+	s.stop = func() {
+		cancel()
+		if code := <-done; code != 0 {
+			s.t.Errorf("pixgate dev exited %d: %s", code, errs.String())
+		}
+		s.stop = func() {}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !s.up() || !strings.Contains(out.String(), "Stop with Ctrl-C") { // the banner: the demo integrator is ready
+		if time.Now().After(deadline) {
+			s.t.Fatalf("pixgate dev did not start: %s", errs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// restart stops pixgate dev and starts it again on the same database,
+// Redis and ports.
+func (s *devStack) restart() {
+	s.t.Helper()
+	s.stop()
+	s.start()
 }
 
 func (s *devStack) up() bool {
