@@ -6,7 +6,8 @@
 // creates with its tables when missing: it is the provider's state, not
 // PixGate's, and is kept apart from PixGate's migrations. One sandbox at a
 // time uses a schema: the store holds a Postgres advisory lock on it for as
-// long as it is open, and Open fails with ErrInUse while another holds it.
+// long as it is open, and Open fails with ErrInUse while another holds it
+// (after Config.LockWait).
 //
 // The store works on one connection of its own: the sandbox writes one
 // change at a time, each in one statement (the record's row and the account
@@ -17,9 +18,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 )
@@ -34,6 +38,10 @@ type Config struct {
 	URL string
 	// Schema holds the tables. Default DefaultSchema.
 	Schema string
+	// LockWait is how long Open waits for the schema's lock before
+	// ErrInUse: the lock of a sandbox whose process just ended is released
+	// only once Postgres has noticed. Default 5s.
+	LockWait time.Duration
 }
 
 // ErrInUse: another sandbox holds the schema.
@@ -61,6 +69,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.Schema == "" {
 		cfg.Schema = DefaultSchema
 	}
+	if cfg.LockWait <= 0 {
+		cfg.LockWait = 5 * time.Second
+	}
 	s := &Store{cfg: cfg, q: newQueries(pgx.Identifier{cfg.Schema}.Sanitize())}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -83,16 +94,30 @@ func (s *Store) connect(ctx context.Context) (*pgx.Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: connect: %w", err)
 	}
-	var locked bool
-	if err := conn.QueryRow(ctx, lockSQL, lockKey(s.cfg.Schema)).Scan(&locked); err != nil {
+	if err := s.lock(ctx, conn); err != nil {
 		_ = conn.Close(ctx)
-		return nil, fmt.Errorf("pgstore: lock schema %s: %w", s.cfg.Schema, err)
-	}
-	if !locked {
-		_ = conn.Close(ctx)
-		return nil, fmt.Errorf("%w (%s)", ErrInUse, s.cfg.Schema)
+		return nil, err
 	}
 	return conn, nil
+}
+
+// lock takes the schema's session lock on conn, waiting at most LockWait.
+func (s *Store) lock(ctx context.Context, conn *pgx.Conn) error {
+	err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT set_config('lock_timeout', $1, true)`, strconv.FormatInt(s.cfg.LockWait.Milliseconds(), 10)); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, lockSQL, lockKey(s.cfg.Schema)) // a session lock: it outlives the transaction
+		return err
+	})
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "55P03" { // lock_not_available
+		return fmt.Errorf("%w (%s)", ErrInUse, s.cfg.Schema)
+	}
+	if err != nil {
+		return fmt.Errorf("pgstore: lock schema %s: %w", s.cfg.Schema, err)
+	}
+	return nil
 }
 
 // use returns the live connection, reconnecting (and taking the lock again)
@@ -118,10 +143,16 @@ func (s *Store) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
-	if s.conn != nil {
-		_ = s.conn.Close(context.Background()) // ends the session, and with it the lock
-		s.conn = nil
+	if s.conn == nil {
+		return
 	}
+	// Unlocked before the session ends, so a sandbox started next need
+	// not wait for Postgres to notice the end.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_, _ = s.conn.Exec(ctx, unlockSQL, lockKey(s.cfg.Schema))
+	_ = s.conn.Close(ctx)
+	s.conn = nil
 }
 
 // Load returns the account and every record in creation order.

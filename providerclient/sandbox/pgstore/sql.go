@@ -45,8 +45,12 @@ CREATE UNIQUE INDEX IF NOT EXISTS transactions_external_id
 	ON {s}.transactions (kind, external_id) WHERE external_id <> '';
 `
 
-// lockSQL takes the schema's session lock without waiting.
-const lockSQL = `SELECT pg_try_advisory_lock($1)`
+// lockSQL takes the schema's session lock, waiting up to lock_timeout;
+// unlockSQL lets it go.
+const (
+	lockSQL   = `SELECT pg_advisory_lock($1)`
+	unlockSQL = `SELECT pg_advisory_unlock($1)`
+)
 
 // lockKey is the advisory lock of a schema: advisory locks are per
 // database, so the same schema name in another database is another lock.

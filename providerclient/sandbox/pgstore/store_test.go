@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -22,7 +23,7 @@ func TestOneSandboxPerSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pgstore.Open(ctx, pgstore.Config{URL: url}); !errors.Is(err, pgstore.ErrInUse) {
+	if _, err := pgstore.Open(ctx, pgstore.Config{URL: url, LockWait: 50 * time.Millisecond}); !errors.Is(err, pgstore.ErrInUse) {
 		t.Fatalf("second store on the same schema: %v, want ErrInUse", err)
 	}
 	other, err := pgstore.Open(ctx, pgstore.Config{URL: url, Schema: "sandbox_b"})
