@@ -78,7 +78,7 @@ func (c *cli) devDefaults() {
 		c.cfg.PostbackAllowPrivate = true
 	}
 	if c.cfg.ProviderWebhookToken == "" {
-		c.cfg.ProviderWebhookToken = randomHex(16)
+		c.cfg.ProviderWebhookToken = c.devWebhookToken()
 	}
 	if c.cfg.MonitoringPassword == "" {
 		c.cfg.MonitoringPassword = randomHex(8)

@@ -63,11 +63,11 @@ type config struct {
 	ProviderClientID     string        `env:"PIXGATE_PROVIDER_CLIENT_ID" envDefault:"sandbox" desc:"provider client id"`
 	ProviderClientSecret string        `env:"PIXGATE_PROVIDER_CLIENT_SECRET" envDefault:"sandbox" desc:"provider client secret"`
 	ProviderTimeout      time.Duration `env:"PIXGATE_PROVIDER_TIMEOUT" envDefault:"10s" desc:"timeout of one provider call"`
-	ProviderWebhookToken string        `env:"PIXGATE_PROVIDER_WEBHOOK_TOKEN" desc:"secret path segment of /webhooks/provider/{token}, at least 32 characters; required by api and worker (pixgate dev generates one)"`
+	ProviderWebhookToken string        `env:"PIXGATE_PROVIDER_WEBHOOK_TOKEN" desc:"secret path segment of /webhooks/provider/{token}, at least 32 characters; required by api and worker (pixgate dev generates one and keeps it beside the demo key)"`
 
 	WorkerConcurrency  int    `env:"PIXGATE_WORKER_CONCURRENCY" envDefault:"20" desc:"tasks one worker process runs at once"`
 	MonitoringUser     string `env:"PIXGATE_MONITORING_USER" envDefault:"admin" desc:"user for the worker's /monitoring (asynqmon)"`
-	MonitoringPassword string `env:"PIXGATE_MONITORING_PASSWORD" desc:"password for /monitoring; unset: /monitoring is off (pixgate dev generates one)"`
+	MonitoringPassword string `env:"PIXGATE_MONITORING_PASSWORD" desc:"password for /monitoring; unset: /monitoring is off (pixgate dev generates one and keeps it beside the demo key)"`
 
 	SandboxAddr         string        `env:"PIXGATE_SANDBOX_ADDR" envDefault:"127.0.0.1:9090" desc:"sandbox provider listen address"`
 	SandboxClientID     string        `env:"PIXGATE_SANDBOX_CLIENT_ID" envDefault:"sandbox" desc:"client id the sandbox accepts"`
