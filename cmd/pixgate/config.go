@@ -67,7 +67,7 @@ type config struct {
 
 	WorkerConcurrency  int    `env:"PIXGATE_WORKER_CONCURRENCY" envDefault:"20" desc:"tasks one worker process runs at once"`
 	MonitoringUser     string `env:"PIXGATE_MONITORING_USER" envDefault:"admin" desc:"user for the worker's /monitoring (asynqmon)"`
-	MonitoringPassword string `env:"PIXGATE_MONITORING_PASSWORD" desc:"password for /monitoring; unset: /monitoring is off (pixgate dev generates one and keeps it beside the demo key)"`
+	MonitoringPassword string `env:"PIXGATE_MONITORING_PASSWORD" desc:"password for /monitoring; unset: /monitoring is off (pixgate dev generates one)"`
 
 	SandboxAddr         string        `env:"PIXGATE_SANDBOX_ADDR" envDefault:"127.0.0.1:9090" desc:"sandbox provider listen address"`
 	SandboxClientID     string        `env:"PIXGATE_SANDBOX_CLIENT_ID" envDefault:"sandbox" desc:"client id the sandbox accepts"`
