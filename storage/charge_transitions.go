@@ -16,6 +16,13 @@ func (db *DB) ChargeByID(ctx context.Context, id uuid.UUID) (Charge, error) {
 	return getChargeByID(ctx, db.pool, id)
 }
 
+// ChargeByID reads a charge in this transaction, for a change that
+// already holds locks: through the pool it would need a second connection
+// while holding them.
+func (t *Tx) ChargeByID(ctx context.Context, id uuid.UUID) (Charge, error) {
+	return getChargeByID(ctx, t.tx, id)
+}
+
 func getChargeByID(ctx context.Context, q ledger.Querier, id uuid.UUID) (Charge, error) {
 	return getByID(ctx, q, "charges", chargeColumns, scanCharge, id)
 }

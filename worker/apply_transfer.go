@@ -23,7 +23,9 @@ type transferKind[T any] struct {
 	status   func(T) string
 	complete func(*storage.Tx, context.Context, uuid.UUID, storage.Settlement) (T, bool, error)
 	fail     func(*storage.Tx, context.Context, uuid.UUID, storage.Failure) (T, bool, error)
-	postback func(context.Context, T) *postback.Event
+	// postback is the event of the status the transfer reached, built in
+	// the transaction that changed it.
+	postback func(context.Context, *storage.Tx, T) (*postback.Event, error)
 }
 
 func withdrawalKind(db *storage.DB) transferKind[storage.Withdrawal] {
@@ -32,7 +34,9 @@ func withdrawalKind(db *storage.DB) transferKind[storage.Withdrawal] {
 		ident:    func(wd storage.Withdrawal) (uuid.UUID, *string) { return wd.ID, wd.PixID },
 		status:   func(wd storage.Withdrawal) string { return wd.Status },
 		complete: (*storage.Tx).CompleteWithdrawal, fail: (*storage.Tx).FailWithdrawal,
-		postback: func(_ context.Context, wd storage.Withdrawal) *postback.Event { return withdrawalPostback(wd) },
+		postback: func(_ context.Context, _ *storage.Tx, wd storage.Withdrawal) (*postback.Event, error) {
+			return withdrawalPostback(wd), nil
+		},
 	}
 }
 
@@ -42,7 +46,7 @@ func refundKind(db *storage.DB) transferKind[storage.Refund] {
 		ident:    func(f storage.Refund) (uuid.UUID, *string) { return f.ID, f.PixID },
 		status:   func(f storage.Refund) string { return f.Status },
 		complete: (*storage.Tx).CompleteRefund, fail: (*storage.Tx).FailRefund,
-		postback: func(ctx context.Context, f storage.Refund) *postback.Event { return refundPostback(ctx, db, f) },
+		postback: refundPostback,
 	}
 }
 
@@ -67,7 +71,11 @@ func (k transferKind[T]) withPostback(ctx context.Context, change func(*storage.
 		if err != nil || !changed {
 			return done, changed, err
 		}
-		return done, true, writePostback(ctx, tx, k.postback(ctx, done))
+		ev, err := k.postback(ctx, tx, done)
+		if err != nil {
+			return done, false, err
+		}
+		return done, true, writePostback(ctx, tx, ev)
 	}
 }
 

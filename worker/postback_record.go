@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/tasks"
@@ -24,13 +25,21 @@ func withdrawalPostback(wd storage.Withdrawal) *postback.Event {
 	return optional(postback.ForWithdrawal(wd))
 }
 
-// refundPostback needs the refunded charge's pix_id for the body.
-func refundPostback(ctx context.Context, db *storage.DB, f storage.Refund) *postback.Event {
+// refundPostback needs the refunded charge's pix_id for the body. It reads
+// the charge in the refund's own transaction, which has locked it: a read
+// through the pool would need a second connection while this one holds the
+// charge's and the wallet's locks, and with every connection of the pool
+// in such a transaction none would get one.
+func refundPostback(ctx context.Context, tx *storage.Tx, f storage.Refund) (*postback.Event, error) {
+	c, err := tx.ChargeByID(ctx, f.ChargeID)
+	if err != nil {
+		return nil, fmt.Errorf("refund %s: its charge: %w", f.ID, err)
+	}
 	chargePixID := ""
-	if c, err := db.ChargeByID(ctx, f.ChargeID); err == nil && c.PixID != nil {
+	if c.PixID != nil {
 		chargePixID = *c.PixID
 	}
-	return optional(postback.ForRefund(f, chargePixID))
+	return optional(postback.ForRefund(f, chargePixID)), nil
 }
 
 func optional(ev postback.Event, ok bool) *postback.Event {
