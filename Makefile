@@ -9,7 +9,7 @@ PKGS    := ./...
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build image test check lint fuzz bench services migrate docs clean
+.PHONY: run build image test check lint fuzz bench chaos services migrate docs clean
 
 ## run: the whole service here (API, workers, sandbox provider), demo credentials printed
 run: build services
@@ -74,6 +74,10 @@ bench: build services
 	$(GO) run ./cmd/benchreport -command "$(BENCH_MAIN)" -command "$(BENCH_PIPELINE)" \
 	  -load bin/load.md -load-command "$(BENCH_LOAD)" < bin/bench.txt > bin/benchmarks.md
 	mv bin/benchmarks.md docs/benchmarks.md
+
+## chaos: PixGate as deployed (its own Postgres and Redis, sandbox, 2 api, 2 workers) under load and one fault after another, checked; the table in docs/reliability.md
+chaos: build
+	$(GO) run ./cmd/pixgate-chaos -bin $(BIN) -out docs/reliability.md
 
 ## services: make sure Postgres and Redis answer (start them if installed here)
 services:

@@ -1,0 +1,269 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// pgRecord is a record as PixGate's database has it after the drain.
+type pgRecord struct {
+	kind       kind
+	externalID string
+	id         string
+	status     string
+	amount     int64
+	fee        int64
+	effect     int64     // the sum of its postings on its integrator's own accounts
+	createdAt  time.Time // PixGate's creation time
+	finalAt    time.Time // when its final status was written (with its postback)
+}
+
+// providerTxn is one transaction of the sandbox's ledger.
+type providerTxn struct {
+	typ, externalID, status string
+	amount                  int64
+}
+
+// eventKey names one status change as postbacks tell it.
+type eventKey struct{ typ, id, status string }
+
+// delivery is what the receiver saw of one event: the webhook ids it came
+// under, and whether one attempt was answered 2xx.
+type delivery struct {
+	ids       map[string]bool
+	delivered bool
+}
+
+type wallet struct{ available, pending, reserved int64 }
+
+// facts is everything the checks compare the model with.
+type facts struct {
+	pg       map[string]*pgRecord // by extKey(kind, integrator index, external id)
+	provider []providerTxn        // nil: the sandbox keeps no ledger to compare
+	events   map[eventKey]*delivery
+	wallets  []wallet // by integrator index
+}
+
+// verdict is one record judged.
+type verdict struct {
+	scenario   int
+	requested  time.Time // when the load asked for it
+	finalAt    time.Time // when PixGate wrote its final status
+	diff       int64     // PixGate's effect on the wallet minus the expected one
+	duplicated int64     // paid more than once at the provider
+	latency    time.Duration
+	nonFinal   bool
+	missing    int // postbacks never delivered
+	problems   []string
+}
+
+var eventType = map[kind]string{chargeKind: "RECEIVEPIX", withdrawalKind: "PAYMENT", refundKind: "REFUND"}
+
+// moneyStatus is the status that moves money at the provider.
+var moneyStatus = map[string]string{"RECEIVEPIX": "PAID", "PAYMENT": "COMPLETED", "REFUND": "COMPLETED"}
+
+// evaluate judges every record against what PixGate and the provider
+// hold, and returns the problems no single record explains.
+func evaluate(recs []record, ins []*integrator, f facts) ([]verdict, []string) {
+	prov := map[[2]string][]providerTxn{}
+	for _, t := range f.provider {
+		prov[[2]string{t.typ, t.externalID}] = append(prov[[2]string{t.typ, t.externalID}], t)
+	}
+	paidAtProvider := func(typ string, pg *pgRecord) int {
+		n := 0
+		for _, t := range prov[[2]string{typ, pg.id}] {
+			if t.status == moneyStatus[typ] {
+				n++
+			}
+		}
+		return n
+	}
+	refunded := map[*record]int64{} // a charge's refunds expected to complete
+	verdicts := make([]verdict, len(recs))
+	expected := make([]int64, len(ins))
+	matched := map[string]bool{}
+	var global []string
+	for i := range recs {
+		r := &recs[i]
+		key := extKey(r.kind, r.integrator, r.externalID)
+		pg := f.pg[key]
+		matched[key] = pg != nil
+		v := verdict{scenario: r.scenario, requested: r.started}
+		in := ins[r.integrator]
+		typ := eventType[r.kind]
+		problem := func(format string, args ...any) {
+			v.problems = append(v.problems, fmt.Sprintf("%s %s of %s: ", r.kind, r.externalID, in.name)+fmt.Sprintf(format, args...))
+		}
+		switch {
+		case r.answer == created && pg == nil:
+			problem("answered as created, missing from PixGate")
+		case r.answer == refused && pg != nil:
+			problem("refused, yet recorded (%s)", pg.status)
+		}
+		var exp int64
+		moved := false
+		switch r.kind {
+		case chargeKind:
+			moved = !r.paidAt.IsZero()
+			if f.provider != nil && pg != nil {
+				if n := paidAtProvider(typ, pg); (n > 0) != moved {
+					problem("paid at the provider: %v, as the payer saw it: %v", n > 0, moved)
+					moved = n > 0
+				}
+			}
+			if moved {
+				exp = r.amount - in.in.on(r.amount)
+			}
+		default:
+			if pg != nil {
+				if f.provider != nil {
+					moved = paidAtProvider(typ, pg) > 0
+				} else {
+					moved = !r.failKey
+				}
+			}
+			if moved {
+				exp = -(r.amount + in.out.on(r.amount))
+				if r.kind == refundKind {
+					refunded[r.charge] += r.amount
+				}
+			}
+		}
+		expected[r.integrator] += exp
+		if pg != nil {
+			v.diff = pg.effect - exp
+			if n := paidAtProvider(typ, pg); n > 1 {
+				v.duplicated = int64(n-1) * pg.amount
+			}
+			wantFee := in.in.on(r.amount)
+			if r.kind != chargeKind {
+				wantFee = in.out.on(r.amount)
+			}
+			if pg.amount != r.amount || pg.fee != wantFee {
+				problem("amount %d fee %d, want %d and %d", pg.amount, pg.fee, r.amount, wantFee)
+			}
+			v.nonFinal = pg.status == "PENDING" || pg.status == "PROCESSING"
+			if !v.nonFinal && !statusFits(r.kind, pg.status, moved) {
+				problem("%s, but the money moved at the provider: %v", pg.status, moved)
+			}
+			start := pg.createdAt
+			if r.kind == chargeKind {
+				start = r.paidAt
+			}
+			v.finalAt = pg.finalAt
+			if !start.IsZero() && !pg.finalAt.IsZero() {
+				v.latency = max(pg.finalAt.Sub(start), 0)
+			}
+			for _, ev := range expectedEvents(r.kind, pg) {
+				d := f.events[ev]
+				if d == nil || !d.delivered {
+					v.missing++
+				}
+			}
+		}
+		verdicts[i] = v
+	}
+	for i := range recs {
+		r := &recs[i]
+		pg := f.pg[extKey(r.kind, r.integrator, r.externalID)]
+		if r.kind == chargeKind && pg != nil && (pg.status == "REFUNDED") != (refunded[r] == r.amount && r.amount > 0) {
+			verdicts[i].problems = append(verdicts[i].problems, fmt.Sprintf("charge %s: %s, refunds completed R$ %s of R$ %s",
+				r.externalID, pg.status, reais(refunded[r]), reais(r.amount)))
+		}
+	}
+	global = append(global, unmatched(f, matched)...)
+	for i, in := range ins {
+		if i >= len(f.wallets) {
+			break
+		}
+		want := wallet{available: in.credit + expected[i]}
+		if got := f.wallets[i]; got != want {
+			global = append(global, fmt.Sprintf("wallet of %s: available %s pending %s reserved %s, the model says %s, 0, 0",
+				in.name, reais(got.available), reais(got.pending), reais(got.reserved), reais(want.available)))
+		}
+	}
+	return verdicts, global
+}
+
+// statusFits tells whether a final status agrees with whether the money
+// moved at the provider.
+func statusFits(k kind, status string, moved bool) bool {
+	switch k {
+	case chargeKind:
+		return moved == (status == "PAID" || status == "REFUNDED")
+	default:
+		return moved == (status == "COMPLETED")
+	}
+}
+
+// expectedEvents are the postbacks a record in its final status must have
+// sent (docs/postbacks.md): a charge that was paid its PAID, an expired one
+// its EXPIRED, a finished transfer its status.
+func expectedEvents(k kind, pg *pgRecord) []eventKey {
+	typ := eventType[k]
+	switch {
+	case k == chargeKind && (pg.status == "PAID" || pg.status == "REFUNDED"):
+		return []eventKey{{typ, pg.id, "PAID"}}
+	case k == chargeKind && pg.status == "EXPIRED":
+		return []eventKey{{typ, pg.id, "EXPIRED"}}
+	case k != chargeKind && (pg.status == "COMPLETED" || pg.status == "FAILED"):
+		return []eventKey{{typ, pg.id, pg.status}}
+	}
+	return nil
+}
+
+// unmatched reports PixGate records the load never asked for, provider
+// transactions that moved money for no PixGate record, and events
+// delivered under more than one id or about no record.
+func unmatched(f facts, matched map[string]bool) []string {
+	var out []string
+	ids := map[string]*pgRecord{}
+	for key, pg := range f.pg {
+		ids[eventType[pg.kind]+":"+pg.id] = pg
+		if !matched[key] {
+			out = append(out, fmt.Sprintf("PixGate has %s %s (%s), which the load never asked for", pg.kind, pg.externalID, pg.status))
+		}
+	}
+	for _, t := range f.provider {
+		if t.status == moneyStatus[t.typ] && ids[t.typ+":"+t.externalID] == nil {
+			out = append(out, fmt.Sprintf("the provider has %s %s %s of R$ %s for no PixGate record", t.typ, t.externalID, t.status, reais(t.amount)))
+		}
+	}
+	for ev, d := range f.events {
+		if len(d.ids) > 1 {
+			out = append(out, fmt.Sprintf("postback %s %s %s delivered under %d ids", ev.typ, ev.id, ev.status, len(d.ids)))
+		}
+		switch pg := ids[ev.typ+":"+ev.id]; {
+		case pg == nil:
+			out = append(out, fmt.Sprintf("postback %s %s %s about no PixGate record", ev.typ, ev.id, ev.status))
+		case !reachable(pg, ev.status):
+			out = append(out, fmt.Sprintf("postback %s %s %s, but the record is %s", ev.typ, ev.id, ev.status, pg.status))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// reachable tells whether a record now in its final status went through
+// status on its way: a charge is PAID before REFUNDED and may be EXPIRED
+// before it is paid late; a transfer has one final status.
+func reachable(pg *pgRecord, status string) bool {
+	if pg.status == status {
+		return true
+	}
+	if pg.kind != chargeKind {
+		return false
+	}
+	paid := pg.status == "PAID" || pg.status == "REFUNDED"
+	return paid && (status == "PAID" || status == "EXPIRED")
+}
+
+// reais renders centavos as "1234.56".
+func reais(c int64) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/pixgate/pixgate/cmd/internal/stack"
+)
+
+// cluster is the deployment under test: its own Postgres cluster and Redis
+// server, one sandbox provider, two API and two worker processes of the
+// given binary, the balancer in front of the APIs for the provider's
+// notifications, and the integrators' postback receiver.
+type cluster struct {
+	bin, logDir string
+	pg          *stack.Postgres
+	redis       *stack.Redis
+	env         []string // every pixgate process's settings
+	sandbox     *stack.Proc
+	sandboxURL  string
+	apis        [2]*stack.Proc
+	apiURLs     [2]string
+	workers     [2]*stack.Proc
+	proxy       *proxy
+	recv        *receiver
+	recvURL     string
+	db          *pgxpool.Pool // the harness's own connections, for the checks
+}
+
+// runSettings are what the run changes from PixGate's defaults;
+// docs/reliability.md says why (docintro.go).
+var runSettings = []string{
+	"PIXGATE_RECONCILE_STALE_AFTER=20s",
+	"PIXGATE_POSTBACK_INITIAL_INTERVAL=1s",
+	"PIXGATE_POSTBACK_MAX_INTERVAL=10s",
+	"PIXGATE_V1_RATE_PER_MINUTE=100000",
+	"PIXGATE_V2_RATE_PER_MINUTE=100000",
+	"PIXGATE_POSTBACK_ALLOW_HTTP=true",
+	"PIXGATE_POSTBACK_ALLOW_PRIVATE=true",
+}
+
+func startCluster(ctx context.Context, o options) (*cluster, error) {
+	c := &cluster{bin: o.bin, logDir: o.logDir}
+	var err error
+	stepf("own Postgres cluster and Redis server")
+	if c.pg, err = stack.StartPostgres(ctx, o.logDir); err != nil {
+		return c, err
+	}
+	if c.redis, err = stack.StartRedis(ctx, o.logDir); err != nil {
+		return c, err
+	}
+	addrs, err := stack.FreeAddrs(9)
+	if err != nil {
+		return c, err
+	}
+	lnProxy, err := net.Listen("tcp", addrs[7])
+	if err != nil {
+		return c, err
+	}
+	lnRecv, err := net.Listen("tcp", addrs[8])
+	if err != nil {
+		lnProxy.Close()
+		return c, err
+	}
+	c.apiURLs = [2]string{"http://" + addrs[0], "http://" + addrs[1]}
+	c.sandboxURL = "http://" + addrs[6]
+	c.proxy = newProxy(c.apiURLs[:])
+	c.proxy.serve(lnProxy)
+	c.recv = newReceiver(o.postbackFailShare)
+	c.recv.serve(lnRecv)
+	c.recvURL = "http://" + addrs[8]
+
+	token := make([]byte, 20)
+	_, _ = rand.Read(token)
+	c.env = append(withoutPixGate(os.Environ()),
+		"PIXGATE_DATABASE_URL="+c.pg.URL("pixgate"),
+		"PIXGATE_REDIS_URL="+c.redis.URL("0"),
+		"PIXGATE_PUBLIC_BASE_URL=http://"+addrs[7],
+		"PIXGATE_PROVIDER_URL="+c.sandboxURL,
+		"PIXGATE_SANDBOX_ADDR="+addrs[6],
+		"PIXGATE_PROVIDER_WEBHOOK_TOKEN=chaos-"+hex.EncodeToString(token),
+		"PIXGATE_LOG_LEVEL="+o.logLevel,
+	)
+	c.env = append(append(c.env, runSettings...), o.env...)
+
+	c.sandbox = c.proc("sandbox", []string{"sandbox"}, nil, c.sandboxURL+"/sandbox/faults")
+	for i := range c.apis {
+		c.apis[i] = c.proc(fmt.Sprintf("api-%d", i+1), []string{"api"},
+			[]string{"PIXGATE_HTTP_ADDR=" + addrs[i], "PIXGATE_API_METRICS_ADDR=" + addrs[2+i]}, c.apiURLs[i]+"/healthz")
+		c.workers[i] = c.proc(fmt.Sprintf("worker-%d", i+1), []string{"worker"},
+			[]string{"PIXGATE_WORKER_ADDR=" + addrs[4+i]}, "http://"+addrs[4+i]+"/healthz")
+	}
+	stepf("sandbox, 2 api and 2 worker processes of %s", o.bin)
+	// The first api creates and migrates the database alone.
+	for _, p := range []*stack.Proc{c.sandbox, c.apis[0], c.apis[1], c.workers[0], c.workers[1]} {
+		if err := p.Start(ctx); err != nil {
+			return c, err
+		}
+	}
+	if c.db, err = pgxpool.New(ctx, c.pg.URL("pixgate")+"&pool_max_conns=4"); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+func (c *cluster) proc(name string, args, env []string, health string) *stack.Proc {
+	return &stack.Proc{Name: name, Path: c.bin, Args: args, Env: append(append([]string(nil), c.env...), env...),
+		LogDir: c.logDir, Ready: stack.HTTPReady(health)}
+}
+
+// withoutPixGate drops PIXGATE_* settings inherited from the caller's
+// environment: the run's processes have exactly the run's settings.
+func withoutPixGate(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PIXGATE_") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// pixgate runs an operator command of the binary with the run's settings.
+func (c *cluster) pixgate(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, c.bin, args...)
+	cmd.Env = c.env
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return out, fmt.Errorf("pixgate %s: %w: %s", args[0], err, strings.TrimSpace(string(ee.Stderr)))
+	}
+	return out, err
+}
+
+// close stops everything the run started, in order, and removes the
+// cluster's directories.
+func (c *cluster) close() {
+	if c.db != nil {
+		c.db.Close()
+	}
+	for _, p := range []*stack.Proc{c.workers[0], c.workers[1], c.apis[0], c.apis[1], c.sandbox} {
+		if p != nil {
+			p.Terminate()
+		}
+	}
+	if c.proxy != nil {
+		c.proxy.close()
+	}
+	if c.recv != nil {
+		c.recv.close()
+	}
+	if c.redis != nil {
+		c.redis.Close()
+	}
+	if c.pg != nil {
+		c.pg.Close()
+	}
+}

@@ -1,0 +1,98 @@
+package main
+
+// docIntro opens docs/reliability.md.
+const docIntro = `# Reliability under faults
+
+PixGate is run here as production runs it and broken on purpose, one fault at a
+time, under a steady load. Afterwards nothing may be lost, created or paid twice,
+every record must be final, every status change must have reached its integrator,
+and the ledger audit must be clean. ` + "`make chaos`" + ` runs it (about 13 minutes on two
+cores) and rewrites this page; it exits non-zero when a check fails.
+
+` + "```sh" + `
+make chaos                                                       # every scenario, this page
+go run ./cmd/pixgate-chaos -scenarios worker-kill,redis-flush    # some, report in bin/reliability.md
+go run ./cmd/pixgate-chaos -h                                    # rate, bounds, logs (bin/chaos-logs)
+` + "```" + `
+
+## What runs
+
+- **Topology.** Everything of its own, on free loopback ports, in temporary
+  directories removed afterwards: a Postgres cluster (` + "`initdb`" + ` from the local server
+  binaries; run as the ` + "`postgres`" + ` user when the harness runs as root), a Redis server
+  without persistence, one ` + "`pixgate sandbox`" + `, two ` + "`pixgate api`" + ` and two
+  ` + "`pixgate worker`" + ` processes of the binary just built.
+- **Provider notifications** reach the APIs as behind a real load balancer:
+  ` + "`PIXGATE_PUBLIC_BASE_URL`" + ` is a small balancer in the harness that sends each
+  notification to the two APIs in turn, passes over one that refuses the connection
+  (a stopped process), and answers 502 without resending when an API took the
+  request and lost it (nginx's ` + "`proxy_next_upstream error`" + `). The sandbox retries
+  a notification 4 times.
+- **Integrators.** Four, made with ` + "`pixgate integrator create`" + ` and credited
+  R$ 1,000,000.00 each with ` + "`pixgate wallet credit`" + `: cash-in percent 1.5 / cash-out
+  fixed 0.50; fixed 0.99 / percent 1.2; percent 2.75 / fixed 1.00 with a 10 s
+  settlement hold; no fees.
+- **Load.** 40 operations a second, started on time whatever the answers take,
+  alternating between the two APIs and between v1 and v2: 34 % charges, each paid at
+  the sandbox (` + "`POST /sandbox/charges/{id}/pay`" + `) 0.2–1 s after it was issued;
+  30 % withdrawals, one in five to a PIX key the sandbox fails (` + "`fail_keys`" + `);
+  12 % refunds (` + "`POST /v2/pix/refund`" + `; v1 has none) of charges paid at least 5 s
+  before, one in ten of the whole amount; 16 % lookups (v1 ` + "`GET`" + ` by
+  ` + "`external_id`" + `, v2 ` + "`consult-transaction`" + `); 8 % balances. The client retries
+  what may have failed (no answer, 5xx, 429, a v2 token lost with Redis) up to 4
+  attempts, on the other API, with the **same** ` + "`external_id`" + `; a request it never
+  gets a definitive answer to is looked up at the end.
+- **Postbacks.** Every charge and withdrawal names the harness's receiver as
+  ` + "`postbackUrl`" + `. It verifies every signature as [postbacks.md](postbacks.md)
+  tells integrators to and answers 500 to one delivery in five.
+- **Faults.** Each scenario runs 10 s of load, the fault for its duration, then
+  25 s of load after the recovery, and ends with ` + "`pixgate audit`" + ` under load.
+- **Drain.** The load stops, outcomes it never learnt are looked up, charges issued
+  but never paid are paid, then the harness waits (at most 4 minutes) until no
+  charge is ` + "`PENDING`" + `, no withdrawal or refund ` + "`PROCESSING`" + `, no postback
+  undelivered and no money held or reserved. PixGate's reconciler does the rest.
+- **Settings changed** for the run (everything else is the default):
+  ` + "`PIXGATE_RECONCILE_STALE_AFTER=20s`" + ` (work a lost Redis took is re-driven after
+  20 s instead of 2 minutes, inside each scenario), ` + "`PIXGATE_POSTBACK_INITIAL_INTERVAL=1s`" + `
+  and ` + "`PIXGATE_POSTBACK_MAX_INTERVAL=10s`" + ` (the receiver's failures are retried within
+  the run), ` + "`PIXGATE_V1_RATE_PER_MINUTE`" + ` and ` + "`PIXGATE_V2_RATE_PER_MINUTE`" + ` at
+  100000 (four integrators carry the whole load), ` + "`PIXGATE_POSTBACK_ALLOW_HTTP`" + ` and
+  ` + "`PIXGATE_POSTBACK_ALLOW_PRIVATE`" + ` (the receiver is on loopback). Postgres runs
+  with ` + "`fsync=off`" + `: the harness restarts the server, never the machine.
+
+## The checks
+
+- **Money.** The load keeps a model of every wallet from its fee rules
+  ([ledger.md](ledger.md)) and what happened at the provider: a charge it paid
+  credits amount − cash-in fee; a withdrawal or refund the provider completed
+  debits amount + cash-out fee; anything else moves nothing. Each record's postings
+  on its integrator's accounts (the ledger references name the record) are
+  compared with that: more is money *created*, less money *lost*. A provider
+  transaction of one record paid more than once is money *duplicated*. After the
+  drain each wallet must equal the model to the centavo, with nothing pending or
+  reserved.
+- **Provider against PixGate.** Every transaction in the sandbox's ledger that
+  moved money (` + "`GET /sandbox/transactions`" + `) must be one PixGate record's, in the
+  matching status, and every PixGate record that moved money must have one.
+- **Records.** Every record final after the drain, and within the bound: from
+  the payment (charges) or the creation (withdrawals, refunds) to the final status
+  (when PixGate wrote it, with its postback).
+- **Postbacks.** Every status change of a record with a ` + "`postbackUrl`" + `
+  (charges ` + "`PAID`" + `/` + "`EXPIRED`" + `, transfers ` + "`COMPLETED`" + `/` + "`FAILED`" + `) answered 2xx at
+  least once, none under two ` + "`webhook-id`" + `s, every signature valid.
+- **Audit.** ` + "`pixgate audit`" + ` exits 0 after every scenario and after the drain.
+
+## Reading the table
+
+- *Load*: operations started per second in the scenario.
+- *Failed requests*: HTTP attempts of the load answered other than 2xx, or not at
+  all (` + "`conn`" + `, ` + "`timeout`" + `), by code. A 422 is a refund of a charge PixGate has not
+  seen paid yet, tried again later. These are what integrators see; the money
+  columns say whether any of it mattered.
+- *Money*: in centavos, over the records asked for during the scenario.
+- *Records final after the bound*: how many took longer than the bound, the
+  longest, and how many never became final.
+- *Recovery*: from the end of the fault (the process back, the provider healthy)
+  until the last failed request started or the last record asked for before it
+  became final, whichever is later.
+`

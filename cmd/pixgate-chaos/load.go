@@ -1,0 +1,248 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// load drives a steady open-loop mix of operations through both APIs at
+// a fixed rate, whatever the answers take, and keeps the model of what
+// each wallet must hold.
+type load struct {
+	m        *model
+	api      *apiClient
+	sb       *sandboxClient
+	stats    *stats
+	rate     float64
+	tag      string // makes external ids unique to the run
+	scenario atomic.Int32
+	seq      atomic.Int64
+	wg       sync.WaitGroup
+	sem      chan struct{}
+}
+
+// The mix, in parts of 100: charges (each paid at the sandbox), withdrawals
+// (a fifth to the failing key), refunds of paid charges, lookups, balances.
+var mix = []struct {
+	weight int
+	op     func(*load, context.Context, int)
+}{
+	{34, (*load).charge},
+	{30, (*load).withdrawal},
+	{12, (*load).refund},
+	{16, (*load).lookup},
+	{8, (*load).balance},
+}
+
+func (l *load) current() int { return int(l.scenario.Load()) }
+
+// run starts operations at the rate until stop ends; the operations
+// themselves run under ctx, so those in flight finish (wait for them). It
+// starts what is due by the clock at each wake, so a late wake (a busy
+// machine) delays operations without losing them.
+func (l *load) run(ctx, stop context.Context) {
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	begin, started := time.Now(), 0
+	for {
+		select {
+		case <-stop.Done():
+			return
+		case <-t.C:
+		}
+		for due := int(time.Since(begin).Seconds() * l.rate); started < due; started++ {
+			l.start(ctx)
+		}
+	}
+}
+
+// start runs one operation of the mix, unless too many are in flight.
+func (l *load) start(ctx context.Context) {
+	sc := l.current()
+	select {
+	case l.sem <- struct{}{}:
+	default:
+		l.stats.shed(sc)
+		return
+	}
+	l.stats.op(sc)
+	n := rand.IntN(100)
+	for _, m := range mix {
+		if n < m.weight {
+			l.wg.Add(1)
+			go func() {
+				defer l.wg.Done()
+				defer func() { <-l.sem }()
+				m.op(l, ctx, sc)
+			}()
+			return
+		}
+		n -= m.weight
+	}
+}
+
+func (l *load) wait() { l.wg.Wait() }
+
+func (l *load) next() int64 { return l.seq.Add(1) }
+
+func amountJSON(c int64) json.Number { return json.Number(reais(c)) }
+
+// charge creates a charge on v1 or v2 and, once issued, pays it at the
+// sandbox a moment later, as a payer at the checkout does.
+func (l *load) charge(ctx context.Context, sc int) {
+	n := l.next()
+	idx := rand.IntN(len(l.m.integrators))
+	in := l.m.integrators[idx]
+	r := &record{kind: chargeKind, integrator: idx, externalID: fmt.Sprintf("c-%s-%d", l.tag, n),
+		amount: 500 + rand.Int64N(29_500), scenario: sc, started: time.Now(), surface: surface(n)}
+	l.m.add(r)
+	body := map[string]any{"amount": amountJSON(r.amount), "external_id": r.externalID, "postbackUrl": in.postbackURL,
+		"payer": map[string]any{"name": "Fulano de Tal", "document": "52998224725", "email": "fulano@example.com"}}
+	path, idKey := "/api/v1/charges", "pix_id"
+	if r.surface == "v2" {
+		path, idKey = "/v2/pix/qrcode", "transactionId"
+	}
+	rep := l.api.call(ctx, in, idx, http.MethodPost, path, body)
+	pixID, status := rep.str(idKey), rep.str("status")
+	l.m.update(func() {
+		r.answer = answerOf(rep)
+		r.pixID = pixID
+	})
+	if rep.ok() && status == "PENDING" && pixID != "" {
+		sleep(ctx, time.Duration(200+rand.IntN(800))*time.Millisecond)
+		l.pay(ctx, r)
+	}
+}
+
+// pay pays charge r at the sandbox, trying again while the sandbox does
+// not answer; an outcome it never learns is looked up at the end.
+func (l *load) pay(ctx context.Context, r *record) {
+	at := time.Now()
+	l.m.update(func() { r.payAttempted = at })
+	for try := 0; try < 5; try++ {
+		code, err := l.sb.pay(ctx, r.pixID)
+		switch {
+		case err == nil && code == http.StatusOK:
+			l.m.update(func() { r.paidAt, r.payUnknown, r.refundable = at, false, true })
+			return
+		case err == nil && code == http.StatusConflict:
+			// Not PENDING: an earlier try that lost its answer paid it, or
+			// it expired.
+			if st, err := l.sb.status(ctx, r.pixID); err == nil && st == "PAID" {
+				l.m.update(func() { r.paidAt, r.payUnknown, r.refundable = at, false, true })
+			}
+			return
+		case err == nil && code == http.StatusNotFound:
+			l.stats.note(r.scenario, "charge unknown to the sandbox at payment")
+			return
+		}
+		l.m.update(func() { r.payUnknown = true })
+		sleep(ctx, time.Second)
+	}
+}
+
+// withdrawal sends a PIX from the wallet on v1 or v2, one in five to the
+// key the sandbox fails.
+func (l *load) withdrawal(ctx context.Context, sc int) {
+	n := l.next()
+	idx := rand.IntN(len(l.m.integrators))
+	in := l.m.integrators[idx]
+	r := &record{kind: withdrawalKind, integrator: idx, externalID: fmt.Sprintf("w-%s-%d", l.tag, n),
+		amount: 100 + rand.Int64N(7_900), scenario: sc, started: time.Now(), surface: surface(n), failKey: rand.IntN(5) == 0}
+	key := fmt.Sprintf("destino%d@chaos.example", rand.IntN(50))
+	if r.failKey {
+		key = failKey
+	}
+	l.m.add(r)
+	body := map[string]any{"amount": amountJSON(r.amount), "external_id": r.externalID, "postbackUrl": in.postbackURL,
+		"description": "repasse", "creditParty": map[string]any{"name": "Beltrano", "keyType": "EMAIL", "key": key, "taxId": "12345678909"}}
+	path, idKey := "/api/v1/withdrawals", "pix_id"
+	if r.surface == "v2" {
+		path, idKey = "/v2/pix/payment", "transactionId"
+	}
+	rep := l.api.call(ctx, in, idx, http.MethodPost, path, body)
+	l.m.update(func() { r.answer, r.pixID = answerOf(rep), rep.str(idKey) })
+}
+
+// refund returns part (one in ten: all) of a charge paid at least five
+// seconds ago, through v2 (v1 has no refunds).
+func (l *load) refund(ctx context.Context, sc int) {
+	ch := l.m.pickRefundable(time.Now(), 5*time.Second, rand.IntN)
+	if ch == nil {
+		l.lookup(ctx, sc)
+		return
+	}
+	amount := ch.amount
+	if rand.IntN(10) != 0 {
+		amount = 1 + rand.Int64N(max(ch.amount/2, 1))
+	}
+	r := &record{kind: refundKind, integrator: ch.integrator, externalID: fmt.Sprintf("r-%s-%d", l.tag, l.next()),
+		amount: amount, scenario: sc, started: time.Now(), surface: "v2", charge: ch}
+	l.m.add(r)
+	in := l.m.integrators[ch.integrator]
+	body := map[string]any{"pix_id": ch.pixID, "amount": amountJSON(amount), "external_id": r.externalID, "description": "devolucao"}
+	rep := l.api.call(ctx, in, ch.integrator, http.MethodPost, "/v2/pix/refund", body)
+	l.m.update(func() {
+		r.answer, r.pixID = answerOf(rep), rep.str("transactionId")
+		if r.answer == refused {
+			// PixGate has not seen the payment yet: try again later.
+			ch.refundable = true
+		}
+	})
+	if r.answer == refused {
+		l.stats.note(sc, fmt.Sprintf("refund refused %d (charge not PAID at PixGate yet)", rep.status))
+	}
+}
+
+// lookup reads back one of the latest records PixGate confirmed, by
+// external_id on v1 or pix_id on v2; a 404 would be a lost record.
+func (l *load) lookup(ctx context.Context, sc int) {
+	r := l.m.recentCreated(rand.IntN)
+	if r == nil || r.kind == refundKind && r.pixID == "" {
+		l.balance(ctx, sc)
+		return
+	}
+	in := l.m.integrators[r.integrator]
+	var rep reply
+	if r.kind != refundKind && l.next()%2 == 0 {
+		rep = l.api.call(ctx, in, r.integrator, http.MethodGet, fmt.Sprintf("/api/v1/%ss/%s", r.kind, r.externalID), nil)
+	} else {
+		rep = l.api.call(ctx, in, r.integrator, http.MethodPost, "/v2/consult-transaction", map[string]any{"pix_id": r.pixID})
+	}
+	if rep.status == http.StatusNotFound {
+		l.stats.note(sc, fmt.Sprintf("LOOKUP 404: %s %s answered as created", r.kind, r.externalID))
+	}
+}
+
+func (l *load) balance(ctx context.Context, sc int) {
+	idx := rand.IntN(len(l.m.integrators))
+	in := l.m.integrators[idx]
+	if l.next()%2 == 0 {
+		l.api.call(ctx, in, idx, http.MethodGet, "/api/v1/balance", nil)
+		return
+	}
+	l.api.call(ctx, in, idx, http.MethodPost, "/v2/balance", nil)
+}
+
+func surface(n int64) string {
+	if n%2 == 0 {
+		return "v1"
+	}
+	return "v2"
+}
+
+func answerOf(r reply) answer {
+	switch {
+	case r.ok():
+		return created
+	case r.definitive():
+		return refused
+	}
+	return unanswered
+}

@@ -1,0 +1,166 @@
+// Command pixgate-chaos runs PixGate as production would and breaks it on
+// purpose. It starts its own Postgres cluster and Redis server on free
+// ports, one sandbox provider, two API and two worker processes of the
+// given binary, drives a steady mix of charges (paid at the sandbox),
+// withdrawals (some to a key the provider fails), refunds, lookups and
+// balances through both APIs, and injects one fault after another. Then it
+// drains and checks: every wallet equals the model the load kept, the
+// provider's ledger equals PixGate's, every record is final within the
+// bound, every status change was delivered as a postback at least once and
+// never under two ids, and `pixgate audit` is clean. It writes the table to
+// -out and exits 1 when a check fails. `make chaos` runs it:
+//
+//	go run ./cmd/pixgate-chaos -bin bin/pixgate -out docs/reliability.md
+//	go run ./cmd/pixgate-chaos -scenarios worker-kill,redis-flush
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+type options struct {
+	bin, out, logDir, logLevel string
+	only                       map[string]bool
+	rate                       float64
+	bound, drainBound          time.Duration
+	postbackFailShare          float64
+	env                        []string
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.bin, "bin", "bin/pixgate", "the pixgate binary to run")
+	flag.StringVar(&o.out, "out", "bin/reliability.md", "where the report is written (make chaos: docs/reliability.md)")
+	flag.StringVar(&o.logDir, "logs", "bin/chaos-logs", "where the processes' logs go")
+	flag.StringVar(&o.logLevel, "log-level", "info", "PIXGATE_LOG_LEVEL of the processes")
+	flag.Float64Var(&o.rate, "rate", 40, "operations per second")
+	flag.DurationVar(&o.bound, "bound", 60*time.Second, "a record must be final this long after its payment (charges) or creation")
+	flag.DurationVar(&o.drainBound, "drain", 4*time.Minute, "how long the drain may take")
+	flag.Float64Var(&o.postbackFailShare, "postback-failures", 0.2, "share of postback deliveries the receiver answers 500")
+	only := flag.String("scenarios", "", "comma-separated scenarios to run (default all): "+scenarioNames())
+	flag.Func("env", "KEY=value added to the pixgate processes' environment (repeatable)", func(kv string) error {
+		if !strings.Contains(kv, "=") {
+			return fmt.Errorf("%q is not KEY=value", kv)
+		}
+		o.env = append(o.env, kv)
+		return nil
+	})
+	flag.Parse()
+	if *only != "" {
+		o.only = map[string]bool{}
+		for _, s := range strings.Split(*only, ",") {
+			o.only[strings.TrimSpace(s)] = true
+		}
+		for name := range o.only {
+			if !strings.Contains(" "+scenarioNames()+",", " "+name+",") {
+				fmt.Fprintf(os.Stderr, "pixgate-chaos: no scenario %q; there are %s\n", name, scenarioNames())
+				os.Exit(2)
+			}
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ok, err := run(ctx, o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "pixgate-chaos:", err)
+		os.Exit(2)
+	}
+	if !ok {
+		fmt.Fprintf(os.Stderr, "pixgate-chaos: checks failed; see %s\n", o.out)
+		os.Exit(1)
+	}
+}
+
+func scenarioNames() string {
+	names := make([]string, len(scenarios))
+	for i, s := range scenarios {
+		names[i] = s.name
+	}
+	return strings.Join(names, ", ")
+}
+
+func run(ctx context.Context, o options) (bool, error) {
+	if _, err := os.Stat(o.bin); err != nil {
+		return false, fmt.Errorf("%s: build it first (make build): %w", o.bin, err)
+	}
+	if err := os.MkdirAll(o.logDir, 0o755); err != nil {
+		return false, err
+	}
+	// Each run's logs start empty (processes started again append).
+	for _, name := range []string{"postgres", "redis", "sandbox", "api-1", "api-2", "worker-1", "worker-2"} {
+		_ = os.Remove(filepath.Join(o.logDir, name+".log"))
+	}
+	begin := time.Now()
+	c, err := startCluster(ctx, o)
+	defer c.close()
+	if err != nil {
+		return false, err
+	}
+	sb := newSandboxClient(c.sandboxURL)
+	if err := sb.setFaults(ctx, nil); err != nil {
+		return false, err
+	}
+	_, ledgerOK, err := sb.ledger(ctx)
+	if err != nil {
+		return false, err
+	}
+	ins, err := setupIntegrators(ctx, c)
+	if err != nil {
+		return false, err
+	}
+	var runs []scenarioRun
+	for _, s := range scenarios {
+		if o.only == nil || o.only[s.name] {
+			runs = append(runs, scenarioRun{scenario: s})
+		}
+	}
+	st := newStats(len(runs))
+	tag := make([]byte, 3)
+	_, _ = rand.Read(tag)
+	l := &load{m: newModel(ins), sb: sb, stats: st, rate: o.rate, tag: hex.EncodeToString(tag), sem: make(chan struct{}, 400)}
+	l.api = newAPIClient(c.apiURLs, len(ins), st, l.current)
+	stopLoad, cancelLoad := context.WithCancel(ctx)
+	loadDone := make(chan struct{})
+	go func() { l.run(ctx, stopLoad); close(loadDone) }()
+	for i := range runs {
+		if runs[i].needsLedger && !ledgerOK {
+			runs[i].skipped = "the sandbox keeps no state across a restart yet (no GET /sandbox/transactions)"
+			stepf("scenario %s skipped: %s", runs[i].name, runs[i].skipped)
+			continue
+		}
+		runScenario(ctx, c, sb, l, i, &runs[i])
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	cancelLoad()
+	<-loadDone
+	l.scenario.Store(-1)
+	stepf("load stopped; waiting for the operations in flight")
+	l.wait()
+	if err := sb.setFaults(ctx, nil); err != nil {
+		return false, err
+	}
+	stepf("resolving the operations whose outcome the load never learnt")
+	if err := resolve(ctx, c, l); err != nil {
+		return false, err
+	}
+	stepf("draining (at most %v)", o.drainBound)
+	took, left := drain(ctx, c, o.drainBound)
+	stepf("drained in %s, %d left moving", seconds(took), left)
+	return report(ctx, c, sb, l, o, runs, reportRun{begin: begin, drain: took, left: left, ledger: ledgerOK})
+}
+
+func stepf(format string, args ...any) {
+	fmt.Printf("%s  %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+)
+
+// row is one scenario's line of the table.
+type row struct {
+	fault       string
+	skipped     string
+	rate        float64
+	ops, shed   int
+	codes       map[string]int
+	lost        int64 // centavos the integrators should have and do not
+	created     int64 // centavos they have and should not
+	duplicated  int64 // centavos paid more than once at the provider
+	late        int   // records final later than the bound
+	longest     time.Duration
+	nonFinal    int // records never final
+	missing     int // postbacks never delivered
+	audit       string
+	recovery    time.Duration
+	hasRecovery bool
+	notes       []string
+	problems    []string
+}
+
+// buildRow sums the verdicts of scenario idx and its statistics.
+func buildRow(idx int, sr scenarioRun, st scenarioStats, vs []verdict, bound time.Duration) row {
+	r := row{fault: sr.fault, skipped: sr.skipped, audit: sr.audit, ops: st.ops, shed: st.shed, codes: st.codes}
+	if sr.skipped != "" {
+		return r
+	}
+	if d := sr.end.Sub(sr.start).Seconds(); d > 0 {
+		r.rate = float64(st.ops) / d
+	}
+	r.hasRecovery = sr.name != "baseline"
+	var lastFail, lastFinal time.Duration
+	for _, t := range st.failedAt {
+		if t.After(sr.recovered) {
+			lastFail = max(lastFail, t.Sub(sr.recovered))
+		}
+	}
+	for _, v := range vs {
+		if v.scenario != idx {
+			continue
+		}
+		switch {
+		case v.diff < 0:
+			r.lost -= v.diff
+		case v.diff > 0:
+			r.created += v.diff
+		}
+		r.duplicated += v.duplicated
+		if v.nonFinal {
+			r.nonFinal++
+		} else if v.latency > bound {
+			r.late++
+		}
+		r.longest = max(r.longest, v.latency)
+		r.missing += v.missing
+		if !v.requested.After(sr.recovered) && v.finalAt.After(sr.recovered) {
+			lastFinal = max(lastFinal, v.finalAt.Sub(sr.recovered))
+		}
+		r.problems = append(r.problems, v.problems...)
+	}
+	r.recovery = max(lastFail, lastFinal)
+	if r.hasRecovery && r.recovery > 0 {
+		r.notes = append(r.notes, fmt.Sprintf("recovery: requests failed until %s after, records asked for before were final %s after",
+			seconds(lastFail), seconds(lastFinal)))
+	}
+	for what, n := range st.notes {
+		r.notes = append(r.notes, fmt.Sprintf("%s ×%d", what, n))
+	}
+	if st.shed > 0 {
+		r.notes = append(r.notes, fmt.Sprintf("%d operations not started: too many in flight", st.shed))
+	}
+	r.notes = append(r.notes, sr.errs...)
+	sort.Strings(r.notes)
+	return r
+}
+
+// failed tells whether the row breaks one of the run's promises.
+func (r row) failed() bool {
+	return r.skipped == "" && (r.lost != 0 || r.created != 0 || r.duplicated != 0 || r.late != 0 || r.nonFinal != 0 ||
+		r.missing != 0 || r.audit != "clean" || len(r.problems) > 0)
+}
+
+func (r row) failedRequests() string {
+	total := 0
+	codes := make([]string, 0, len(r.codes))
+	for code, n := range r.codes {
+		total += n
+		codes = append(codes, code)
+	}
+	if total == 0 {
+		return "0"
+	}
+	sort.Slice(codes, func(i, j int) bool {
+		if r.codes[codes[i]] != r.codes[codes[j]] {
+			return r.codes[codes[i]] > r.codes[codes[j]]
+		}
+		return codes[i] < codes[j]
+	})
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = fmt.Sprintf("%s×%d", c, r.codes[c])
+	}
+	return fmt.Sprintf("%d (%s)", total, strings.Join(parts, ", "))
+}
+
+func (r row) stuck() string {
+	s := fmt.Sprintf("%d (longest %s)", r.late, seconds(r.longest))
+	if r.nonFinal > 0 {
+		s += fmt.Sprintf(", %d never final", r.nonFinal)
+	}
+	return s
+}
+
+func seconds(d time.Duration) string {
+	if d < 10*time.Second {
+		return fmt.Sprintf("%.1f s", d.Seconds())
+	}
+	return fmt.Sprintf("%.0f s", d.Seconds())
+}
+
+// renderTable writes the table and, under it, each scenario's notes and
+// problems.
+func renderTable(w io.Writer, rows []row, bound time.Duration) {
+	fmt.Fprintf(w, "| Fault | Load (ops/s) | Failed requests (codes) | Money lost / created / duplicated (centavos) | Records final after %s (longest) | Postbacks missing | Audit | Recovery |\n", seconds(bound))
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	for _, r := range rows {
+		if r.skipped != "" {
+			fmt.Fprintf(w, "| %s | skipped: %s | | | | | | |\n", r.fault, r.skipped)
+			continue
+		}
+		rec := "—"
+		if r.hasRecovery {
+			rec = seconds(r.recovery)
+		}
+		audit := r.audit
+		if audit != "clean" {
+			audit = "**" + strings.SplitN(audit, ":", 2)[0] + "**"
+		}
+		money := fmt.Sprintf("%d / %d / %d", r.lost, r.created, r.duplicated)
+		if r.lost != 0 || r.created != 0 || r.duplicated != 0 {
+			money = "**" + money + "**"
+		}
+		fmt.Fprintf(w, "| %s | %.1f | %s | %s | %s | %d | %s | %s |\n",
+			r.fault, r.rate, r.failedRequests(), money, r.stuck(), r.missing, audit, rec)
+	}
+	for _, r := range rows {
+		if len(r.notes) == 0 && len(r.problems) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n**%s**\n\n", r.fault)
+		for _, n := range r.notes {
+			fmt.Fprintf(w, "- %s\n", n)
+		}
+		for i, p := range r.problems {
+			if i == 20 {
+				fmt.Fprintf(w, "- PROBLEM: ... and %d more\n", len(r.problems)-i)
+				break
+			}
+			fmt.Fprintf(w, "- PROBLEM: %s\n", p)
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// scenario is one fault: injected after the load ran for a while, kept
+// for hold, then recovered from while the load goes on.
+type scenario struct {
+	name  string // for -scenarios
+	fault string // as the table names it
+	hold  time.Duration
+	// needsLedger: the sandbox must keep its state across a restart; the
+	// scenario is skipped when it has no ledger endpoint.
+	needsLedger     bool
+	inject, recover func(context.Context, *cluster, *sandboxClient) error
+}
+
+const (
+	before = 10 * time.Second // load before each fault
+	after  = 25 * time.Second // load after it: the recovery
+)
+
+func sandboxFault(f map[string]any) func(context.Context, *cluster, *sandboxClient) error {
+	return func(ctx context.Context, _ *cluster, sb *sandboxClient) error { return sb.setFaults(ctx, f) }
+}
+
+func healthySandbox(ctx context.Context, _ *cluster, sb *sandboxClient) error {
+	return sb.setFaults(ctx, nil)
+}
+
+func nothing(context.Context, *cluster, *sandboxClient) error { return nil }
+
+// scenarios are the faults, in the order they run.
+var scenarios = []scenario{
+	{name: "baseline", fault: "none (baseline)", inject: nothing, recover: nothing},
+	{name: "worker-kill", fault: "a worker killed (SIGKILL), restarted 5 s later", hold: 5 * time.Second,
+		inject:  func(_ context.Context, c *cluster, _ *sandboxClient) error { c.workers[0].Kill(); return nil },
+		recover: func(ctx context.Context, c *cluster, _ *sandboxClient) error { return c.workers[0].Start(ctx) }},
+	{name: "api-kill", fault: "an API killed (SIGKILL), restarted 10 s later", hold: 10 * time.Second,
+		inject:  func(_ context.Context, c *cluster, _ *sandboxClient) error { c.apis[0].Kill(); return nil },
+		recover: func(ctx context.Context, c *cluster, _ *sandboxClient) error { return c.apis[0].Start(ctx) }},
+	{name: "redis-flush", fault: "Redis FLUSHALL (queues, tokens, limits lost)",
+		inject:  func(ctx context.Context, c *cluster, _ *sandboxClient) error { return c.redis.FlushAll(ctx) },
+		recover: nothing},
+	{name: "redis-restart", fault: "Redis stopped, started empty 5 s later", hold: 5 * time.Second,
+		inject:  func(_ context.Context, c *cluster, _ *sandboxClient) error { c.redis.Stop(); return nil },
+		recover: func(ctx context.Context, c *cluster, _ *sandboxClient) error { return c.redis.Start(ctx) }},
+	{name: "provider-outage", fault: "provider down 30 s (every call 503)", hold: 30 * time.Second,
+		inject: sandboxFault(map[string]any{"outage": true}), recover: healthySandbox},
+	{name: "provider-errors", fault: "provider failing 50% of calls (500, nothing done) for 20 s", hold: 20 * time.Second,
+		inject: sandboxFault(map[string]any{"error_rate": 0.5}), recover: healthySandbox},
+	{name: "provider-timeouts", fault: "provider doing the work and answering nothing, 30% of calls for 20 s", hold: 20 * time.Second,
+		inject: sandboxFault(map[string]any{"timeout_rate": 0.3}), recover: healthySandbox},
+	{name: "provider-slow", fault: "provider answering 1.5 s late for 20 s", hold: 20 * time.Second,
+		inject: sandboxFault(map[string]any{"latency_ms": 1500}), recover: healthySandbox},
+	{name: "notifications", fault: "every notification sent 3 times, out of order, then a stale copy, for 20 s", hold: 20 * time.Second,
+		inject: sandboxFault(map[string]any{"duplicate_notifications": 3, "out_of_order_notifications": true}), recover: healthySandbox},
+	{name: "postgres-restart", fault: "Postgres stopped (fast shutdown), started 5 s later", hold: 5 * time.Second,
+		inject:  func(_ context.Context, c *cluster, _ *sandboxClient) error { c.pg.Stop(); return nil },
+		recover: func(ctx context.Context, c *cluster, _ *sandboxClient) error { return c.pg.Start(ctx) }},
+	{name: "sandbox-kill", fault: "provider process killed (SIGKILL), restarted 5 s later", hold: 5 * time.Second, needsLedger: true,
+		inject: func(_ context.Context, c *cluster, _ *sandboxClient) error { c.sandbox.Kill(); return nil },
+		recover: func(ctx context.Context, c *cluster, sb *sandboxClient) error {
+			if err := c.sandbox.Start(ctx); err != nil {
+				return err
+			}
+			return healthySandbox(ctx, c, sb)
+		}},
+}
+
+// scenarioRun is when a scenario ran and how its checks went.
+type scenarioRun struct {
+	scenario
+	start, injected, recovered, end time.Time // end: the load of the scenario ends
+	audit                           string // "clean", "VIOLATIONS", "error: ..."
+	skipped                         string // why it did not run
+	errs                            []string
+}
+
+// runScenario runs one scenario under the load: before, the fault for its
+// hold, after; then the audit.
+func runScenario(ctx context.Context, c *cluster, sb *sandboxClient, l *load, idx int, sr *scenarioRun) {
+	l.scenario.Store(int32(idx))
+	sr.start = time.Now()
+	stepf("scenario %s: %s", sr.name, sr.fault)
+	sleep(ctx, before)
+	sr.injected = time.Now()
+	if err := sr.inject(ctx, c, sb); err != nil {
+		sr.errs = append(sr.errs, "inject: "+err.Error())
+	}
+	sleep(ctx, sr.hold)
+	if err := sr.recover(ctx, c, sb); err != nil {
+		sr.errs = append(sr.errs, "recover: "+err.Error())
+	}
+	sr.recovered = time.Now()
+	sleep(ctx, after)
+	sr.end = time.Now()
+	sr.audit = audit(ctx, c)
+	stepf("  audit %s%s", sr.audit, errSuffix(sr.errs))
+}
+
+func errSuffix(errs []string) string {
+	if len(errs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; errors: %v", errs)
+}
+
+// audit runs `pixgate audit`: "clean" when it exits 0.
+func audit(ctx context.Context, c *cluster) string {
+	out, err := c.pixgate(ctx, "audit")
+	if err != nil {
+		return fmt.Sprintf("VIOLATIONS: %v %s", err, out)
+	}
+	return "clean"
+}
