@@ -149,8 +149,8 @@ func (p *probe) readCPU(into map[string]time.Duration) {
 	for _, name := range []string{"api", "worker", "sandbox"} {
 		into[name] = procCPU(p.t.pid(name))
 	}
-	if p.t.redis != nil && p.t.redis.Process != nil {
-		into["redis"] = procCPU(p.t.redis.Process.Pid)
+	if p.t.redis != nil {
+		into["redis"] = procCPU(p.t.redis.Pid())
 	}
 	into["load"] = selfCPU()
 }

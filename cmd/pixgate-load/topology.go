@@ -4,18 +4,14 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"net"
-	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pixgate/pixgate/cmd/internal/stack"
 )
 
 // topology is what the harness runs: its own Redis server, its own
@@ -27,44 +23,11 @@ type topology struct {
 	dbName                  string
 	dbURL                   string
 	redisAddr               string
-	redis                   *exec.Cmd
+	redis                   *stack.Redis
 	env                     []string
 	api, sandbox, postbacks string // base URLs
 	apiAdmin, workerAdmin   string // host:port of the admin listeners
-	procs                   map[string]*proc
-}
-
-// proc is one running pixgate process; exited closes when it ends.
-type proc struct {
-	cmd    *exec.Cmd
-	exited chan struct{}
-}
-
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
-}
-
-func freeAddrs(n int) ([]string, error) {
-	var lns []net.Listener
-	defer func() {
-		for _, ln := range lns {
-			ln.Close()
-		}
-	}()
-	addrs := make([]string, n)
-	for i := range addrs {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, err
-		}
-		lns, addrs[i] = append(lns, ln), ln.Addr().String()
-	}
-	return addrs, nil
+	procs                   map[string]*stack.Proc
 }
 
 func randomHex(n int) string {
@@ -76,28 +39,12 @@ func randomHex(n int) string {
 // startRedis runs a Redis server of its own on a free port, without
 // persistence.
 func (t *topology) startRedis(ctx context.Context) error {
-	path, err := exec.LookPath("redis-server")
-	if err != nil {
-		return errors.New("redis-server is not on PATH: install Redis (Debian: apt-get install redis-server) so the load harness can run a server of its own")
-	}
-	addr, err := freeAddr()
+	r, err := stack.StartRedis(ctx, t.logDir)
 	if err != nil {
 		return err
 	}
-	_, port, _ := net.SplitHostPort(addr)
-	t.redis = exec.Command(path, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--loglevel", "warning")
-	t.redis.Stdout, t.redis.Stderr = t.logFile("redis"), t.logFile("redis")
-	if err := t.redis.Start(); err != nil {
-		return err
-	}
-	t.redisAddr = addr
-	return waitFor(ctx, 10*time.Second, func() bool {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	})
+	t.redis, t.redisAddr = r, r.Addr
+	return nil
 }
 
 // createDatabase makes the run's own database (migrated by the first
@@ -128,7 +75,7 @@ func redact(raw string) string {
 
 // configure picks the processes' addresses and their environment.
 func (t *topology) configure(pprof bool) error {
-	addrs, err := freeAddrs(5)
+	addrs, err := stack.FreeAddrs(5)
 	if err != nil {
 		return err
 	}
@@ -160,52 +107,16 @@ func (t *topology) configure(pprof bool) error {
 		"PIXGATE_LOG_LEVEL=warn",
 		fmt.Sprintf("PIXGATE_PPROF=%v", pprof),
 	)
-	t.procs = map[string]*proc{}
+	t.procs = map[string]*stack.Proc{}
 	return nil
 }
 
-func (t *topology) logFile(name string) *os.File {
-	f, err := os.OpenFile(filepath.Join(t.logDir, name+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil
-	}
-	return f
-}
-
-// start runs `pixgate <command>` and waits until url answers 200.
+// start runs `pixgate <command>` and waits until healthURL answers 200.
 func (t *topology) start(ctx context.Context, command, healthURL string) error {
-	cmd := exec.Command(t.bin, command)
-	cmd.Env = t.env
-	log := t.logFile(command)
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("pixgate %s: %w", command, err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.procs[command] = &proc{cmd: cmd, exited: exited}
-	err := waitFor(ctx, 30*time.Second, func() bool {
-		select {
-		case <-exited:
-			return true
-		default:
-		}
-		resp, err := http.Get(healthURL)
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	})
-	select {
-	case <-exited:
-		return fmt.Errorf("pixgate %s exited at start; see %s", command, filepath.Join(t.logDir, command+".log"))
-	default:
-	}
-	if err != nil {
-		return fmt.Errorf("pixgate %s did not become healthy: %w", command, err)
-	}
-	return nil
+	p := &stack.Proc{Name: command, Path: t.bin, Args: []string{command}, Env: t.env, LogDir: t.logDir,
+		Ready: stack.HTTPReady(healthURL)}
+	t.procs[command] = p
+	return p.Start(ctx)
 }
 
 func (t *topology) startSandbox(ctx context.Context) error {
@@ -218,23 +129,15 @@ func (t *topology) startWorker(ctx context.Context) error {
 
 // stop ends a process with SIGTERM (graceful shutdown) and waits for it.
 func (t *topology) stop(command string) {
-	p := t.procs[command]
-	if p == nil {
-		return
-	}
-	delete(t.procs, command)
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.exited:
-	case <-time.After(30 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-p.exited
+	if p := t.procs[command]; p != nil {
+		delete(t.procs, command)
+		p.Terminate()
 	}
 }
 
 func (t *topology) pid(command string) int {
 	if p := t.procs[command]; p != nil {
-		return p.cmd.Process.Pid
+		return p.Pid()
 	}
 	return 0
 }
@@ -245,9 +148,8 @@ func (t *topology) close(keep bool) {
 	for _, name := range []string{"worker", "api", "sandbox"} {
 		t.stop(name)
 	}
-	if t.redis != nil && t.redis.Process != nil {
-		_ = t.redis.Process.Signal(syscall.SIGTERM)
-		_ = t.redis.Wait()
+	if t.redis != nil {
+		t.redis.Close()
 	}
 	if t.dbName != "" && !keep {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -261,16 +163,5 @@ func (t *topology) close(keep bool) {
 
 // waitFor polls cond until it holds or the deadline passes.
 func waitFor(ctx context.Context, limit time.Duration, cond func() bool) error {
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("not within %v", limit)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(25 * time.Millisecond):
-		}
-	}
-	return nil
+	return stack.WaitFor(ctx, limit, cond)
 }

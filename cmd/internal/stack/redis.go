@@ -85,3 +85,6 @@ func (r *Redis) Close() {
 	}
 	_ = os.RemoveAll(r.dir)
 }
+
+// Pid is the server's process id, 0 when it is not running.
+func (r *Redis) Pid() int { return r.proc.Pid() }
