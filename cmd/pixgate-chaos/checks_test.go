@@ -41,7 +41,7 @@ func world(t *testing.T) ([]record, []*integrator, facts) {
 			extKey(refundKind, 0, "r1"):     pg(refundKind, "r1", "id-r1", "COMPLETED", 500, 50, -550, 12*time.Second),
 		},
 		events: map[eventKey]*delivery{
-			{"RECEIVEPIX", "id-c1", "PAID"}:  {ids: map[string]bool{"pb1": true}, delivered: true},
+			{"RECEIVEPIX", "id-c1", "PAID"}:   {ids: map[string]bool{"pb1": true}, delivered: true},
 			{"PAYMENT", "id-w1", "COMPLETED"}: {ids: map[string]bool{"pb2": true}, delivered: true},
 			{"PAYMENT", "id-w2", "FAILED"}:    {ids: map[string]bool{"pb3": true}, delivered: true},
 			{"REFUND", "id-r1", "COMPLETED"}:  {ids: map[string]bool{"pb4": true}, delivered: true},
@@ -86,7 +86,7 @@ func TestEvaluateACleanRun(t *testing.T) {
 func TestEvaluateFindsWhatWentWrong(t *testing.T) {
 	cases := []struct {
 		name  string
-		break_ func(recs []record, f *facts)
+		spoil func(recs []record, f *facts)
 		check func(t *testing.T, vs []verdict, global []string)
 	}{
 		{"a paid charge never credited is money lost and not final",
@@ -198,7 +198,7 @@ func TestEvaluateFindsWhatWentWrong(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			recs, ins, f := world(t)
-			c.break_(recs, &f)
+			c.spoil(recs, &f)
 			vs, global := evaluate(recs, ins, f)
 			c.check(t, vs, global)
 		})

@@ -82,7 +82,7 @@ func (c *apiClient) call(ctx context.Context, in *integrator, idx int, method, p
 		if v2 {
 			tok, err := c.token(ctx, base, in, idx)
 			if err != "" {
-				c.stats.fail(sc, "token "+err, at)
+				c.stats.fail(sc, "token "+err, false, at)
 				sleep(ctx, backoff(attempt, 0))
 				continue
 			}
@@ -92,7 +92,7 @@ func (c *apiClient) call(ctx context.Context, in *integrator, idx int, method, p
 		if last.ok() {
 			return last
 		}
-		c.stats.fail(sc, codeOf(last), at)
+		c.stats.fail(sc, codeOf(last), last.definitive(), at)
 		if last.definitive() {
 			return last
 		}

@@ -75,8 +75,8 @@ var scenarios = []scenario{
 type scenarioRun struct {
 	scenario
 	start, injected, recovered, end time.Time // end: the load of the scenario ends
-	audit                           string // "clean", "VIOLATIONS", "error: ..."
-	skipped                         string // why it did not run
+	audit                           string    // "clean", "VIOLATIONS", "error: ..."
+	skipped                         string    // why it did not run
 	errs                            []string
 }
 

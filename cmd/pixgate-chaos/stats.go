@@ -16,7 +16,7 @@ type scenarioStats struct {
 	ops      int
 	shed     int // operations not started: too many in flight
 	codes    map[string]int
-	failedAt []time.Time // when each failed attempt started
+	failedAt []time.Time // when each failed attempt started, refusals (4xx) aside
 	notes    map[string]int
 }
 
@@ -51,12 +51,16 @@ func (s *stats) shed(sc int) {
 	}
 }
 
-func (s *stats) fail(sc int, code string, at time.Time) {
+// fail counts a failed attempt. A refusal (a definitive 4xx) is counted
+// but is not a failure to serve: it does not make the recovery longer.
+func (s *stats) fail(sc int, code string, refusal bool, at time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p := s.at(sc); p != nil {
 		p.codes[code]++
-		p.failedAt = append(p.failedAt, at)
+		if !refusal {
+			p.failedAt = append(p.failedAt, at)
+		}
 	}
 }
 
