@@ -103,6 +103,8 @@ func (s *Server) renderError(c *fiber.Ctx, err error) error {
 	switch {
 	case ae.Code == codeInternal:
 		s.log.Error("request failed", "request_id", reqID, "method", c.Method(), "route", routeOf(c), "error", err)
+	case ae.Code == codeUnavailable:
+		s.log.Warn("dependency unavailable", "request_id", reqID, "route", routeOf(c), "error", err)
 	case ae.Status >= 500:
 		s.log.Warn("provider call failed", "request_id", reqID, "route", routeOf(c), "error", err)
 	}
@@ -122,6 +124,10 @@ func (s *Server) renderError(c *fiber.Ctx, err error) error {
 	}
 	return c.Status(ae.Status).JSON(body)
 }
+
+// errDatabaseUnavailable: Postgres cannot be reached for the moment.
+var errDatabaseUnavailable = &apiError{Status: http.StatusServiceUnavailable, Code: codeUnavailable,
+	Message: "PixGate cannot reach its database at the moment; retry shortly (with the same external_id for a create).", RetryAfter: time.Second}
 
 // toAPIError is the one place where typed errors become HTTP answers.
 // Anything it does not recognise is a bug: 500 with nothing of the error
@@ -175,6 +181,11 @@ func (s *Server) toAPIError(err error) *apiError {
 		return errUnauthenticated
 	case errors.As(err, &fe):
 		return fromFiberError(fe)
+	case storage.Unavailable(err):
+		// Not a fault: Postgres is restarting or failing over. Nothing was
+		// done that a retry would do twice (a create is one transaction,
+		// replayed by its external_id).
+		return errDatabaseUnavailable
 	}
 	return newError(http.StatusInternalServerError, codeInternal, "Internal error. Quote the request_id when contacting support.")
 }

@@ -1,11 +1,16 @@
 package api
 
 import (
+	"context"
+	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pixgate/pixgate/storage/money"
 )
@@ -66,5 +71,45 @@ func TestOddInputIsNeverAServerError(t *testing.T) {
 		validWithdrawal(map[string]string{"description": "\"\xff\"", "external_id": "\"w\xff\""}))
 	if wd.status >= 500 {
 		t.Fatalf("withdrawal with odd bytes: %s", wd.raw)
+	}
+}
+
+// A database that cannot be reached (restarting, failing over) is not a
+// fault of PixGate's: 503 service_unavailable with Retry-After, as for any
+// dependency that is down, never 500.
+func TestDatabaseOutageIsUnavailableNotAFault(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := ln.Addr().String()
+	ln.Close()
+	_, refused := pgx.Connect(context.Background(), "postgres://postgres@"+down+"/pixgate?sslmode=disable&connect_timeout=2")
+	if refused == nil {
+		t.Fatal("connected where nothing listens")
+	}
+	srv := New(Config{}, Deps{Logger: newTestLogger(&syncBuffer{})})
+	srv.App().Get("/refused", func(*fiber.Ctx) error { return fmt.Errorf("storage: active key: %w", refused) })
+	srv.App().Get("/shutdown", func(*fiber.Ctx) error {
+		return fmt.Errorf("storage: wallet: %w", &pgconn.PgError{Severity: "FATAL", Code: "57P01", Message: "terminating connection due to administrator command"})
+	})
+	srv.App().Get("/bug", func(*fiber.Ctx) error { return &pgconn.PgError{Code: "42703", Message: "column does not exist"} })
+	for path, want := range map[string]int{"/refused": 503, "/shutdown": 503, "/bug": 500} {
+		resp, err := srv.App().Test(newRequest(http.MethodGet, path), -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := readReply(t, resp)
+		if want == 500 {
+			r.expectError(t, 500, codeInternal)
+			continue
+		}
+		r.expectError(t, 503, codeUnavailable)
+		if got := r.header.Get("Retry-After"); got != "1" {
+			t.Fatalf("%s: Retry-After %q, want 1", path, got)
+		}
+		if contains(r.raw, down) {
+			t.Fatalf("%s: the database's address leaked: %s", path, r.raw)
+		}
 	}
 }
