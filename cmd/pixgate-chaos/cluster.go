@@ -16,12 +16,15 @@ import (
 )
 
 // cluster is the deployment under test: its own Postgres cluster and Redis
-// server, one sandbox provider, two API and two worker processes of the
-// given binary, the balancer in front of the APIs for the provider's
-// notifications, and the integrators' postback receiver.
+// server, one sandbox provider with a Postgres cluster of its own (a
+// provider's records are not in PixGate's database), two API and two
+// worker processes of the given binary, the balancer in front of the APIs
+// for the provider's notifications, and the integrators' postback
+// receiver.
 type cluster struct {
 	bin, logDir string
 	pg          *stack.Postgres
+	providerPG  *stack.Postgres
 	redis       *stack.Redis
 	env         []string // every pixgate process's settings
 	sandbox     *stack.Proc
@@ -50,8 +53,11 @@ var runSettings = []string{
 func startCluster(ctx context.Context, o options) (*cluster, error) {
 	c := &cluster{bin: o.bin, logDir: o.logDir}
 	var err error
-	stepf("own Postgres cluster and Redis server")
-	if c.pg, err = stack.StartPostgres(ctx, o.logDir); err != nil {
+	stepf("own Postgres clusters (PixGate's, the provider's) and Redis server")
+	if c.pg, err = stack.StartPostgres(ctx, o.logDir, "postgres"); err != nil {
+		return c, err
+	}
+	if c.providerPG, err = stack.StartPostgres(ctx, o.logDir, "provider-postgres"); err != nil {
 		return c, err
 	}
 	if c.redis, err = stack.StartRedis(ctx, o.logDir); err != nil {
@@ -91,7 +97,8 @@ func startCluster(ctx context.Context, o options) (*cluster, error) {
 	)
 	c.env = append(append(c.env, runSettings...), o.env...)
 
-	c.sandbox = c.proc("sandbox", []string{"sandbox"}, nil, c.sandboxURL+"/sandbox/faults")
+	c.sandbox = c.proc("sandbox", []string{"sandbox"}, []string{"PIXGATE_SANDBOX_STORE=postgres",
+		"PIXGATE_DATABASE_URL=" + c.providerPG.URL("provider")}, c.sandboxURL+"/sandbox/faults")
 	for i := range c.apis {
 		c.apis[i] = c.proc(fmt.Sprintf("api-%d", i+1), []string{"api"},
 			[]string{"PIXGATE_HTTP_ADDR=" + addrs[i], "PIXGATE_API_METRICS_ADDR=" + addrs[2+i]}, c.apiURLs[i]+"/healthz")
@@ -159,7 +166,9 @@ func (c *cluster) close() {
 	if c.redis != nil {
 		c.redis.Close()
 	}
-	if c.pg != nil {
-		c.pg.Close()
+	for _, pg := range []*stack.Postgres{c.pg, c.providerPG} {
+		if pg != nil {
+			pg.Close()
+		}
 	}
 }

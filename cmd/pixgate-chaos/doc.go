@@ -17,6 +17,7 @@ type reportRun struct {
 	bound, drain     time.Duration
 	left             int // still moving when the drain gave up
 	ledger           bool
+	providerTxns     int
 	ops, records     int
 	finalAudit       string
 	deliveries       int // postback attempts the receiver got
@@ -34,6 +35,7 @@ func report(ctx context.Context, c *cluster, sb *sandboxClient, l *load, o optio
 	if err != nil {
 		return false, err
 	}
+	rr.providerTxns = len(f.provider)
 	recs := l.m.snapshot()
 	verdicts, global := evaluate(recs, l.m.integrators, f)
 	rr.global = append(factProblems, global...)
@@ -78,7 +80,7 @@ func renderDoc(w io.Writer, rows []row, rr reportRun) {
 	fmt.Fprintf(w, "\n### Across the run\n\n")
 	fmt.Fprintf(w, "- `pixgate audit` after the drain: %s.\n", rr.finalAudit)
 	if rr.ledger {
-		fmt.Fprintln(w, "- The sandbox's ledger was compared with PixGate's, transaction by transaction.")
+		fmt.Fprintf(w, "- The sandbox's ledger (%d transactions) was compared with PixGate's, transaction by transaction.\n", rr.providerTxns)
 	} else {
 		fmt.Fprintln(w, "- The sandbox's ledger was **not** compared: this sandbox has no `GET /sandbox/transactions` and forgets"+
 			" everything on restart, so the provider-killed scenario was skipped too. Charges were judged by the payments the load made,"+

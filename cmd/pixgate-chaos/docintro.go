@@ -18,10 +18,12 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
 ## What runs
 
 - **Topology.** Everything of its own, on free loopback ports, in temporary
-  directories removed afterwards: a Postgres cluster (` + "`initdb`" + ` from the local server
-  binaries; run as the ` + "`postgres`" + ` user when the harness runs as root), a Redis server
-  without persistence, one ` + "`pixgate sandbox`" + `, two ` + "`pixgate api`" + ` and two
-  ` + "`pixgate worker`" + ` processes of the binary just built.
+  directories removed afterwards: a Postgres cluster for PixGate (` + "`initdb`" + ` from the
+  local server binaries; run as the ` + "`postgres`" + ` user when the harness runs as root), a
+  Redis server without persistence, one ` + "`pixgate sandbox`" + ` keeping its state in a
+  second Postgres cluster (a provider's records are not in PixGate's database, and
+  restarting PixGate's Postgres must not take the provider down with it), two
+  ` + "`pixgate api`" + ` and two ` + "`pixgate worker`" + ` processes of the binary just built.
 - **Provider notifications** reach the APIs as behind a real load balancer:
   ` + "`PIXGATE_PUBLIC_BASE_URL`" + ` is a small balancer in the harness that sends each
   notification to the two APIs in turn, passes over one that refuses the connection

@@ -97,7 +97,7 @@ func run(ctx context.Context, o options) (bool, error) {
 		return false, err
 	}
 	// Each run's logs start empty (processes started again append).
-	for _, name := range []string{"postgres", "redis", "sandbox", "api-1", "api-2", "worker-1", "worker-2"} {
+	for _, name := range []string{"postgres", "provider-postgres", "redis", "sandbox", "api-1", "api-2", "worker-1", "worker-2"} {
 		_ = os.Remove(filepath.Join(o.logDir, name+".log"))
 	}
 	begin := time.Now()

@@ -28,8 +28,8 @@ type Postgres struct {
 	proc *Proc
 }
 
-// StartPostgres creates and starts the cluster; logs go to logDir/postgres.log.
-func StartPostgres(ctx context.Context, logDir string) (*Postgres, error) {
+// StartPostgres creates and starts the cluster; logs go to logDir/name.log.
+func StartPostgres(ctx context.Context, logDir, name string) (*Postgres, error) {
 	bin, err := postgresBin()
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func StartPostgres(ctx context.Context, logDir string) (*Postgres, error) {
 	}
 	_, port, _ := net.SplitHostPort(pg.Addr)
 	pg.proc = &Proc{
-		Name: "postgres", Path: filepath.Join(bin, "postgres"), Dir: dir, LogDir: logDir, Cred: cred,
+		Name: name, Path: filepath.Join(bin, "postgres"), Dir: dir, LogDir: logDir, Cred: cred,
 		Args: []string{"-D", data, "-p", port, "-k", dir,
 			"-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300",
 			// Nothing here survives the machine: durability to disk is not
