@@ -76,6 +76,9 @@ func buildRow(idx int, sr scenarioRun, st scenarioStats, vs []verdict, bound tim
 	for what, n := range st.notes {
 		r.notes = append(r.notes, fmt.Sprintf("%s ×%d", what, n))
 	}
+	if sr.passedOver > 0 {
+		r.notes = append(r.notes, fmt.Sprintf("provider notifications the balancer sent to the other API, this one refusing connections: %d", sr.passedOver))
+	}
 	if st.shed > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("%d operations not started: too many in flight", st.shed))
 	}

@@ -78,6 +78,7 @@ type scenarioRun struct {
 	audit                           string    // "clean", "VIOLATIONS", "error: ..."
 	skipped                         string    // why it did not run
 	errs                            []string
+	passedOver                      int64 // notifications the balancer sent to the other API
 }
 
 // runScenario runs one scenario under the load: before, the fault for its
@@ -85,6 +86,8 @@ type scenarioRun struct {
 func runScenario(ctx context.Context, c *cluster, sb *sandboxClient, l *load, idx int, sr *scenarioRun) {
 	l.scenario.Store(int32(idx))
 	sr.start = time.Now()
+	passed := c.proxy.passed.Load()
+	defer func() { sr.passedOver = c.proxy.passed.Load() - passed }()
 	stepf("scenario %s: %s", sr.name, sr.fault)
 	sleep(ctx, before)
 	sr.injected = time.Now()
