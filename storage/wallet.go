@@ -76,7 +76,7 @@ func (db *DB) CreditWallet(ctx context.Context, integratorID int64, amount money
 	if amount <= 0 {
 		return ledger.Posted{}, fmt.Errorf("%w: credit must be positive", ledger.ErrInvalid)
 	}
-	return db.adjustWallet(ctx, integratorID, amount, "adjustment.credit", reason)
+	return db.adjustWallet(ctx, integratorID, amount, "adjustment.credit", reason, "")
 }
 
 // DebitWallet is the mirror of CreditWallet, to undo a mistaken credit: it
@@ -88,16 +88,33 @@ func (db *DB) DebitWallet(ctx context.Context, integratorID int64, amount money.
 	if amount <= 0 {
 		return ledger.Posted{}, fmt.Errorf("%w: debit must be positive", ledger.ErrInvalid)
 	}
-	return db.adjustWallet(ctx, integratorID, -amount, "adjustment.debit", reason)
+	return db.adjustWallet(ctx, integratorID, -amount, "adjustment.debit", reason, "")
+}
+
+// AdjustWallet is CreditWallet (amount > 0) or DebitWallet (amount < 0)
+// posted under the operator's reference, so that running the same
+// adjustment again fails with ledger.ErrDuplicate and changes nothing. An
+// empty reference posts under a new random one, as CreditWallet does.
+func (db *DB) AdjustWallet(ctx context.Context, integratorID int64, amount money.Money, reason, reference string) (ledger.Posted, error) {
+	switch {
+	case amount > 0:
+		return db.adjustWallet(ctx, integratorID, amount, "adjustment.credit", reason, reference)
+	case amount < 0:
+		return db.adjustWallet(ctx, integratorID, amount, "adjustment.debit", reason, reference)
+	}
+	return ledger.Posted{}, fmt.Errorf("%w: an adjustment must not be zero", ledger.ErrInvalid)
 }
 
 // adjustWallet posts a manual adjustment of delta (a credit when positive)
 // to the integrator's available balance, against the adjustments account.
-func (db *DB) adjustWallet(ctx context.Context, integratorID int64, delta money.Money, kind, reason string) (ledger.Posted, error) {
+func (db *DB) adjustWallet(ctx context.Context, integratorID int64, delta money.Money, kind, reason, reference string) (ledger.Posted, error) {
+	if reference == "" {
+		reference = uuid.NewString()
+	}
 	var posted ledger.Posted
 	err := db.inTx(ctx, func(tx pgx.Tx) (err error) {
 		posted, err = ledger.Post(ctx, tx, ledger.Transaction{
-			Reference: "adjustment:" + uuid.NewString(),
+			Reference: "adjustment:" + reference,
 			Kind:      kind,
 			Memo:      reason,
 			Entries: []ledger.Entry{
