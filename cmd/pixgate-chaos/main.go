@@ -26,6 +26,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/pixgate/pixgate/cmd/internal/stack"
 )
 
 type options struct {
@@ -48,24 +50,13 @@ func main() {
 	flag.DurationVar(&o.drainBound, "drain", 4*time.Minute, "how long the drain may take")
 	flag.Float64Var(&o.postbackFailShare, "postback-failures", 0.2, "share of postback deliveries the receiver answers 500")
 	only := flag.String("scenarios", "", "comma-separated scenarios to run (default all): "+scenarioNames())
-	flag.Func("env", "KEY=value added to the pixgate processes' environment (repeatable)", func(kv string) error {
-		if !strings.Contains(kv, "=") {
-			return fmt.Errorf("%q is not KEY=value", kv)
-		}
-		o.env = append(o.env, kv)
-		return nil
-	})
+	stack.EnvFlag(&o.env, "KEY=value added to the pixgate processes' environment (repeatable)")
 	flag.Parse()
-	if *only != "" {
-		o.only = map[string]bool{}
-		for _, s := range strings.Split(*only, ",") {
-			o.only[strings.TrimSpace(s)] = true
-		}
-		for name := range o.only {
-			if !strings.Contains(" "+scenarioNames()+",", " "+name+",") {
-				fmt.Fprintf(os.Stderr, "pixgate-chaos: no scenario %q; there are %s\n", name, scenarioNames())
-				os.Exit(2)
-			}
+	o.only = stack.Set(*only)
+	for name := range o.only {
+		if !strings.Contains(" "+scenarioNames()+",", " "+name+",") {
+			fmt.Fprintf(os.Stderr, "pixgate-chaos: no scenario %q; there are %s\n", name, scenarioNames())
+			os.Exit(2)
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -20,9 +20,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
+
+	"github.com/pixgate/pixgate/cmd/internal/stack"
 )
 
 type options struct {
@@ -47,20 +48,9 @@ func main() {
 	flag.IntVar(&o.conns, "conns", 64, "HTTP connections, and integrators driven")
 	flag.IntVar(&o.many, "many", 100_000, "integrators in the many-integrators case")
 	only := flag.String("phases", "", "comma-separated phases to run (raw,balance,create,stopped,charges,lifecycle,postback,many); default all")
-	flag.Func("env", "KEY=value added to the pixgate processes' environment (repeatable), e.g. PIXGATE_DATABASE_MAX_CONNS=8", func(kv string) error {
-		if !strings.Contains(kv, "=") {
-			return fmt.Errorf("%q is not KEY=value", kv)
-		}
-		o.env = append(o.env, kv)
-		return nil
-	})
+	stack.EnvFlag(&o.env, "KEY=value added to the pixgate processes' environment (repeatable), e.g. PIXGATE_DATABASE_MAX_CONNS=8")
 	flag.Parse()
-	if *only != "" {
-		o.phases = map[string]bool{}
-		for _, p := range strings.Split(*only, ",") {
-			o.phases[strings.TrimSpace(p)] = true
-		}
-	}
+	o.phases = stack.Set(*only)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run1(ctx, o); err != nil {
