@@ -65,12 +65,13 @@ func (w *Worker) checkCharge(ctx context.Context, c storage.Charge) error {
 // 4, 8 min ... after creation (a charge paid at age a waits at most about a
 // for its credit, plus a tick); the gap is at least ChargeFirstCheck and at
 // most ChargeMaxGap, and the last check comes ExpiryGrace after the
-// charge's expiry.
+// charge's expiry. A charge still PENDING after that (a payment refused for
+// an operator) is checked every ChargeMaxGap.
 func (c ReconcileConfig) nextChargeCheck(ch storage.Charge, now time.Time) time.Time {
 	gap := min(max(now.Sub(ch.CreatedAt), c.ChargeFirstCheck), c.ChargeMaxGap)
 	next := now.Add(gap)
 	if ch.ExpiresAt != nil {
-		if last := ch.ExpiresAt.Add(c.ExpiryGrace); next.After(last) {
+		if last := ch.ExpiresAt.Add(c.ExpiryGrace); next.After(last) && last.After(now) {
 			next = last
 		}
 	}

@@ -65,16 +65,31 @@ func TestUnpaidChargeCheckSchedule(t *testing.T) {
 	var got []time.Duration
 	for at := created.Add(rc.ChargeFirstCheck); ; {
 		got = append(got, at.Sub(created))
-		next := rc.nextChargeCheck(ch, at)
-		if !next.After(at) {
+		if !at.Before(expires.Add(rc.ExpiryGrace)) {
 			break
 		}
-		at = next
+		at = rc.nextChargeCheck(ch, at)
 	}
 	want := []time.Duration{15 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 4 * time.Minute,
 		8 * time.Minute, 16 * time.Minute, 31 * time.Minute, 46 * time.Minute, 61 * time.Minute}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("checks at %v, want %v", got, want)
+	}
+}
+
+// A charge still PENDING after its last check (a payment of another amount,
+// refused for an operator) was scheduled at that past last check, so every
+// tick consulted it again, for good. Past the last check it backs off like
+// any other.
+func TestChargePendingPastItsLastCheckBacksOff(t *testing.T) {
+	rc := ReconcileConfig{}.withDefaults()
+	created := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	expires := created.Add(time.Hour)
+	ch := storage.Charge{CreatedAt: created, ExpiresAt: &expires}
+	for _, at := range []time.Time{expires.Add(rc.ExpiryGrace), expires.Add(rc.ExpiryGrace + time.Second), expires.Add(5 * time.Hour)} {
+		if next := rc.nextChargeCheck(ch, at); next.Sub(at) != rc.ChargeMaxGap {
+			t.Errorf("checked at expiry%+v: next check %v later, want %v", at.Sub(expires), next.Sub(at), rc.ChargeMaxGap)
+		}
 	}
 }
 
