@@ -78,8 +78,8 @@ func lockCTEs(guard string, first int) string {
   ORDER BY x.id FOR UPDATE OF x
 ), lp AS (
   SELECT x.id, x.balance, x.allow_negative, k.integrator_id, k.kind, k.amount, k.i
-  FROM k JOIN ledger_accounts x ON x.kind = k.kind AND x.shard = mod(abs(hashtext(` + arg(0) + `)),
-    (SELECT count(*) FROM ledger_accounts c WHERE c.integrator_id IS NULL AND c.kind = k.kind))
+  FROM k JOIN ledger_accounts x ON x.kind = k.kind AND x.shard = ` + shardOf("hashtext("+arg(0)+")",
+		"(SELECT count(*) FROM ledger_accounts c WHERE c.integrator_id IS NULL AND c.kind = k.kind)") + `
   WHERE x.integrator_id IS NULL AND k.integrator_id = 0
   ORDER BY x.id FOR UPDATE OF x
 ), l AS (
@@ -89,6 +89,13 @@ func lockCTEs(guard string, first int) string {
     (SELECT concat_ws('|', k.integrator_id, k.kind) FROM k WHERE k.i NOT IN (SELECT i FROM l) LIMIT 1) AS missing
   FROM l
 )`
+}
+
+// shardOf is the platform shard of a posting: its reference's 32-bit hash
+// modulo the shards. The hash goes to bigint first: abs of the int minimum
+// is out of int's range, and a reference with that hash could never post.
+func shardOf(hash, shards string) string {
+	return "mod(abs((" + hash + ")::bigint), " + shards + ")"
 }
 
 // writeCTEs are the second half: t claims the reference (a reference

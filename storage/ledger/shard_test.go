@@ -55,3 +55,20 @@ func TestPlatformPostingsSpreadOverShards(t *testing.T) {
 	}
 	mustAudit(t, db)
 }
+
+// A reference whose 32-bit hash is the int minimum made abs() raise
+// "integer out of range", so its posting failed on every retry. Every hash
+// gives a shard in range.
+func TestShardOfEveryHashIsInRange(t *testing.T) {
+	db := storagetest.NewDB(t)
+	for _, h := range []string{"-2147483648", "-2147483647", "-1", "0", "2147483647"} {
+		var shard int64
+		q := "SELECT " + ledger.ShardOf("("+h+")::int", "16")
+		if err := db.Pool().QueryRow(context.Background(), q).Scan(&shard); err != nil {
+			t.Fatalf("hash %s: %v", h, err)
+		}
+		if shard < 0 || shard >= 16 {
+			t.Fatalf("hash %s: shard %d, want 0..15", h, shard)
+		}
+	}
+}
