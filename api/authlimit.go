@@ -35,16 +35,20 @@ func (s *Server) authFailLimit() redis_rate.Limit {
 }
 
 // authFailKey is the counter of the request's client address.
-func authFailKey(c *fiber.Ctx) string {
+func authFailKey(c *fiber.Ctx) string { return authFailPrefix + addrBucket(c) }
+
+// addrBucket is the client address as the per-address limits count it: an
+// IPv6 client by its /64, which one host can rotate through at will.
+func addrBucket(c *fiber.Ctx) string {
 	ip := clientAddr(c)
 	switch {
 	case !ip.IsValid():
-		return authFailPrefix + "unknown"
+		return "unknown"
 	case ip.Is6():
 		p, _ := ip.Prefix(64)
-		return authFailPrefix + p.String()
+		return p.String()
 	}
-	return authFailPrefix + ip.String()
+	return ip.String()
 }
 
 // authGate refuses, with 429 and Retry-After, an address that used up its

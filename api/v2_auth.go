@@ -79,7 +79,7 @@ func (s *Server) tokenBudget(token string) budget {
 // v2AddressBudget is what /v2 requests without a live token share per
 // client address.
 func (s *Server) v2AddressBudget(c *fiber.Ctx) budget {
-	return budget{bucket: "v2:ip:" + c.IP(), perMinute: s.cfg.V2RatePerMinute,
+	return budget{bucket: "v2:ip:" + addrBucket(c), perMinute: s.cfg.V2RatePerMinute,
 		holder: "this address, without a valid access token,"}
 }
 

@@ -137,3 +137,26 @@ func TestV2RateLimit(t *testing.T) {
 		t.Fatalf("rate-limit keys %v", keys)
 	}
 }
+
+// The token endpoint's budget and /v2's budget without a token were kept
+// per raw address, so an IPv6 client rotating addresses inside its /64 got
+// a fresh budget with every request. Both count by /64, as failed
+// authentications do.
+func TestV2AddressBudgetsCountIPv6ByPrefix(t *testing.T) {
+	e := newEnv(t, func(s *setup) {
+		s.cfg.ProxyHeader, s.cfg.TrustedProxies = "X-Real-IP", []string{"127.0.0.1"}
+	})
+	_, v1 := e.integrator("Loja Rotativa", money.Percent(0), money.Fixed(0))
+	id, secret := keyPair(v1)
+	from := func(i int) []string { return []string{"X-Real-IP", "2001:db8:7:7::" + strconv.Itoa(i+1)} }
+	last := tokenRouteBurst(t, e, 20, func() reply {
+		for i := range 20 {
+			r := e.postToken(map[string]string{"grant_type": "client_credentials", "public_id": id, "secret": secret}, from(i)...)
+			if r.status != http.StatusOK {
+				t.Fatalf("request %d: %d %s", i+1, r.status, r.raw)
+			}
+		}
+		return e.postToken(map[string]string{"grant_type": "client_credentials", "public_id": id, "secret": secret}, from(20)...)
+	})
+	expectTokenRateLimited(t, last)
+}

@@ -65,7 +65,7 @@ func (s *Server) issueToken(c *fiber.Ctx) error {
 
 // tokenRouteBudget is the token endpoint's budget per client address.
 func (s *Server) tokenRouteBudget(c *fiber.Ctx) budget {
-	return budget{bucket: "v2:oauth:" + c.IP(), perMinute: s.cfg.V2TokenRatePerMinute, holder: "this address"}
+	return budget{bucket: "v2:oauth:" + addrBucket(c), perMinute: s.cfg.V2TokenRatePerMinute, holder: "this address"}
 }
 
 // errInvalidClient is every credential failure of the token endpoint: an
