@@ -147,7 +147,8 @@ type Deps struct {
 	Metrics prometheus.Registerer
 	// Ready lists the dependencies /readyz checks besides Postgres.
 	Ready []ReadyCheck
-	// Clock decides when v2 access tokens expire; nil means time.Now.
+	// Clock is the API's time: when v2 access tokens expire and how old a
+	// charge may be to be refunded. Nil means time.Now.
 	Clock func() time.Time
 }
 
@@ -173,7 +174,7 @@ func New(cfg Config, deps Deps) *Server {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, deps: deps, log: deps.Logger, metrics: newHTTPMetrics(deps.Metrics)}
-	s.payments = payments.New(payments.Config{ProviderWebhookURL: cfg.ProviderWebhookURL, ProviderTimeout: cfg.ProviderTimeout},
+	s.payments = payments.New(payments.Config{ProviderWebhookURL: cfg.ProviderWebhookURL, ProviderTimeout: cfg.ProviderTimeout, Now: deps.Clock},
 		deps.DB, deps.Provider, deps.Logger)
 	if deps.Redis == nil {
 		s.log.Warn("api: no Redis client; rate limiting is off and /v2 answers 503")

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
@@ -122,5 +123,22 @@ func TestV2ConcurrentRefunds(t *testing.T) {
 	}
 	if v, err := e.db.Audit(t.Context()); err != nil || len(v) > 0 {
 		t.Fatalf("audit %v %v", v, err)
+	}
+}
+
+// The refund window was counted on the real clock while the rest of the
+// API used its injected one: the server's clock decides when a charge is
+// too old to refund.
+func TestV2RefundWindowFollowsTheServersClock(t *testing.T) {
+	clk := &testClock{t: time.Now()}
+	e := newEnv(t, func(s *setup) { s.clock = clk.now })
+	in, v1 := e.integrator("Loja Antiga", money.Percent(0), money.Fixed(0))
+	pixID := e.paidV2Charge(in.ID, e.accessToken(v1), "pedido-velho", "10")
+	clk.advance(91 * 24 * time.Hour)
+	before := e.wallet(in.ID)
+	e.v2("/v2/pix/refund", e.accessToken(v1), map[string]any{"pix_id": pixID, "amount": 1}).
+		expectError(t, 422, codeValidation)
+	if w := e.wallet(in.ID); w != before {
+		t.Fatalf("wallet %+v after a refused refund, want %+v", w, before)
 	}
 }
