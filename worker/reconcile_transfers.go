@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/contract"
@@ -11,41 +14,49 @@ import (
 	"github.com/pixgate/pixgate/tasks"
 )
 
-// reconcileWithdrawals sends again withdrawals that were never sent, and
-// asks the provider about the others. A withdrawal that fails is touched,
-// so that it goes to the back of the queue instead of heading every batch.
-func (w *Worker) reconcileWithdrawals(ctx context.Context, slot int64) error {
-	stale, err := w.deps.DB.StaleWithdrawals(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
-	if err != nil {
-		return err
-	}
-	k := w.withdrawals()
-	return forEach(ctx, w, "withdrawals", stale, func(wd storage.Withdrawal) string { return wd.ID.String() },
-		func(wd storage.Withdrawal) error {
-			if wd.PixID == nil {
-				m := tasks.WithdrawalSendMessage(wd.ID, int(slot))
-				return w.deps.DB.RedriveWithdrawal(ctx, wd.ID, storage.OutboxMessage(m))
-			}
-			touch := func() error { return w.deps.DB.TouchWithdrawal(ctx, wd.ID) }
-			return consultTransfer(ctx, w, k, wd, touch, func() (string, error) { return w.sendPayment(ctx, wd) })
-		})
+// staleTransfers is what the reconciler needs of one kind of transfer
+// beyond its transferKind: the stale ones, how to queue one never sent,
+// how to move one to the back of the queue and how to send one again.
+type staleTransfers[T any] struct {
+	transferKind[T]
+	list    func(context.Context, time.Duration, int) ([]T, error)
+	redrive func(context.Context, uuid.UUID, storage.OutboxMessage) error
+	message func(uuid.UUID, int) tasks.Message
+	touch   func(context.Context, uuid.UUID) error
+	resend  func(context.Context, T) (string, error)
 }
 
-// reconcileRefunds is reconcileWithdrawals for refunds.
+// reconcileWithdrawals and reconcileRefunds send again transfers that were
+// never sent, and ask the provider about the others. A transfer that
+// fails is touched, so that it goes to the back of the queue instead of
+// heading every batch.
+func (w *Worker) reconcileWithdrawals(ctx context.Context, slot int64) error {
+	db := w.deps.DB
+	return reconcileTransfers(ctx, w, slot, staleTransfers[storage.Withdrawal]{transferKind: w.withdrawals(),
+		list: db.StaleWithdrawals, redrive: db.RedriveWithdrawal, message: tasks.WithdrawalSendMessage,
+		touch: db.TouchWithdrawal, resend: w.sendPayment})
+}
+
 func (w *Worker) reconcileRefunds(ctx context.Context, slot int64) error {
-	stale, err := w.deps.DB.StaleRefunds(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
+	db := w.deps.DB
+	return reconcileTransfers(ctx, w, slot, staleTransfers[storage.Refund]{transferKind: w.refunds(),
+		list: db.StaleRefunds, redrive: db.RedriveRefund, message: tasks.RefundSendMessage,
+		touch: db.TouchRefund, resend: w.resendRefund})
+}
+
+func reconcileTransfers[T any](ctx context.Context, w *Worker, slot int64, s staleTransfers[T]) error {
+	stale, err := s.list(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
 	if err != nil {
 		return err
 	}
-	k := w.refunds()
-	return forEach(ctx, w, "refunds", stale, func(f storage.Refund) string { return f.ID.String() },
-		func(f storage.Refund) error {
-			if f.PixID == nil {
-				m := tasks.RefundSendMessage(f.ID, int(slot))
-				return w.deps.DB.RedriveRefund(ctx, f.ID, storage.OutboxMessage(m))
+	id := func(rec T) uuid.UUID { id, _ := s.ident(rec); return id }
+	return forEach(ctx, w, s.what+"s", stale, func(rec T) string { return id(rec).String() },
+		func(rec T) error {
+			if _, pixID := s.ident(rec); pixID == nil {
+				return s.redrive(ctx, id(rec), storage.OutboxMessage(s.message(id(rec), int(slot))))
 			}
-			touch := func() error { return w.deps.DB.TouchRefund(ctx, f.ID) }
-			return consultTransfer(ctx, w, k, f, touch, func() (string, error) { return w.resendRefund(ctx, f) })
+			touch := func() error { return s.touch(ctx, id(rec)) }
+			return consultTransfer(ctx, w, s.transferKind, rec, touch, func() (string, error) { return s.resend(ctx, rec) })
 		})
 }
 
