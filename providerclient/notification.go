@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pixgate/pixgate/providerclient/contract"
 )
 
 // Notification is what a provider notification claims: a transaction, its
@@ -37,7 +39,7 @@ func (e *NotificationError) Error() string {
 // transactionId is 32 letters and digits); anything else cannot name a
 // transaction the provider will recognise.
 const (
-	maxClaimIDLen   = 128
+	maxClaimIDLen   = contract.MaxPixIDLen
 	maxClaimWordLen = 32
 )
 

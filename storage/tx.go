@@ -25,9 +25,3 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
 func (t *Tx) Post(ctx context.Context, lt ledger.Transaction) (ledger.Posted, error) {
 	return ledger.Post(ctx, t.tx, lt)
 }
-
-// WriteOutbox asks for tasks once this transaction commits. A message whose
-// TaskID was written before is ignored.
-func (t *Tx) WriteOutbox(ctx context.Context, msgs ...OutboxMessage) error {
-	return writeOutbox(ctx, t.tx, msgs...)
-}
