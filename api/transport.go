@@ -70,15 +70,30 @@ func refuseBadHead(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
 	return fasthttp.RequestConfig{MaxRequestBodySize: 1}
 }
 
-// headProblem is the answer to a head PixGate refuses, or nil.
+// headProblem is the answer to a head PixGate refuses, or nil. It runs on
+// every request, so it reads the head in place.
 func headProblem(raw []byte) *apiError {
 	switch {
 	case ambiguousLength(raw):
 		return errConflictingLength
-	case bytes.IndexByte(raw, 0) >= 0 || bytes.Contains(bytes.ReplaceAll(raw, []byte("\r\n"), nil), []byte("\r")):
+	case bytes.IndexByte(raw, 0) >= 0 || bareCR(raw):
 		return errControlInHeader
 	}
 	return nil
+}
+
+// bareCR reports a carriage return that does not end a line.
+func bareCR(raw []byte) bool {
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(raw[i:], '\r')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i+1 == len(raw) || raw[i+1] != '\n' {
+			return true
+		}
+	}
 }
 
 // ambiguousLength reports two Content-Length headers with different values,
@@ -89,23 +104,46 @@ func ambiguousLength(raw []byte) bool {
 		lengths int
 		chunked bool
 	)
-	for _, line := range bytes.Split(raw, []byte("\n")) {
+	for rest := raw; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
 		name, value, ok := bytes.Cut(line, []byte(":"))
 		if !ok {
 			continue
 		}
 		value = bytes.TrimSpace(value)
-		switch strings.ToLower(string(bytes.TrimSpace(name))) {
-		case "content-length":
+		switch name = bytes.TrimSpace(name); {
+		case asciiEqualFold(name, "content-length"):
 			if lengths > 0 && !bytes.Equal(value, length) {
 				return true
 			}
 			length, lengths = value, lengths+1
-		case "transfer-encoding":
+		case asciiEqualFold(name, "transfer-encoding"):
 			chunked = true
 		}
 	}
 	return chunked && lengths > 0
+}
+
+// asciiEqualFold compares a header name with a lower-case one, folding
+// ASCII letters only, as HTTP does.
+func asciiEqualFold(b []byte, lower string) bool {
+	if len(b) != len(lower) {
+		return false
+	}
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // framingError is the answer to a request fasthttp could not read, never
