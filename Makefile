@@ -4,12 +4,16 @@
 GO      ?= go
 BIN     := bin/pixgate
 PKGS    := ./...
+# Modules of their own inside the tree, which ./... does not reach: the Go
+# SDK (its tests run in make test through cmd/pixgate's TestGoSDK, against
+# a pixgate dev).
+SDK     := api/sdk
 # The version pixgate reports (pixgate version, --version): the nearest tag
 # and the commit, from git.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build image test check lint fuzz bench chaos services migrate docs clean
+.PHONY: run build image test check lint fuzz bench bench-reconcile chaos services clienttools migrate docs clean
 
 ## run: the whole service here (API, workers, sandbox provider), demo credentials printed
 run: build services
@@ -23,15 +27,21 @@ build:
 image:
 	docker build -f deploy/Dockerfile --build-arg VERSION=$(VERSION) -t pixgate:$(VERSION) .
 
-## test: formatting, vet, then every test with the race detector
-test: services check
-	$(GO) test -race -count=1 -timeout 8m $(PKGS)
+# Test packages run TESTP at a time: each holds at most 16 Postgres
+# connections (storagetest.ProcessConns), so the suite holds at most
+# 16 x TESTP (README, Tests).
+TESTP ?= 2
 
-## check: gofmt and go vet
+## test: formatting, vet, then every test with the race detector
+test: services check clienttools
+	$(GO) test -race -count=1 -p $(TESTP) -timeout 8m $(PKGS)
+
+## check: gofmt and go vet (the SDK module too)
 check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	cd $(SDK) && GOWORK=off $(GO) vet ./...
 
 # staticcheck is pinned and installed into bin/ by the go toolchain itself.
 STATICCHECK_VERSION := v0.8.2
@@ -42,10 +52,22 @@ $(STATICCHECK):
 	GOBIN=$(CURDIR)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	mv bin/staticcheck $@
 
-## lint: go vet and staticcheck (pinned), both clean
-lint: $(STATICCHECK)
+# deadcode (golang.org/x/tools/cmd/deadcode) is pinned and installed the
+# same way: it finds the functions no binary of the module reaches.
+DEADCODE_VERSION := v0.52.0
+DEADCODE         := bin/deadcode-$(DEADCODE_VERSION)
+
+$(DEADCODE):
+	@mkdir -p bin
+	GOBIN=$(CURDIR)/bin $(GO) install golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION)
+	mv bin/deadcode $@
+
+## lint: go vet and staticcheck (pinned), both clean, the SDK module too; deadcode (pinned) finds nothing unreached
+lint: $(STATICCHECK) $(DEADCODE)
 	$(GO) vet $(PKGS)
 	$(STATICCHECK) $(PKGS)
+	cd $(SDK) && GOWORK=off $(GO) vet ./... && GOWORK=off $(CURDIR)/$(STATICCHECK) ./...
+	deploy/scripts/deadcode.sh $(DEADCODE)
 
 # Every FuzzXxx target in the tree, FUZZTIME each. Their seeds (f.Add and
 # testdata/fuzz) also run as plain tests in make test.
@@ -66,14 +88,24 @@ fuzz:
 bench: BENCH_MAIN = $(GO) test -run '^$$' -bench '^Benchmark(Raw|Reserve|API|MoneyParse|FeeCompute)' -benchmem -count 5 -benchtime 1s ./cmd/pixgate/
 bench: BENCH_PIPELINE = $(GO) test -run '^$$' -bench '^BenchmarkChargePaidPipeline$$' -benchmem -count 5 -benchtime 30x ./cmd/pixgate/
 bench: BENCH_LOAD = $(GO) run ./cmd/pixgate-load -bin $(BIN) -out bin/load.md
-bench: build services
+bench: build services bench-reconcile
 	@mkdir -p bin
 	$(BENCH_MAIN) | tee bin/bench.txt
 	$(BENCH_PIPELINE) | tee -a bin/bench.txt
 	$(BENCH_LOAD)
 	$(GO) run ./cmd/benchreport -command "$(BENCH_MAIN)" -command "$(BENCH_PIPELINE)" \
-	  -load bin/load.md -load-command "$(BENCH_LOAD)" < bin/bench.txt > bin/benchmarks.md
+	  -load bin/load.md -load-command "$(BENCH_LOAD)" \
+	  -reconcile bin/reconcile.txt -reconcile-command "$(BENCH_RECONCILE)" < bin/bench.txt > bin/benchmarks.md
 	mv bin/benchmarks.md docs/benchmarks.md
+
+# The reconciliation of a provider's day of a million transactions, alone in
+# its own process: the peak memory it reports is its own.
+BENCH_RECONCILE = $(GO) test -run '^$$' -bench '^BenchmarkReconcileDay$$' -benchtime 1x -count 1 -timeout 30m ./worker/statements/
+
+## bench-reconcile: a provider's day of 1,000,000 statement lines reconciled, against a raw scan of the same rows, with the process's peak memory (bin/reconcile.txt; part of make bench)
+bench-reconcile: services
+	@mkdir -p bin
+	$(BENCH_RECONCILE) | tee bin/reconcile.txt
 
 ## chaos: PixGate as deployed (its own Postgres and Redis, sandbox, 2 api, 2 workers) under load and one fault after another, checked; the table in docs/reliability.md
 chaos: build
@@ -82,6 +114,10 @@ chaos: build
 ## services: make sure Postgres and Redis answer (start them if installed here)
 services:
 	@deploy/scripts/services.sh
+
+## clienttools: the client generators of docs/clients (npm) into bin/clients, for make test
+clienttools:
+	@deploy/scripts/clienttools.sh
 
 ## migrate: create the database if missing and apply migrations
 migrate: build services

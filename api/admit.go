@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/netip"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -18,8 +19,8 @@ func (s *Server) admit(c *fiber.Ctx, key storage.APIKey, in storage.Integrator, 
 	// Account data: never cached by intermediaries.
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	// An unreadable client address fails any allowlist.
-	if !key.AllowsIP(clientAddr(c)) {
-		return errAddressNotAllowed(c)
+	if !key.AllowsIP(s.clientAddr(c)) {
+		return errAddressNotAllowed(s.clientAddr(c))
 	}
 	if err := s.spend(c, b); err != nil {
 		return err
@@ -30,7 +31,13 @@ func (s *Server) admit(c *fiber.Ctx, key storage.APIKey, in storage.Integrator, 
 	return c.Next()
 }
 
-func errAddressNotAllowed(c *fiber.Ctx) *apiError {
+// errAddressNotAllowed names the address as PixGate read it, "unknown"
+// when a trusted proxy sent none it could read.
+func errAddressNotAllowed(a netip.Addr) *apiError {
+	shown := "unknown"
+	if a.IsValid() {
+		shown = a.String()
+	}
 	return newError(http.StatusForbidden, codeForbidden,
-		"This API key may not be used from this address (%s); see the key's IP allowlist.", c.IP())
+		"This API key may not be used from this address (%s); see the key's IP allowlist.", shown)
 }

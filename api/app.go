@@ -1,11 +1,16 @@
 // Package api is PixGate's HTTP surface: the v1 resource API under /api/v1,
-// the provider-contract API under /v2 (access tokens and the balance so
-// far), the provider's webhook, health, and the API's own description
-// (/openapi.yaml, rendered at /docs).
+// the provider family's contract under /v2 (access tokens, balance, QR
+// charges, payments, refunds, consult-transaction), the provider's
+// webhook, health, and the API's own description (/openapi.yaml, rendered
+// at /docs).
 //
-// Every answer carries X-Request-Id, and every error, whatever produced it
-// (a handler, a middleware, Fiber's router or fasthttp's body cap), is
-// rendered by one function in one JSON shape (see errors.go).
+// Handlers are thin: they authenticate, parse the request (the
+// parse…Request functions), call api/payments, which does every operation
+// for both surfaces and for the provider's notifications, and render the
+// answer in their surface's shape. Every answer carries X-Request-Id, and
+// every error, whatever produced it (a handler, a middleware, Fiber's
+// router or fasthttp's body cap), is rendered by one function in one JSON
+// shape (see errors.go).
 package api
 
 import (
@@ -49,10 +54,16 @@ type Config struct {
 	// V2TokenRatePerMinute limits POST /v2/oauth/token per client address
 	// (as V1RatePerMinute: zero means the default, 20; negative disables).
 	V2TokenRatePerMinute int
-	// V2RatePerMinute limits every other /v2 route per access token, and
-	// per client address for requests without a live token. Zero means the
-	// default, 600; negative disables.
+	// V2RatePerMinute limits every other /v2 route per API key (all the
+	// access tokens of a key together), and per client address for
+	// requests without a live token. Zero means the default, 600;
+	// negative disables.
 	V2RatePerMinute int
+	// KeyLookupsPerMinute limits GET /api/v1/pix-keys/{key} per account
+	// (all its keys together), on top of each key's own limit: the DICT
+	// limits reads per payer, and every lookup spends the provider's DICT
+	// budget. Zero means the default, 30; negative disables.
+	KeyLookupsPerMinute int
 	// AuthFailuresPerMinute is how many failed authentications one client
 	// address (an IPv6 /64) may make per minute, in bursts of as many; past
 	// it the address gets 429 before its credentials are looked at. Zero
@@ -79,12 +90,14 @@ type Config struct {
 	// interval (1s by default). Default 2s.
 	ProviderRetryAfter time.Duration
 	// ProxyHeader names the header carrying the client address when the API
-	// runs behind a reverse proxy or load balancer (e.g. "X-Forwarded-For").
+	// runs behind a reverse proxy or load balancer (e.g. "X-Real-IP").
 	// Empty means the TCP peer is the client. The client address decides the
-	// per-key IP allowlists, so set it only together with TrustedProxies.
+	// per-key IP allowlists, so it is believed only from TrustedProxies:
+	// without any, it is ignored (see proxies).
 	ProxyHeader string
-	// TrustedProxies lists the proxies (IPs or CIDRs) whose ProxyHeader is
-	// believed; requests from anywhere else are judged by their TCP peer.
+	// TrustedProxies lists the proxies (IPs or CIDRs, see
+	// ParseTrustedProxies) whose ProxyHeader is believed; requests from
+	// anywhere else are judged by their TCP peer.
 	TrustedProxies []string
 }
 
@@ -97,6 +110,7 @@ const (
 	DefaultV2TokenRatePerMinute = 20
 	DefaultV2RatePerMinute      = 600
 	DefaultAuthFailuresPerMin   = 30
+	DefaultKeyLookupsPerMinute  = 30
 	DefaultProviderTimeout      = 15 * time.Second
 	DefaultProviderRetryAfter   = 2 * time.Second
 )
@@ -120,6 +134,9 @@ func (c Config) withDefaults() Config {
 	if c.V2RatePerMinute == 0 {
 		c.V2RatePerMinute = DefaultV2RatePerMinute
 	}
+	if c.KeyLookupsPerMinute == 0 {
+		c.KeyLookupsPerMinute = DefaultKeyLookupsPerMinute
+	}
 	if c.AuthFailuresPerMinute == 0 {
 		c.AuthFailuresPerMinute = DefaultAuthFailuresPerMin
 	}
@@ -138,15 +155,22 @@ type Deps struct {
 	// Redis holds the rate-limit counters and the v2 access tokens. Nil
 	// disables rate limiting and makes /v2 answer 503 (New logs a warning).
 	Redis redis.UniversalClient
-	// Provider is the settlement provider client, shared with nothing else
-	// in the process so its circuit breaker reflects this process's calls.
-	// Nil makes POST /api/v1/charges answer 503 without writing anything.
-	Provider providerclient.Client
+	// Provider is the settlement provider's connector, shared with nothing
+	// else in the process so its circuit breaker reflects this process's
+	// calls; it also reads the provider's notifications. Nil makes POST
+	// /api/v1/charges and the provider webhook answer 503 without writing
+	// anything.
+	Provider providerclient.Connector
 	Logger   *slog.Logger
 	// Metrics registers the HTTP metrics; nil records none.
 	Metrics prometheus.Registerer
 	// Ready lists the dependencies /readyz checks besides Postgres.
 	Ready []ReadyCheck
+	// Live, when set, is what /healthz asks besides answering at all: an
+	// error (the database pool starved, storage.DB.PoolStarved) fails it,
+	// so that the orchestrator restarts the process. It must answer at
+	// once, from memory.
+	Live func() error
 	// Clock is the API's time: when v2 access tokens expire and how old a
 	// charge may be to be refunded. Nil means time.Now.
 	Clock func() time.Time
@@ -165,6 +189,8 @@ type Server struct {
 	app      *fiber.App
 	// authLimiter counts failed authentications per address; nil: off.
 	authLimiter *redis_rate.Limiter
+	// proxies says where a request came from (see clientaddr.go).
+	proxies proxies
 }
 
 // New builds the Fiber application.
@@ -185,18 +211,18 @@ func New(cfg Config, deps Deps) *Server {
 	if cfg.AuthFailuresPerMinute > 0 {
 		s.authLimiter = s.limiter
 	}
+	var err error
+	if s.proxies, err = newProxies(cfg.ProxyHeader, cfg.TrustedProxies); err != nil {
+		s.log.Error("api: client addresses are the TCP peers", "error", err)
+	}
 	s.app = fiber.New(fiber.Config{
-		AppName:                 "pixgate",
-		BodyLimit:               cfg.BodyLimit,
-		DisableStartupMessage:   true,
-		ReadTimeout:             15 * time.Second,
-		WriteTimeout:            30 * time.Second,
-		IdleTimeout:             90 * time.Second,
-		ErrorHandler:            s.renderError,
-		ProxyHeader:             cfg.ProxyHeader,
-		EnableTrustedProxyCheck: len(cfg.TrustedProxies) > 0,
-		TrustedProxies:          cfg.TrustedProxies,
-		EnableIPValidation:      true,
+		AppName:               "pixgate",
+		BodyLimit:             cfg.BodyLimit,
+		DisableStartupMessage: true,
+		ReadTimeout:           15 * time.Second,
+		WriteTimeout:          30 * time.Second,
+		IdleTimeout:           90 * time.Second,
+		ErrorHandler:          s.renderError,
 	})
 	// Order matters: the request id exists before anything can fail, the
 	// access log sees the final status of every request (panics included,
@@ -218,15 +244,25 @@ func (s *Server) routes() {
 	s.docsRoutes()
 
 	s.app.Post("/webhooks/provider/:token", s.providerWebhook)
+	// The BCB API Pix posts its webhooks to {webhookUrl}/pix.
+	s.app.Post("/webhooks/provider/:token/pix", s.providerWebhook)
 
 	v1 := s.app.Group("/api/v1")
 	v1.Get("/balance", s.v1Auth(storage.ScopeBalanceRead), s.getBalance)
 	v1.Post("/charges", s.v1Auth(storage.ScopeChargesWrite), requireJSON, s.createCharge)
 	v1.Get("/charges", s.v1Auth(storage.ScopeChargesRead), s.listCharges)
 	v1.Get("/charges/:charge", s.v1Auth(storage.ScopeChargesRead), s.getCharge)
+	// A charge's refunds are read with charges:read: they are part of its
+	// story, as its refunded_amount is.
+	v1.Post("/charges/:charge/refunds", s.v1Auth(storage.ScopeRefundsWrite), requireJSON, s.createChargeRefund)
+	v1.Get("/charges/:charge/refunds", s.v1Auth(storage.ScopeChargesRead), s.listChargeRefunds)
 	v1.Post("/withdrawals", s.v1Auth(storage.ScopeWithdrawalsWrite), requireJSON, s.createWithdrawal)
 	v1.Get("/withdrawals", s.v1Auth(storage.ScopeWithdrawalsRead), s.listWithdrawals)
 	v1.Get("/withdrawals/:withdrawal", s.v1Auth(storage.ScopeWithdrawalsRead), s.getWithdrawal)
+	v1.Get("/infractions", s.v1Auth(storage.ScopeInfractionsRead), s.listInfractions)
+	v1.Get("/infractions/:id", s.v1Auth(storage.ScopeInfractionsRead), s.getInfraction)
+	v1.Post("/infractions/:id/defense", s.v1Auth(storage.ScopeInfractionsWrite), requireJSON, s.defendInfraction)
+	v1.Get("/pix-keys/:key", s.v1Auth(storage.ScopePixKeysRead), s.lookupKey)
 
 	s.v2Routes()
 }

@@ -39,10 +39,11 @@ type corpusSecrets struct {
 // leaks are the marks of internals: Go's types and errors, the database,
 // the runtime, addresses, stack traces, and the secrets' own prefixes.
 var leaks = []string{"Go struct", "Go value", "json: ", "unmarshal", "pgx", "SQLSTATE", "postgres", "redis", "goroutine",
-	"runtime.", "panic", ".go:", "127.0.0.1", "dial tcp", "sk_", "whsec_", "pgat_", "Buffer size"}
+	"runtime.", "panic", ".go:", "127.0.0.1", "dial tcp", "sk_", "whsec_", "pgat_", "Buffer size",
+	"invalid character", "looking for beginning", "after object key"}
 
 func TestAttackCorpus(t *testing.T) {
-	e := newEnv(t, withWebhookToken, noTokenRateLimit, func(s *setup) {
+	e := newEnv(t, withWebhookToken, noTokenRateLimit, corpusProxy, func(s *setup) {
 		s.cfg.ProviderWebhookToken = corpusWebhookToken
 		s.cfg.V1RatePerMinute, s.cfg.V2RatePerMinute, s.cfg.AuthFailuresPerMinute = -1, -1, -1
 		s.cfg.PostbackURLPolicy = refuseLoopback
@@ -57,7 +58,10 @@ func TestAttackCorpus(t *testing.T) {
 	secrets := corpusSecrets{v1Token: token, webhookToken: corpusWebhookToken, accessToken: e.accessToken(token)}
 	_, secrets.secret = keyPair(token)
 
+	targets := round2Targets(t, e, in, token, secrets.accessToken)
+
 	probes := corpusProbes(secrets, charge.str("id"), wd.str("id"), other.str("id"), charge.str("pix_id"), other.str("pix_id"))
+	probes = append(probes, round2Probes(secrets, targets)...)
 	routes := corpusRoutes()
 	aimed := map[string]int{}
 	before := snapshot(t, e)
@@ -78,6 +82,7 @@ func TestAttackCorpus(t *testing.T) {
 			}
 		}
 	}
+	round2Inert(t, e, secrets, targets) // answered 200, changing nothing
 	after := snapshot(t, e)
 	for table, h := range before {
 		if after[table] != h {

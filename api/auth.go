@@ -3,7 +3,6 @@ package api
 import (
 	"errors"
 	"net/http"
-	"net/netip"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -81,19 +80,6 @@ func plausiblePublicID(s string) bool {
 		}
 	}
 	return true
-}
-
-// clientAddr is the caller's address as Fiber sees it: the TCP peer, or the
-// first address in Config.ProxyHeader when the peer is a trusted proxy. The
-// proxy must overwrite that header (e.g. X-Real-IP), not append to one the
-// client sent, or allowlists could be bypassed. The zero Addr means the
-// address could not be read.
-func clientAddr(c *fiber.Ctx) netip.Addr {
-	ip, err := netip.ParseAddr(c.IP())
-	if err != nil {
-		return netip.Addr{}
-	}
-	return ip.Unmap()
 }
 
 // apiKeyOf returns the key that authenticated the request, if any.

@@ -35,21 +35,7 @@ func (s *Server) authFailLimit() redis_rate.Limit {
 }
 
 // authFailKey is the counter of the request's client address.
-func authFailKey(c *fiber.Ctx) string { return authFailPrefix + addrBucket(c) }
-
-// addrBucket is the client address as the per-address limits count it: an
-// IPv6 client by its /64, which one host can rotate through at will.
-func addrBucket(c *fiber.Ctx) string {
-	ip := clientAddr(c)
-	switch {
-	case !ip.IsValid():
-		return "unknown"
-	case ip.Is6():
-		p, _ := ip.Prefix(64)
-		return p.String()
-	}
-	return ip.String()
-}
+func (s *Server) authFailKey(c *fiber.Ctx) string { return authFailPrefix + s.addrBucket(c) }
 
 // authGate refuses, with 429 and Retry-After, an address that used up its
 // failures. It spends nothing.
@@ -58,7 +44,7 @@ func (s *Server) authGate(c *fiber.Ctx, surface string) error {
 		return nil
 	}
 	limit := s.authFailLimit()
-	res, err := s.authLimiter.AllowN(c.UserContext(), authFailKey(c), limit, 0)
+	res, err := s.authLimiter.AllowN(c.UserContext(), s.authFailKey(c), limit, 0)
 	if err != nil {
 		s.log.Warn("auth failure limiter unavailable; request let through", "request_id", requestIDOf(c), "error", err)
 		return nil
@@ -80,12 +66,12 @@ func (s *Server) authGate(c *fiber.Ctx, surface string) error {
 // logs it (never the secret) and returns err, the answer to give.
 func (s *Server) authFailed(c *fiber.Ctx, surface, keyID string, err error) error {
 	s.metrics.authFailure(surface, "failed")
-	attrs := []any{"surface", surface, "client_ip", clientAddr(c).String(), "route", routeOf(c), "request_id", requestIDOf(c)}
+	attrs := []any{"surface", surface, "client_ip", s.clientAddr(c).String(), "route", routeOf(c), "request_id", requestIDOf(c)}
 	if keyID != "" {
 		attrs = append(attrs, "key", keyID)
 	}
 	if s.authLimiter != nil {
-		res, lerr := s.authLimiter.Allow(c.UserContext(), authFailKey(c), s.authFailLimit())
+		res, lerr := s.authLimiter.Allow(c.UserContext(), s.authFailKey(c), s.authFailLimit())
 		switch {
 		case lerr != nil:
 			attrs = append(attrs, "limiter_error", lerr.Error())

@@ -54,32 +54,64 @@ func decodeBody(ctx context.Context, body []byte) (object, error) {
 		case errors.Is(err, errTrailingData):
 			return object{}, newError(http.StatusBadRequest, codeMalformedJSON, "The body must hold one JSON object and nothing after it.")
 		case errors.As(err, &syn):
+			// The offset, not encoding/json's own words: those describe the
+			// parser ("looking for beginning of value"), not the request.
 			return object{}, newError(http.StatusBadRequest, codeMalformedJSON,
-				"The body is not valid JSON: %s (at byte %d).", syn.Error(), syn.Offset)
+				"The body is not valid JSON: the first error is at byte %d.", syn.Offset)
 		}
 		return object{}, newError(http.StatusBadRequest, codeMalformedJSON, "The body is not valid JSON: it ends before the object does.")
 	}
-	o := object{ctx: ctx, m: m, errs: fieldErrors{}}
+	o := object{ctx: ctx, m: m, errs: newFieldErrors()}
 	o.refuseRepeated(repeated)
 	return o, nil
 }
 
-// fieldErrors collects validation problems by field path ("payer.document").
-// Messages complete a sentence that starts with the field name.
-type fieldErrors map[string][]string
-
-func (f fieldErrors) add(field, format string, args ...any) {
-	f[field] = append(f[field], fmt.Sprintf(format, args...))
+// fieldErrors collects validation problems by field path ("payer.document"),
+// in the order they were found, which is the order of the request's
+// fields. Messages complete a sentence that starts with the field name.
+type fieldErrors struct {
+	byField map[string][]string
+	order   []string
 }
 
-func (f fieldErrors) has(field string) bool { return len(f[field]) > 0 }
+func newFieldErrors() *fieldErrors { return &fieldErrors{byField: map[string][]string{}} }
 
-// err is the 422 carrying every problem, or nil.
-func (f fieldErrors) err() error {
-	if len(f) == 0 {
+func (f *fieldErrors) add(field, format string, args ...any) {
+	if _, seen := f.byField[field]; !seen {
+		f.order = append(f.order, field)
+	}
+	f.byField[field] = append(f.byField[field], fmt.Sprintf(format, args...))
+}
+
+func (f *fieldErrors) has(field string) bool { return len(f.byField[field]) > 0 }
+
+func (f *fieldErrors) empty() bool { return len(f.order) == 0 }
+
+// err is the 422 carrying every problem, or nil. Its message is the first
+// problem, named: clients of the provider family log only message.
+func (f *fieldErrors) err() error {
+	if f.empty() {
 		return nil
 	}
-	return &apiError{Status: http.StatusUnprocessableEntity, Code: codeValidation, Message: msgValidation, Fields: f}
+	return &apiError{Status: http.StatusUnprocessableEntity, Code: codeValidation, Message: f.message(), Fields: f.byField}
+}
+
+// message is the first problem as a sentence ("payer.document is
+// required"), and how many more there are.
+func (f *fieldErrors) message() string {
+	first := f.order[0]
+	msg := first + " " + f.byField[first][0]
+	n := -1
+	for _, problems := range f.byField {
+		n += len(problems)
+	}
+	switch {
+	case n == 1:
+		msg += " (and 1 more error)"
+	case n > 1:
+		msg += fmt.Sprintf(" (and %d more errors)", n)
+	}
+	return msg
 }
 
 // object is a JSON object being validated; nested objects share the errors
@@ -90,7 +122,7 @@ type object struct {
 	ctx    context.Context
 	prefix string
 	m      map[string]json.RawMessage
-	errs   fieldErrors
+	errs   *fieldErrors
 }
 
 func (o object) path(name string) string { return o.prefix + name }

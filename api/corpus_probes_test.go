@@ -33,6 +33,8 @@ func corpusProbes(s corpusSecrets, chargeID, withdrawalID, foreignChargeID, char
 	ps = append(ps, credentialProbes("POST /api/v1/charges", http.MethodPost, "/api/v1/charges", s)...)
 	ps = append(ps, transportProbes("GET /api/v1/balance", http.MethodGet, "/api/v1/balance", s.v1Token)...)
 	ps = append(ps, methodProbes("/api/v1/balance", "POST", "DELETE", "FOO")...)
+	ps = append(ps, v1RefundProbes(s, chargeID, foreignChargeID)...)
+	ps = append(ps, medProbes(s, chargeID, foreignChargeID)...)
 	ps = append(ps, webhookProbes(s)...)
 	ps = append(ps, tokenProbes(s)...)
 	ps = append(ps, v2BalanceProbes(s)...)

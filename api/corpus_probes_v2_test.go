@@ -49,6 +49,14 @@ func webhookProbes(s corpusSecrets) []probe {
 	for i, b := range malformed {
 		ps = append(ps, probe{name: "webhook: malformed #" + string(rune('a'+i)), method: http.MethodPost, path: path, body: b})
 	}
+	// The BCB API Pix's callback path, {webhookUrl}/pix, takes the same.
+	for _, p := range ps[len(ps)-len(malformed)-10:] {
+		if strings.HasPrefix(p.path, path) {
+			p.name, p.path = p.name+" (/pix)", p.path+"/pix"
+			ps = append(ps, p)
+		}
+	}
+	ps = append(ps, probe{name: "webhook /pix: wrong token", method: http.MethodPost, path: base + "wrong/pix", body: good})
 	ps = append(ps, probe{name: "webhook: oversized", method: http.MethodPost, path: path, size: 70 << 10})
 	ps = append(ps, transportProbes("webhook", http.MethodPost, path, s.v1Token)...)
 	ps = append(ps, methodProbes(path, "GET", "PUT", "DELETE", "FOO")...)

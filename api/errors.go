@@ -36,10 +36,11 @@ const (
 	codeProviderRejected    = "provider_rejected"
 	codeProviderUnavailable = "provider_unavailable"
 	codeProviderTimeout     = "provider_timeout"
+	codeNotSupported        = "not_supported"
+	codeKeyNotFound         = "key_not_found"
+	codeInfractionClosed    = "infraction_closed"
+	codeDefenseExists       = "defense_exists"
 )
-
-// msgValidation is the Laravel-style summary of a 422 with field errors.
-const msgValidation = "The given data was invalid."
 
 // apiError is an answer that is not a success. Handlers return it (or any
 // error, which renderError maps); nothing writes an error body but
@@ -94,6 +95,9 @@ func (s *Server) renderError(c *fiber.Ctx, err error) error {
 	} else {
 		ae = s.toAPIError(err)
 	}
+	if ae.Status == http.StatusRequestEntityTooLarge { // say the limit, so the client can split or shrink
+		ae = newError(ae.Status, codePayloadTooLarge, "Request body too large: the limit is %d bytes.", c.App().Config().BodyLimit)
+	}
 	if unread {
 		reqID = newRequestID()
 		c.Set(HeaderRequestID, reqID)
@@ -125,9 +129,10 @@ func (s *Server) renderError(c *fiber.Ctx, err error) error {
 	return c.Status(ae.Status).JSON(body)
 }
 
-// errDatabaseUnavailable: Postgres cannot be reached for the moment.
+// errDatabaseUnavailable: Postgres cannot be reached for the moment, or
+// every connection to it stayed busy past the acquire deadline.
 var errDatabaseUnavailable = &apiError{Status: http.StatusServiceUnavailable, Code: codeUnavailable,
-	Message: "PixGate cannot reach its database at the moment; retry shortly (with the same external_id for a create).", RetryAfter: time.Second}
+	Message: "PixGate's database is unreachable or busy at the moment; retry shortly (with the same external_id for a create).", RetryAfter: time.Second}
 
 // toAPIError is the one place where typed errors become HTTP answers.
 // Anything it does not recognise is a bug: 500 with nothing of the error
@@ -145,7 +150,11 @@ func (s *Server) toAPIError(err error) *apiError {
 	case errors.As(err, &ae):
 		return ae
 	case errors.As(err, &re):
-		return &apiError{Status: http.StatusUnprocessableEntity, Code: codeValidation, Message: msgValidation,
+		code := re.Code()
+		if code == "" {
+			code = codeValidation
+		}
+		return &apiError{Status: http.StatusUnprocessableEntity, Code: code, Message: re.Field + " " + re.Detail,
 			Fields: map[string][]string{re.Field: {re.Detail}}}
 	case errors.Is(err, storage.ErrNotFound):
 		return newError(http.StatusNotFound, codeNotFound, "No such record for this account.")
@@ -164,6 +173,8 @@ func (s *Server) toAPIError(err error) *apiError {
 			Fields:  map[string][]string{"amount": {fmt.Sprintf("with the fee (R$ %s) exceeds the available balance (R$ %s)", insf.Requested, insf.Balance)}}}
 	case errors.Is(err, ledger.ErrInsufficientFunds):
 		return newError(http.StatusUnprocessableEntity, codeInsufficientFunds, "Insufficient funds for this request (amount plus fee).")
+	case errors.Is(err, providerclient.ErrUnsupported):
+		return newError(http.StatusNotImplemented, codeNotSupported, "The settlement provider does not offer this.")
 	case errors.Is(err, providerclient.ErrRejected):
 		msg := "The settlement provider rejected the request."
 		if errors.As(err, &pe) && pe.Message != "" {
@@ -182,9 +193,10 @@ func (s *Server) toAPIError(err error) *apiError {
 	case errors.As(err, &fe):
 		return fromFiberError(fe)
 	case storage.Unavailable(err):
-		// Not a fault: Postgres is restarting or failing over. Nothing was
-		// done that a retry would do twice (a create is one transaction,
-		// replayed by its external_id).
+		// Not a fault: Postgres is restarting or failing over, or no
+		// connection came free in time. Nothing was done that a retry
+		// would do twice (a create is one transaction, replayed by its
+		// external_id).
 		return errDatabaseUnavailable
 	}
 	return newError(http.StatusInternalServerError, codeInternal, "Internal error. Quote the request_id when contacting support.")

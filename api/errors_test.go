@@ -74,7 +74,8 @@ func TestOddInputIsNeverAServerError(t *testing.T) {
 	}
 }
 
-// A database that cannot be reached (restarting, failing over) is not a
+// A database that cannot be reached (restarting, failing over), or whose
+// connections all stayed busy past the acquire deadline, is not a
 // fault of PixGate's: 503 service_unavailable with Retry-After, as for any
 // dependency that is down, never 500.
 func TestDatabaseOutageIsUnavailableNotAFault(t *testing.T) {
@@ -93,8 +94,9 @@ func TestDatabaseOutageIsUnavailableNotAFault(t *testing.T) {
 	srv.App().Get("/shutdown", func(*fiber.Ctx) error {
 		return fmt.Errorf("storage: wallet: %w", &pgconn.PgError{Severity: "FATAL", Code: "57P01", Message: "terminating connection due to administrator command"})
 	})
+	srv.App().Get("/busy", func(*fiber.Ctx) error { return fmt.Errorf("storage: create refund: %w", context.DeadlineExceeded) })
 	srv.App().Get("/bug", func(*fiber.Ctx) error { return &pgconn.PgError{Code: "42703", Message: "column does not exist"} })
-	for path, want := range map[string]int{"/refused": 503, "/shutdown": 503, "/bug": 500} {
+	for path, want := range map[string]int{"/refused": 503, "/shutdown": 503, "/busy": 503, "/bug": 500} {
 		resp, err := srv.App().Test(newRequest(http.MethodGet, path), -1)
 		if err != nil {
 			t.Fatal(err)

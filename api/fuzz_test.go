@@ -40,7 +40,7 @@ func FuzzChargeBody(f *testing.F) {
 		if err != nil {
 			return
 		}
-		in, err := s.parseCharge(o)
+		in, err := s.parseChargeRequest(o)
 		if err != nil {
 			return
 		}
@@ -59,7 +59,7 @@ func FuzzChargeBody(f *testing.F) {
 			t.Fatalf("split accepted as %s", in.Split)
 		}
 		o2, _ := decodeBody(context.Background(), body)
-		again, err := s.parseCharge(o2)
+		again, err := s.parseChargeRequest(o2)
 		if err != nil || !reflect.DeepEqual(in, again) {
 			t.Fatalf("the same body parsed twice differs: %v", err)
 		}
@@ -76,7 +76,7 @@ func FuzzWithdrawalBody(f *testing.F) {
 		if err != nil {
 			return
 		}
-		in, err := s.parseWithdrawal(o)
+		in, err := s.parseWithdrawalRequest(o)
 		if err != nil {
 			return
 		}
@@ -94,7 +94,7 @@ func FuzzWithdrawalBody(f *testing.F) {
 			storableText(t, "description", *in.Description)
 		}
 		o2, _ := decodeBody(context.Background(), body)
-		if again, err := s.parseWithdrawal(o2); err != nil || !reflect.DeepEqual(in, again) {
+		if again, err := s.parseWithdrawalRequest(o2); err != nil || !reflect.DeepEqual(in, again) {
 			t.Fatalf("the same body parsed twice differs: %v", err)
 		}
 	})
@@ -181,7 +181,7 @@ func FuzzRefundBody(f *testing.F) {
 		if err != nil {
 			return
 		}
-		in, err := s.parseRefund(o)
+		in, err := s.parseRefundRequest(o)
 		if err != nil {
 			return
 		}
@@ -190,7 +190,7 @@ func FuzzRefundBody(f *testing.F) {
 			t.Fatalf("refund %+v accepted", in)
 		}
 		o2, _ := decodeBody(context.Background(), body)
-		if again, err := s.parseRefund(o2); err != nil || !reflect.DeepEqual(in, again) {
+		if again, err := s.parseRefundRequest(o2); err != nil || !reflect.DeepEqual(in, again) {
 			t.Fatalf("the same body parsed twice differs: %v", err)
 		}
 	})

@@ -18,9 +18,19 @@ type ReadyCheck struct {
 // readyTimeout bounds every check of one /readyz call.
 const readyTimeout = 2 * time.Second
 
-// healthz says the process is alive; it touches no dependency, so a
-// dependency's outage never gets a live process restarted.
+// healthz says the process is alive and can get out of its trouble by
+// itself; it touches no dependency, so a dependency's outage never gets a
+// live process restarted. Deps.Live (the database pool's watch) is what it
+// asks: a pool whose connections are all held and never released leaves
+// every request failing until the process restarts, so healthz fails and
+// the orchestrator restarts it.
 func (s *Server) healthz(c *fiber.Ctx) error {
+	if s.deps.Live != nil {
+		if err := s.deps.Live(); err != nil {
+			s.log.Error("liveness check failed: the process needs a restart", "request_id", requestIDOf(c), "error", err)
+			return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable", "checks": fiber.Map{"postgres_pool": "starved"}})
+		}
+	}
 	return c.JSON(fiber.Map{"status": "ok"})
 }
 

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/pixgate/pixgate/storage"
 )
 
 // /readyz names each dependency it checks, never shows how it failed (the
@@ -46,4 +49,27 @@ func TestProbesAreLoggedAtDebug(t *testing.T) {
 			t.Errorf("request logged below info: %s", line)
 		}
 	}
+}
+
+// /healthz fails while the database pool is starved (Deps.Live), so the
+// orchestrator restarts a process whose requests can no longer get a
+// connection; it never looks at the database itself.
+func TestHealthzFailsWhileThePoolIsStarved(t *testing.T) {
+	var starved atomic.Bool
+	e := newEnv(t, func(s *setup) {
+		s.live = func() error {
+			if starved.Load() {
+				return storage.ErrPoolStarved
+			}
+			return nil
+		}
+	})
+	e.call(http.MethodGet, "/healthz", "", nil).expect(t, http.StatusOK)
+	starved.Store(true)
+	r := e.call(http.MethodGet, "/healthz", "", nil).expect(t, http.StatusServiceUnavailable)
+	if r.str("status") != "unavailable" || r.str("checks.postgres_pool") != "starved" {
+		t.Fatalf("healthz body: %s", r.raw)
+	}
+	starved.Store(false)
+	e.call(http.MethodGet, "/healthz", "", nil).expect(t, http.StatusOK)
 }

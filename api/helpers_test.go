@@ -20,6 +20,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
@@ -52,14 +53,12 @@ type setup struct {
 	metrics    *prometheus.Registry
 	clock      func() time.Time // Deps.Clock
 	ready      []ReadyCheck
+	live       func() error
+	pool       storage.Config // the database handle's settings (a pool of one)
 }
 
 func newEnv(t *testing.T, opts ...func(*setup)) *env {
 	t.Helper()
-	db := storagetest.NewDB(t)
-	rdb := redis.NewClient(storagetest.NewRedis(t))
-	t.Cleanup(func() { _ = rdb.Close() })
-
 	sb := sandbox.New(sandbox.Config{SettleDelay: time.Hour}) // nothing settles behind a test's back
 	psrv := httptest.NewServer(sb.Handler())
 	t.Cleanup(psrv.Close) // after sb.Close, which releases held requests
@@ -71,19 +70,23 @@ func newEnv(t *testing.T, opts ...func(*setup)) *env {
 			BaseURL: psrv.URL, ClientID: sandbox.DefaultClientID, ClientSecret: sandbox.DefaultClientSecret,
 			Timeout: 2 * time.Second, RetryMaxElapsed: -1, BreakerFailures: 1000, BreakerOpenTimeout: time.Second,
 		},
+		pool: storage.Config{}, // storagetest.PoolSize connections
 	}
 	for _, o := range opts {
 		o(&st)
 	}
+	db := storagetest.NewDBWith(t, st.pool)
+	rdb := redis.NewClient(storagetest.NewRedis(t))
+	t.Cleanup(func() { _ = rdb.Close() })
 	logs := &syncBuffer{}
-	deps := Deps{DB: db, Redis: rdb, Provider: providerclient.New(st.provider), Logger: newTestLogger(logs), Clock: st.clock}
+	deps := Deps{DB: db, Redis: rdb, Provider: providerclient.Wrap(family.NewConnector(st.provider), st.provider), Logger: newTestLogger(logs), Clock: st.clock}
 	if st.noProvider {
 		deps.Provider = nil
 	}
 	if st.metrics != nil {
 		deps.Metrics = st.metrics
 	}
-	deps.Ready = st.ready
+	deps.Ready, deps.Live = st.ready, st.live
 	return &env{t: t, db: db, rdb: rdb, sb: sb, url: serve(t, New(st.cfg, deps)),
 		http: &http.Client{Timeout: 20 * time.Second}, logs: logs}
 }

@@ -32,20 +32,49 @@ type listMeta struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
+// listQueryParams are the parameters every v1 list reads.
+var listQueryParams = []string{"per_page", "cursor", "status"}
+
 // listParams reads per_page, status and cursor for the integrator's list,
-// reporting every bad parameter at once. The cursor is opaque to clients:
+// reporting every bad parameter at once. Any other parameter is refused,
+// naming the ones there are: a client that pages with ?page=2 must learn
+// that it keeps getting the first page. The cursor is opaque to clients:
 // the base64url of the last id of the previous page, so paging stays stable
 // while new records arrive.
 func listParams(c *fiber.Ctx, statuses []string) (storage.ListParams, error) {
-	p, err := parseListQuery(c.Query("per_page"), c.Query("status"), c.Query("cursor"), statuses)
+	var unknown []string
+	c.Context().QueryArgs().VisitAll(func(key, _ []byte) {
+		if k := string(key); !slices.Contains(listQueryParams, k) && !slices.Contains(unknown, k) {
+			unknown = append(unknown, k)
+		}
+	})
+	p, err := parseListQuery(c.Query("per_page"), c.Query("status"), c.Query("cursor"), statuses, unknown...)
 	p.IntegratorID = integratorIDOf(c)
 	return p, err
 }
 
-// parseListQuery is listParams without the request: the query's values.
-func parseListQuery(perPage, status, cursor string, statuses []string) (storage.ListParams, error) {
+// queryParamField names an unknown query parameter in the answer when its
+// name looks like one (page, limit, sort) and cannot be a credential pasted
+// in the wrong place; anything else is reported as "query", unechoed.
+func queryParamField(name string) string {
+	plausible := len(name) <= 32 && name != "" && name[0] >= 'a' && name[0] <= 'z' &&
+		strings.IndexFunc(name, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') }) < 0
+	for _, prefix := range []string{"sk_", "pk_", "whsec_", "pgat_"} {
+		if strings.HasPrefix(name, prefix) {
+			plausible = false
+		}
+	}
+	if !plausible {
+		return "query"
+	}
+	return name
+}
+
+// parseListQuery is listParams without the request: the query's values
+// and the names of the parameters no list reads.
+func parseListQuery(perPage, status, cursor string, statuses []string, unknown ...string) (storage.ListParams, error) {
 	p := storage.ListParams{Limit: defaultPerPage}
-	errs := fieldErrors{}
+	errs := newFieldErrors()
 	if perPage != "" {
 		n, err := strconv.Atoi(perPage)
 		if err != nil || n < 1 || n > maxPerPage {
@@ -65,6 +94,9 @@ func parseListQuery(perPage, status, cursor string, statuses []string) (storage.
 			errs.add("cursor", "is not a cursor this API returned (use meta.next_cursor of the previous page)")
 		}
 		p.After = &id
+	}
+	for _, k := range unknown {
+		errs.add(queryParamField(k), "is not a parameter of this list; it reads %s", strings.Join(listQueryParams, ", "))
 	}
 	return p, errs.err()
 }

@@ -117,6 +117,14 @@ func TestOpenAPIMatchesRealAnswers(t *testing.T) {
 	refund := check(e.call(http.MethodPost, "/v2/pix/refund", v2, map[string]any{"pix_id": charge.str("transactionId"), "amount": 5}).expect(t, 200))
 	check(e.call(http.MethodPost, "/v2/pix/refund", v2, map[string]any{"pix_id": charge.str("transactionId"), "amount": 50}).expect(t, 422))
 	check(e.call(http.MethodPost, "/v2/pix/refund", v2, map[string]any{"pix_id": "nope", "amount": 1}).expect(t, 404))
+	// v1 refunds of the same charge, named by its external_id.
+	check(e.call(http.MethodPost, "/api/v1/charges/pedido-v2/refunds", token, `{"amount": 1, "external_id": "dev-1"}`).expect(t, 201))
+	check(e.call(http.MethodPost, "/api/v1/charges/pedido-v2/refunds", token, `{"amount": 1, "external_id": "dev-1"}`).expect(t, 200))
+	check(e.call(http.MethodPost, "/api/v1/charges/pedido-v2/refunds", token, `{"amount": 2, "external_id": "dev-1"}`).expect(t, 409))
+	check(e.call(http.MethodPost, "/api/v1/charges/"+created.str("id")+"/refunds", token, `{"amount": 1}`).expect(t, 422))
+	check(e.call(http.MethodPost, "/api/v1/charges/nope/refunds", token, `{"amount": 1}`).expect(t, 404))
+	check(e.call(http.MethodGet, "/api/v1/charges/pedido-v2/refunds?per_page=1", token, nil).expect(t, 200))
+	check(e.call(http.MethodGet, "/api/v1/charges/pedido-v2/refunds?page=2", token, nil).expect(t, 422))
 	payment := check(e.call(http.MethodPost, "/v2/pix/payment", v2, validWithdrawal(map[string]string{"external_id": `"saque-v2"`})).expect(t, 200))
 	for _, pixID := range []string{charge.str("transactionId"), refund.str("transactionId"), payment.str("transactionId")} {
 		check(e.call(http.MethodPost, "/v2/consult-transaction", v2, map[string]any{"pix_id": pixID}).expect(t, 200))

@@ -13,7 +13,9 @@ import (
 // (which JSON decoding would silently turn into U+FFFD, so that two
 // different external_ids became one record), invisible and bidirectional
 // characters in names (a name reaches the provider as the recipient's),
-// numbers jsonb cannot hold, and members sent twice.
+// invisible characters in free text other than those that join emoji
+// (zero-width and tag characters hide text nobody sees), numbers jsonb
+// cannot hold, and members sent twice.
 func TestTextThatIsNotWhatItSeemsIsRefused(t *testing.T) {
 	e := newEnv(t)
 	in, token := e.integrator("Loja Texto", money.Percent(0), money.Fixed(0))
@@ -36,6 +38,13 @@ func TestTextThatIsNotWhatItSeemsIsRefused(t *testing.T) {
 		{"line separator", "/api/v1/withdrawals", validWithdrawal(map[string]string{"creditParty": credit("Bel\u2028trano")}), "creditParty.name"},
 		{"tag characters", "/api/v1/withdrawals", validWithdrawal(map[string]string{"creditParty": credit("Beltrano\U000E0041")}), "creditParty.name"},
 		{"Latin-1 description", "/api/v1/withdrawals", validWithdrawal(map[string]string{"description": "\"Repasse \xe0 vista\""}), "description"},
+		{"zero width in a description", "/api/v1/withdrawals", validWithdrawal(map[string]string{"description": "\"Re\u200Bpasse\""}), "description"},
+		{"tags in a description", "/api/v1/withdrawals", validWithdrawal(map[string]string{"description": "\"Repasse\U000E0069\U000E0067\U000E006E\""}), "description"},
+		{"word joiner in a question", "/api/v1/charges", validCharge(map[string]string{"payerQuestion": "\"Pedido\u2060 1\""}), "payerQuestion"},
+		{"BOM in a question", "/api/v1/charges", validCharge(map[string]string{"payerQuestion": "\"\uFEFFPedido\""}), "payerQuestion"},
+		{"soft hyphen in a question", "/api/v1/charges", validCharge(map[string]string{"payerQuestion": "\"Pe\u00ADdido\""}), "payerQuestion"},
+		{"a joiner joining no emoji", "/api/v1/charges", validCharge(map[string]string{"payerQuestion": "\"Pe\u200Ddido\""}), "payerQuestion"},
+		{"stray tags after a flag", "/api/v1/charges", validCharge(map[string]string{"payerQuestion": "\"\U0001F3F4\U000E0067\U000E0062\""}), "payerQuestion"},
 		{"tiny number in split", "/api/v1/charges", validCharge(map[string]string{"split": `{"x": 1e-100000}`}), "split"},
 		{"long number in split", "/api/v1/charges", validCharge(map[string]string{"split": `{"x": 1.` + strings.Repeat("0", 20000) + `1}`}), "split"},
 		{"invalid UTF-8 in split", "/api/v1/charges", validCharge(map[string]string{"split": "{\"x\": \"\xff\"}"}), "split"},
@@ -51,8 +60,9 @@ func TestTextThatIsNotWhatItSeemsIsRefused(t *testing.T) {
 	if n := e.count(`SELECT (SELECT count(*) FROM charges) + (SELECT count(*) FROM withdrawals)`); n != 0 {
 		t.Fatalf("refused requests stored %d records", n)
 	}
-	// What is allowed stays allowed: accents, emoji joined by ZWJ in a
-	// description, escapes of a proper surrogate pair.
+	// What is allowed stays allowed: accents, emoji joined by ZWJ (after a
+	// skin tone too), a subdivision flag's tags, escapes of a proper
+	// surrogate pair.
 	e.call(http.MethodPost, "/api/v1/charges", token, validCharge(map[string]string{
-		"payer": payer("José Conceição"), "payerQuestion": `"Pedido \ud83d\ude00 👨\u200d👩"`})).expect(t, http.StatusCreated)
+		"payer": payer("José Conceição"), "payerQuestion": `"Pedido \ud83d\ude00 👨\u200d👩 👩🏽\u200d💻 ` + "🏴\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F" + `"`})).expect(t, http.StatusCreated)
 }

@@ -28,6 +28,23 @@ var (
 	// read differently.
 	errControlInHeader = newError(http.StatusBadRequest, codeBadRequest,
 		"The request's headers hold a NUL or a bare carriage return.")
+	// errBareLF: a header line ended by LF alone. RFC 9112 §2.2 lets a
+	// recipient take it for CRLF; a proxy that does not reads another
+	// request, so PixGate takes neither chance.
+	errBareLF = newError(http.StatusBadRequest, codeBadRequest,
+		"The request's header lines must end with CRLF, not a bare line feed.")
+	// errObsFold: a header line folded onto the next (a line starting with
+	// a space or tab), or whitespace before the first header: RFC 9112
+	// §5.2 and §2.2 let a server refuse both with 400.
+	errObsFold = newError(http.StatusBadRequest, codeBadRequest,
+		"The request's headers must not be folded over several lines, nor start with whitespace.")
+	// errHTTPVersion: a request line naming a version other than HTTP/1.0
+	// or HTTP/1.1 (HTTP/2 reaches PixGate through its proxy as HTTP/1.1).
+	// RFC 9110 §15.6.6 has 505 for an unsupported major version; PixGate
+	// answers 400, as for any request it cannot read, and keeps 5xx for
+	// its own faults.
+	errHTTPVersion = newError(http.StatusBadRequest, codeBadRequest,
+		"The request line must end with HTTP/1.1 (or HTTP/1.0).")
 )
 
 // guardTransport installs the checks on the fasthttp server under Fiber.
@@ -63,11 +80,21 @@ func (s *Server) guardTransport() {
 // once with "body too large", which the error renderer turns back into the
 // right 400 (see framingError).
 func refuseBadHead(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
-	if headProblem(h.RawHeaders()) == nil {
+	if requestProblem(h) == nil {
 		return fasthttp.RequestConfig{}
 	}
 	h.SetContentLength(math.MaxInt32)
 	return fasthttp.RequestConfig{MaxRequestBodySize: 1}
+}
+
+// requestProblem is the answer to a request line and head PixGate refuses,
+// or nil. The request line's own ending is not seen: fasthttp keeps only
+// what follows it.
+func requestProblem(h *fasthttp.RequestHeader) *apiError {
+	if p := string(h.Protocol()); p != "HTTP/1.1" && p != "HTTP/1.0" {
+		return errHTTPVersion
+	}
+	return headProblem(h.RawHeaders())
 }
 
 // headProblem is the answer to a head PixGate refuses, or nil. It runs on
@@ -79,7 +106,28 @@ func headProblem(raw []byte) *apiError {
 	case bytes.IndexByte(raw, 0) >= 0 || bareCR(raw):
 		return errControlInHeader
 	}
-	return nil
+	return lineProblem(raw)
+}
+
+// lineProblem finds a header line ended by a bare LF, and a folded line
+// or whitespace before the first header.
+func lineProblem(raw []byte) *apiError {
+	if len(raw) > 0 && (raw[0] == ' ' || raw[0] == '\t') {
+		return errObsFold
+	}
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(raw[i:], '\n')
+		if j < 0 {
+			return nil
+		}
+		i += j
+		if i == 0 || raw[i-1] != '\r' {
+			return errBareLF
+		}
+		if i+1 < len(raw) && (raw[i+1] == ' ' || raw[i+1] == '\t') {
+			return errObsFold
+		}
+	}
 }
 
 // bareCR reports a carriage return that does not end a line.
@@ -151,7 +199,7 @@ func asciiEqualFold(b []byte, lower string) bool {
 func framingError(c *fiber.Ctx, fe *fiber.Error) *apiError {
 	switch fe.Code {
 	case http.StatusRequestEntityTooLarge:
-		if ae := headProblem(c.Request().Header.RawHeaders()); ae != nil {
+		if ae := requestProblem(&c.Request().Header); ae != nil {
 			return ae
 		}
 		return newError(fe.Code, codePayloadTooLarge, "Request body too large.")

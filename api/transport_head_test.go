@@ -17,7 +17,12 @@ func TestHeadCheckJudgesInPlace(t *testing.T) {
 		"Host: x\r\nX-A: a\x00b\r\n\r\n":                                       errControlInHeader,
 		"Host: x\r\nX-A: a\r":                                                  errControlInHeader,
 		"Host: x\r\r\n\r\n":                                                    errControlInHeader,
-		"Host: x\nX-A: b\n\n":                                                  nil,
+		"Host: x\nX-A: b\n\n":                                                  errBareLF,
+		"Host: x\r\nX-A: b\n\r\n":                                              errBareLF,
+		"Host: x\r\nX-A: a\r\n b\r\n\r\n":                                      errObsFold,
+		"Host: x\r\nX-A: a\r\n\tb\r\n\r\n":                                     errObsFold,
+		" Host: x\r\n\r\n":                                                     errObsFold,
+		"Host: x\r\nX-A: a b\t\r\n\r\n":                                        nil,
 		"Host: x\r\nX-Content-Length: 2\r\nContent-Length: 3\r\n\r\n":          nil,
 	}
 	for head, want := range cases {

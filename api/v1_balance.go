@@ -6,12 +6,15 @@ import (
 	"github.com/pixgate/pixgate/storage/money"
 )
 
-// balanceView is the spec's Balance object. reserved_balance is PixGate's
-// addition: money held for withdrawals and refunds still in flight.
+// balanceView is the spec's Balance object. reserved_balance and
+// blocked_balance are PixGate's additions: money held for withdrawals,
+// refunds and MED returns still in flight, and money frozen under open MED
+// infractions.
 type balanceView struct {
 	AvailableBalance money.Money `json:"available_balance"`
 	PendingBalance   money.Money `json:"pending_balance"`
 	ReservedBalance  money.Money `json:"reserved_balance"`
+	BlockedBalance   money.Money `json:"blocked_balance"`
 	Currency         string      `json:"currency"`
 	Account          accountView `json:"account"`
 	Fees             feesView    `json:"fees"`
@@ -36,7 +39,7 @@ func (s *Server) getBalance(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(balanceView{
-		AvailableBalance: w.Available, PendingBalance: w.Pending, ReservedBalance: w.Reserved,
+		AvailableBalance: w.Available, PendingBalance: w.Pending, ReservedBalance: w.Reserved, BlockedBalance: w.Blocked,
 		Currency: "BRL",
 		Account:  accountView{ID: in.ID, Name: in.Name, Email: in.Email},
 		Fees:     feesView{CashIn: in.CashIn.View("cashin"), CashOut: in.CashOut.View("cashout")},

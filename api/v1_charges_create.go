@@ -11,7 +11,7 @@ import (
 // the existing one for a replay. Provider failures leave the charge FAILED
 // (see payments.Service.CreateCharge).
 func (s *Server) createCharge(c *fiber.Ctx) error {
-	return create(c, s.parseCharge, s.payments.CreateCharge,
+	return create(c, s.parseChargeRequest, s.payments.CreateCharge,
 		func(c *fiber.Ctx, _ payments.ChargeRequest, ch storage.Charge, created bool) error {
 			return c.Status(createdStatus(created)).JSON(viewCharge(ch))
 		})

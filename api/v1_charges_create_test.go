@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/pixgate/pixgate/providerclient/pix/brcode"
+	"github.com/pixgate/pixgate/providerclient/pix/brcode/brcodetest"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
@@ -200,7 +200,7 @@ func TestCreateCharge(t *testing.T) {
 	if !strings.Contains(r.raw, `"split":{"rules":[{"account":"acc-1","percent":10}]}`) {
 		t.Errorf("split not returned as sent: %s", r.raw)
 	}
-	code, err := brcode.Parse(r.str("qrcode"))
+	code, err := brcodetest.Parse(r.str("qrcode"))
 	if err != nil || code.Amount != money.FromReais(15, 50) || !code.Dynamic() {
 		t.Fatalf("qrcode %q: %+v, %v", r.str("qrcode"), code, err)
 	}
@@ -276,7 +276,7 @@ func TestCreateChargeProviderOutageThenRetry(t *testing.T) {
 		retry.get("failure_reason") != nil {
 		t.Fatalf("retry: %s", retry.raw)
 	}
-	if _, err := brcode.Parse(retry.str("qrcode")); err != nil {
+	if _, err := brcodetest.Parse(retry.str("qrcode")); err != nil {
 		t.Fatalf("qrcode after retry: %v", err)
 	}
 }

@@ -11,7 +11,7 @@ func (s *Server) getCharge(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ch, err := s.deps.DB.Charge(c.UserContext(), integratorIDOf(c), ref)
+	ch, err := s.payments.Charge(c.UserContext(), integratorIDOf(c), ref)
 	if err != nil {
 		return err
 	}

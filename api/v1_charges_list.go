@@ -17,7 +17,7 @@ func (s *Server) listCharges(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	items, more, err := s.deps.DB.ListCharges(c.UserContext(), p)
+	items, more, err := s.payments.Charges(c.UserContext(), p)
 	if err != nil {
 		return err
 	}

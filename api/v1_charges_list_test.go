@@ -98,3 +98,32 @@ func TestListChargesRefusesBadParameters(t *testing.T) {
 		t.Fatalf("status error lists %s", got)
 	}
 }
+
+// A list parameter PixGate does not read is refused, naming the ones it
+// does: ?page=2 used to return the first page again, silently.
+func TestListsRefuseUnknownParameters(t *testing.T) {
+	e := newEnv(t)
+	_, token := e.integrator("Loja Paginas", money.Percent(0), money.Fixed(0))
+	const reads = "is not a parameter of this list; it reads per_page, cursor, status"
+	for _, list := range []string{"/api/v1/charges", "/api/v1/withdrawals"} {
+		for query, field := range map[string]string{
+			"page=2":                 "page",
+			"per_page=5&page=2":      "page",
+			"limit=10&offset=20":     "limit",
+			"sk_live_abc=1":          "query", // never echoed: it may be a secret in the wrong place
+			"Page=2":                 "query",
+			"per_page=5&per-page=10": "query",
+		} {
+			r := e.call(http.MethodGet, list+"?"+query, token, nil).expectError(t, 422, codeValidation)
+			if got := fmt.Sprint(r.fieldErrors()[field]); got != "["+reads+"]" {
+				t.Errorf("%s?%s: errors[%s] = %s: %s", list, query, field, got, r.raw)
+			}
+		}
+		// Every problem at once: a bad per_page beside an unknown parameter.
+		r := e.call(http.MethodGet, list+"?per_page=0&page=2", token, nil).expectError(t, 422, codeValidation)
+		if len(r.fieldErrors()) != 2 {
+			t.Errorf("%s: want per_page and page named: %s", list, r.raw)
+		}
+		e.call(http.MethodGet, list+"?per_page=5&status=", token, nil).expect(t, 200)
+	}
+}

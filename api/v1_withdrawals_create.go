@@ -11,8 +11,8 @@ import (
 // reserved and the send is recorded (see payments.Service.CreateWithdrawal),
 // 200 for a replay.
 func (s *Server) createWithdrawal(c *fiber.Ctx) error {
-	return create(c, s.parseWithdrawal, s.payments.CreateWithdrawal,
-		func(c *fiber.Ctx, _ payments.WithdrawalRequest, w storage.Withdrawal, created bool) error {
+	return create(c, s.parseWithdrawalRequest, s.payments.CreateWithdrawal,
+		func(c *fiber.Ctx, _ payments.WithdrawalRequest, w storage.Transfer, created bool) error {
 			return c.Status(createdStatus(created)).JSON(viewWithdrawal(w))
 		})
 }

@@ -11,7 +11,7 @@ func (s *Server) getWithdrawal(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	w, err := s.deps.DB.Withdrawal(c.UserContext(), integratorIDOf(c), ref)
+	w, err := s.payments.Withdrawal(c.UserContext(), integratorIDOf(c), ref)
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func TestListWithdrawals(t *testing.T) {
 	}
 	// The provider refused the second one (as the worker would record it).
 	err := e.db.InTx(context.Background(), func(tx *storage.Tx) error {
-		_, _, err := tx.FailWithdrawal(context.Background(), uuid.MustParse(ids[1]), storage.Failure{Reason: "key not found"})
+		_, _, err := tx.FailTransfer(context.Background(), storage.KindWithdrawal, uuid.MustParse(ids[1]), storage.Failure{Reason: "key not found"})
 		return err
 	})
 	if err != nil {

@@ -8,7 +8,13 @@ import (
 )
 
 // withdrawalStatuses are the values of the status filter.
-var withdrawalStatuses = []string{storage.WithdrawalProcessing, storage.WithdrawalCompleted, storage.WithdrawalFailed}
+var withdrawalStatuses = func() []string {
+	s := make([]string, len(storage.TransferStatuses))
+	for i, st := range storage.TransferStatuses {
+		s[i] = string(st)
+	}
+	return s
+}()
 
 // listWithdrawals is GET /api/v1/withdrawals: newest first, per_page,
 // status, cursor.
@@ -17,9 +23,9 @@ func (s *Server) listWithdrawals(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	items, more, err := s.deps.DB.ListWithdrawals(c.UserContext(), p)
+	items, more, err := s.payments.Withdrawals(c.UserContext(), p)
 	if err != nil {
 		return err
 	}
-	return c.JSON(page(items, more, p.Limit, viewWithdrawal, func(w storage.Withdrawal) uuid.UUID { return w.ID }))
+	return c.JSON(page(items, more, p.Limit, viewWithdrawal, func(w storage.Transfer) uuid.UUID { return w.ID }))
 }

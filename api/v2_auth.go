@@ -29,9 +29,10 @@ const codeUnavailable = "service_unavailable"
 
 // v2Auth authenticates a /v2 request by its access token, reads the key the
 // token was issued to (so a revoked key's tokens stop at once) and admits
-// it like v1 (see admit) against the token's budget. A request without a
-// live token is counted against its client address before it is refused,
-// so made-up tokens cannot buy fresh budgets.
+// it like v1 (see admit) against the key's /v2 budget, which all its
+// tokens share: minting tokens buys no budget. A request without a live
+// token is counted against its client address before it is refused, so
+// made-up tokens cannot buy fresh budgets either.
 func (s *Server) v2Auth(scope string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		token, ok := bearerToken(c.Get(fiber.HeaderAuthorization))
@@ -56,7 +57,7 @@ func (s *Server) v2Auth(scope string) fiber.Handler {
 		case err != nil:
 			return err
 		}
-		return s.admit(c, key, in, scope, s.tokenBudget(token))
+		return s.admit(c, key, in, scope, s.v2KeyBudget(key))
 	}
 }
 
@@ -69,17 +70,17 @@ func (s *Server) refuseV2(c *fiber.Ctx, refusal *apiError) error {
 	return refusal
 }
 
-// tokenBudget is an access token's budget on /v2, named by the token's
-// fingerprint (never the token).
-func (s *Server) tokenBudget(token string) budget {
-	return budget{bucket: "v2:token:" + accesstoken.Fingerprint(token), perMinute: s.cfg.V2RatePerMinute,
-		holder: "this access token"}
+// v2KeyBudget is an API key's budget on /v2, spent by every access token
+// issued to the key.
+func (s *Server) v2KeyBudget(key storage.APIKey) budget {
+	return budget{bucket: "v2:key:" + key.PublicID, perMinute: s.cfg.V2RatePerMinute,
+		holder: "this API key (all its access tokens together)"}
 }
 
 // v2AddressBudget is what /v2 requests without a live token share per
 // client address.
 func (s *Server) v2AddressBudget(c *fiber.Ctx) budget {
-	return budget{bucket: "v2:ip:" + addrBucket(c), perMinute: s.cfg.V2RatePerMinute,
+	return budget{bucket: "v2:ip:" + s.addrBucket(c), perMinute: s.cfg.V2RatePerMinute,
 		holder: "this address, without a valid access token,"}
 }
 

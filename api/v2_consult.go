@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/pixgate/pixgate/providerclient/contract"
+	"github.com/pixgate/pixgate/providerclient/contractview"
 )
 
 // v2ConsultTransaction is POST /v2/consult-transaction: the integrator's
@@ -29,5 +30,5 @@ func (s *Server) v2ConsultTransaction(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(contract.Envelope[contract.Transaction]{RequestBody: tx.ContractTransaction()})
+	return c.JSON(contract.Envelope[contract.Transaction]{RequestBody: contractview.Transaction(tx)})
 }

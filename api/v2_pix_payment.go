@@ -4,7 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/pixgate/pixgate/api/payments"
-	"github.com/pixgate/pixgate/providerclient/contract"
+	"github.com/pixgate/pixgate/providerclient/contractview"
 	"github.com/pixgate/pixgate/storage"
 )
 
@@ -13,11 +13,8 @@ import (
 // transactionId is the withdrawal's pix_id, PixGate's own, so it exists
 // before the provider has seen the payment; consult-transaction finds it.
 func (s *Server) v2CreatePayment(c *fiber.Ctx) error {
-	return create(c, s.parseWithdrawal, s.payments.CreateWithdrawal,
-		func(c *fiber.Ctx, _ payments.WithdrawalRequest, w storage.Withdrawal, _ bool) error {
-			return c.JSON(contract.Payment{
-				TransactionID: w.PublicPixID(), ExternalID: deref(w.ExternalID), Status: w.Status, Amount: w.Amount,
-				Description: deref(w.Description), CreditParty: w.CreditParty.ContractParty(),
-			})
+	return create(c, s.parseWithdrawalRequest, s.payments.CreateWithdrawal,
+		func(c *fiber.Ctx, _ payments.WithdrawalRequest, w storage.Transfer, _ bool) error {
+			return c.JSON(contractview.Payment(w))
 		})
 }

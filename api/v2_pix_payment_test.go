@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 )
 
@@ -20,7 +21,7 @@ func TestV2Payment(t *testing.T) {
 		"creditParty": {"name": "Beltrano", "keyType": "telefone", "key": "(11) 99876-5432", "taxId": "529.982.247-25"}}`
 	r := e.v2("/v2/pix/payment", token, body).expect(t, http.StatusOK).noNull(t)
 	pixID := r.str("transactionId")
-	w, err := e.db.Withdrawal(t.Context(), in.ID, "saque-9")
+	w, err := e.db.Transfer(t.Context(), storage.KindWithdrawal, in.ID, "saque-9")
 	if err != nil || pixID != strings.ReplaceAll(w.ID.String(), "-", "") || r.str("status") != "PROCESSING" ||
 		r.str("external_id") != "saque-9" || r.get("amount") != "25.10" || r.str("description") != "Repasse" ||
 		r.str("creditParty.keyType") != "PHONE" || r.str("creditParty.key") != "+5511998765432" || r.str("creditParty.taxId") != validCPF {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/providerclient/contract"
-	"github.com/pixgate/pixgate/providerclient/pix/brcode"
+	"github.com/pixgate/pixgate/providerclient/pix/brcode/brcodetest"
 	"github.com/pixgate/pixgate/storage/money"
 )
 
@@ -24,16 +24,16 @@ func TestV2QRCode(t *testing.T) {
 		r.get("amount") != "15.50" || r.str("debtor.name") != "Fulano de Tal" || r.str("debtor.document") != validCPF {
 		t.Fatalf("qrcode answer %s", r.raw)
 	}
-	// The validity counts from PixGate's record, a moment before the
-	// provider's, and the provider's due date is to the second.
-	if exp := r.get("calendar.expiration"); exp != "3600" && exp != "3599" {
+	// Without expiration, the provider's validity, as it answered it (not
+	// counted again from PixGate's record, which drifted to 3599).
+	if exp := r.get("calendar.expiration"); exp != "3600" {
 		t.Fatalf("calendar.expiration = %v, want the sandbox's hour", exp)
 	}
 	due := contract.ParseDate(r.str("calendar.dueDate"))
 	if d := time.Until(due); d < 59*time.Minute || d > 61*time.Minute {
 		t.Fatalf("calendar.dueDate %q is not an hour away in Brasília time", r.str("calendar.dueDate"))
 	}
-	code, err := brcode.Parse(r.str("qrcode"))
+	code, err := brcodetest.Parse(r.str("qrcode"))
 	if err != nil || code.Amount != 1550 {
 		t.Fatalf("BR Code %q: %+v, %v", r.str("qrcode"), code, err)
 	}
@@ -81,19 +81,29 @@ func TestV2QRCodeValidation(t *testing.T) {
 	e := newEnv(t)
 	_, v1 := e.integrator("Loja Regras", money.Fixed(100), money.Fixed(0))
 	token := e.accessToken(v1)
+	// The family's clients log only message: it names the first field at
+	// fault, errors has every one.
 	for _, tt := range []struct {
-		name, body, field string
+		name, body, field, message string
 	}{
-		{"no payer", `{"amount": 10}`, "payer"},
-		{"payer without document", `{"amount": 10, "payer": {"name": "Fulano"}}`, "payer.document"},
-		{"payer with an empty document", `{"amount": 10, "payer": {"name": "Fulano", "document": ""}}`, "payer.document"},
-		{"payer without name", `{"amount": 10, "payer": {"document": "52998224725"}}`, "payer.name"},
-		{"amount as a string", `{"amount": "10.00", "payer": {"name": "F", "document": "52998224725"}}`, "amount"},
-		{"amount not above the fee", `{"amount": 1, "payer": {"name": "F", "document": "52998224725"}}`, "amount"},
+		{"no payer", `{"amount": 10}`, "payer", "payer is required"},
+		{"payer without document", `{"amount": 10, "payer": {"name": "Fulano"}}`, "payer.document", "payer.document is required"},
+		{"payer with an empty document", `{"amount": 10, "payer": {"name": "Fulano", "document": ""}}`, "payer.document",
+			"payer.document must be a valid CPF or CNPJ"},
+		{"payer without name", `{"amount": 10, "payer": {"document": "52998224725"}}`, "payer.name", "payer.name is required"},
+		{"amount as a string", `{"amount": "10.00", "payer": {"name": "F", "document": "52998224725"}}`, "amount",
+			`amount must be a number, not a string (send 15.50, not "15.50")`},
+		{"amount not above the fee", `{"amount": 1, "payer": {"name": "F", "document": "52998224725"}}`, "amount",
+			"amount must exceed the cash-in fee of R$ 1.00"},
+		{"three problems", `{"amount": 0, "payer": {"name": ""}}`, "amount",
+			"amount must be greater than zero (and 2 more errors)"},
 	} {
 		r := e.v2("/v2/pix/qrcode", token, tt.body).expectError(t, http.StatusUnprocessableEntity, codeValidation)
 		if _, ok := r.fieldErrors()[tt.field]; !ok {
 			t.Errorf("%s: errors do not name %s: %s", tt.name, tt.field, r.raw)
+		}
+		if r.str("message") != tt.message || r.get("statusCode") != "422" {
+			t.Errorf("%s: message %q, want %q", tt.name, r.str("message"), tt.message)
 		}
 	}
 	if n := e.count(`SELECT count(*) FROM charges`); n != 0 {

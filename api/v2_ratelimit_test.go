@@ -98,15 +98,22 @@ func TestV2TokenRateLimitAcrossReplicas(t *testing.T) {
 	expectTokenRateLimited(t, a.postToken(nil, basic...))
 }
 
-// TestV2RateLimit: other /v2 routes are limited per access token, and per
-// address for requests without a live token.
+// TestV2RateLimit: other /v2 routes are limited per API key, all its
+// access tokens together (per token, a key multiplied its budget by
+// minting tokens), and per address for requests without a live token.
 func TestV2RateLimit(t *testing.T) {
 	e := newEnv(t, func(s *setup) { s.cfg.V2RatePerMinute = 3 })
 	_, v1 := e.integrator("Loja Contada", money.Percent(0), money.Fixed(0))
-	tok, other := e.accessToken(v1), e.accessToken(v1)
+	tok, second := e.accessToken(v1), e.accessToken(v1)
+	_, otherV1 := e.integrator("Loja Vizinha", money.Percent(0), money.Fixed(0))
+	other := e.accessToken(otherV1)
 
 	for i := range 3 {
-		r := e.call(http.MethodPost, "/v2/balance", tok, nil).expect(t, 200)
+		spend := tok
+		if i == 1 {
+			spend = second
+		}
+		r := e.call(http.MethodPost, "/v2/balance", spend, nil).expect(t, 200)
 		if r.header.Get("RateLimit-Limit") != "3" || r.header.Get("RateLimit-Remaining") != strconv.Itoa(2-i) {
 			t.Fatalf("request %d headers %v", i+1, r.header)
 		}
@@ -115,7 +122,10 @@ func TestV2RateLimit(t *testing.T) {
 	if r.header.Get("Retry-After") == "" || r.header.Get("RateLimit-Remaining") != "0" || r.header.Get("RateLimit-Reset") == "" {
 		t.Fatalf("429 headers %v", r.header)
 	}
-	// Per token: another token of the same key has its own budget.
+	// Per key: another token of the same key, even a new one, shares the
+	// budget; another key's has its own.
+	e.call(http.MethodPost, "/v2/balance", second, nil).expectError(t, 429, codeRateLimited)
+	e.call(http.MethodPost, "/v2/balance", e.accessToken(v1), nil).expectError(t, 429, codeRateLimited)
 	e.call(http.MethodPost, "/v2/balance", other, nil).expect(t, 200)
 
 	// Without a token, and with made-up tokens, the address's budget.
@@ -129,11 +139,11 @@ func TestV2RateLimit(t *testing.T) {
 	// Counters live in Redis under PixGate's prefix, never naming a token.
 	keys, _ := e.rdb.Keys(t.Context(), "*pixgate:rl:v2:*").Result()
 	for _, k := range keys {
-		if contains(k, tok) || contains(k, other) {
+		if contains(k, tok) || contains(k, second) || contains(k, other) {
 			t.Fatalf("a rate-limit key names a token: %s", k)
 		}
 	}
-	if len(keys) != 4 { // two tokens, the address on /v2, the address on the token route
+	if len(keys) != 4 { // two keys, the address on /v2, the address on the token route
 		t.Fatalf("rate-limit keys %v", keys)
 	}
 }

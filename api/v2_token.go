@@ -49,8 +49,8 @@ func (s *Server) issueToken(c *fiber.Ctx) error {
 	}
 	// A key bound to addresses buys no token elsewhere (each use is checked
 	// again, as the allowlist may change).
-	if !key.AllowsIP(clientAddr(c)) {
-		ae := errAddressNotAllowed(c)
+	if !key.AllowsIP(s.clientAddr(c)) {
+		ae := errAddressNotAllowed(s.clientAddr(c))
 		ae.OAuth = "unauthorized_client"
 		return ae
 	}
@@ -65,7 +65,7 @@ func (s *Server) issueToken(c *fiber.Ctx) error {
 
 // tokenRouteBudget is the token endpoint's budget per client address.
 func (s *Server) tokenRouteBudget(c *fiber.Ctx) budget {
-	return budget{bucket: "v2:oauth:" + addrBucket(c), perMinute: s.cfg.V2TokenRatePerMinute, holder: "this address"}
+	return budget{bucket: "v2:oauth:" + s.addrBucket(c), perMinute: s.cfg.V2TokenRatePerMinute, holder: "this address"}
 }
 
 // errInvalidClient is every credential failure of the token endpoint: an

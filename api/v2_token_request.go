@@ -55,15 +55,15 @@ func readTokenRequest(c *fiber.Ctx) (tokenRequest, error) {
 		return tokenRequest{publicID: id, secret: secret}, nil
 	}
 	r := tokenRequest{publicID: cmp.Or(fields["public_id"], fields["client_id"]), secret: cmp.Or(fields["secret"], fields["client_secret"])}
-	missing := fieldErrors{}
+	missing := newFieldErrors()
 	if r.publicID == "" {
 		missing.add("public_id", "is required (or client_id, or HTTP Basic credentials)")
 	}
 	if r.secret == "" {
 		missing.add("secret", "is required (or client_secret, or HTTP Basic credentials)")
 	}
-	if len(missing) > 0 {
-		return tokenRequest{}, &apiError{Status: http.StatusBadRequest, Code: oauthInvalidRequest, OAuth: oauthInvalidRequest, Fields: missing,
+	if !missing.empty() {
+		return tokenRequest{}, &apiError{Status: http.StatusBadRequest, Code: oauthInvalidRequest, OAuth: oauthInvalidRequest, Fields: missing.byField,
 			Message: "Missing client credentials: send public_id and secret (or client_id and client_secret) with grant_type=client_credentials, or use HTTP Basic."}
 	}
 	return r, nil
@@ -132,7 +132,7 @@ func jsonFields(body []byte) (map[string]string, error) {
 		return nil, errTokenBody
 	}
 	out := map[string]string{}
-	bad := fieldErrors{}
+	bad := newFieldErrors()
 	for _, name := range repeated {
 		if slices.Contains(tokenFields, name) {
 			bad.add(name, "is sent more than once")
@@ -154,8 +154,8 @@ func jsonFields(body []byte) (map[string]string, error) {
 		}
 		out[name] = s
 	}
-	if len(bad) > 0 {
-		return nil, &apiError{Status: http.StatusBadRequest, Code: oauthInvalidRequest, OAuth: oauthInvalidRequest, Fields: bad,
+	if !bad.empty() {
+		return nil, &apiError{Status: http.StatusBadRequest, Code: oauthInvalidRequest, OAuth: oauthInvalidRequest, Fields: bad.byField,
 			Message: "Every token request parameter is a string, sent once, of valid UTF-8 text."}
 	}
 	return out, nil

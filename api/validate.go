@@ -23,6 +23,10 @@ const (
 	maxPostbackURLLen = contract.MaxPostbackURLLen
 	maxEmailLen       = contract.MaxEmailLen
 	maxSplitDepth     = 32
+	// A charge's validity, in seconds, when the request sets one
+	// (expiration): at least a minute, at most a week (PixGate's choice).
+	minChargeExpiration = 60
+	maxChargeExpiration = 7 * 24 * 3600
 )
 
 // amount reads a required amount exactly: a JSON number (never a string,
@@ -48,6 +52,21 @@ func (o object) amount(name string, limit money.Money) (money.Money, bool) {
 		return 0, false
 	}
 	return m, true
+}
+
+// expiration reads a charge's optional validity: a JSON integer of
+// seconds within [minChargeExpiration, maxChargeExpiration].
+func (o object) expiration() *int {
+	r, ok := o.raw("expiration")
+	if !ok {
+		return nil
+	}
+	n, err := strconv.Atoi(string(r))
+	if err != nil || n < minChargeExpiration || n > maxChargeExpiration {
+		o.errs.add(o.path("expiration"), "must be a whole number of seconds from %d to %d", minChargeExpiration, maxChargeExpiration)
+		return nil
+	}
+	return &n
 }
 
 // text reads a single-line text member: trimmed, without control
@@ -108,9 +127,15 @@ func isSeparatorOrBidi(r rune) bool {
 func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) }
 
 // optionalText is text for an optional member, nil when absent or blank.
+// Besides what text refuses, it refuses invisible characters outside emoji
+// (see hiddenCharacter).
 func (o object) optionalText(name string, maxLen int) *string {
 	s, ok := o.text(name, maxLen, false)
 	if !ok || s == "" {
+		return nil
+	}
+	if hiddenCharacter(s) {
+		o.errs.add(o.path(name), "must not contain invisible characters (zero-width, BOM, tags) except those that join emoji")
 		return nil
 	}
 	return &s

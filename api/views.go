@@ -48,6 +48,10 @@ type chargeView struct {
 	// AvailableAt is when the net leaves pending_balance for
 	// available_balance (paid_at plus the integrator's settlement hold).
 	AvailableAt *timestamp `json:"available_at"`
+	// ReturnedReason says why PixGate returned the payment to its payer
+	// (same holder); Disputed, that a MED infraction on it is open.
+	ReturnedReason *string `json:"returned_reason"`
+	Disputed       bool    `json:"disputed"`
 }
 
 type payerView struct {
@@ -65,8 +69,9 @@ func viewCharge(c storage.Charge) chargeView {
 		PayerQuestion: c.PayerQuestion, PostbackURL: c.PostbackURL, Split: nullIfEmpty(c.Split),
 		RefundedAmount: c.RefundedAmount, FailureReason: c.FailureReason,
 		CreatedAt: timestamp(c.CreatedAt), UpdatedAt: timestamp(c.UpdatedAt), PaidAt: timePtr(c.PaidAt),
-		EndToEndID:  c.EndToEndID,
-		AvailableAt: timePtr(c.AvailableAt),
+		EndToEndID:     c.EndToEndID,
+		AvailableAt:    timePtr(c.AvailableAt),
+		ReturnedReason: c.ReturnedReason, Disputed: c.Disputed,
 	}
 }
 
@@ -96,11 +101,11 @@ type creditPartyView struct {
 	TaxID   string `json:"taxId"`
 }
 
-func viewWithdrawal(w storage.Withdrawal) withdrawalView {
+func viewWithdrawal(w storage.Transfer) withdrawalView {
 	cp := w.CreditParty
 	return withdrawalView{
 		ID: w.ID.String(), ExternalID: w.ExternalID,
-		Amount: w.Amount, Fee: w.Fee, Total: w.Amount + w.Fee, Status: w.Status,
+		Amount: w.Amount, Fee: w.Fee, Total: w.Amount + w.Fee, Status: string(w.Status),
 		CreditParty: creditPartyView{Name: cp.Name, KeyType: cp.KeyType, Key: cp.Key, TaxID: cp.TaxID},
 		Description: w.Description, PostbackURL: w.PostbackURL,
 		PixID: w.PublicPixID(), EndToEndID: w.EndToEndID, FailureReason: w.FailureReason,

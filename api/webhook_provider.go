@@ -9,16 +9,16 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/pixgate/pixgate/providerclient"
-	"github.com/pixgate/pixgate/storage"
-	"github.com/pixgate/pixgate/tasks"
 )
 
-// providerWebhook is POST /webhooks/provider/{token}: the settlement
-// provider's notifications. The provider family signs nothing, so the
-// token in the path is a deployment secret (a wrong one is the same 404 as
-// any unknown path), and nothing here is believed: the body is stored as it
-// came, with the outbox row that makes a worker confirm its claim with
-// consult-transaction before anything moves. The answer is immediate.
+// providerWebhook is POST /webhooks/provider/{token} (and {token}/pix,
+// where the BCB API Pix posts): the settlement provider's notifications.
+// Neither the family nor the BCB's webhooks are signed, so the token in the
+// path is a deployment secret (a wrong one is the same 404 as any unknown
+// path), and nothing here is believed: the provider's connector reads the
+// claims of the body and each is stored as it came, for a worker to read
+// the transaction back before anything moves
+// (payments.Service.ReceiveNotification). The answer is immediate.
 //
 // Only what names no transaction is refused (400, naming the field): the
 // provider retries a refused notification and would lose a genuine one
@@ -29,8 +29,9 @@ func (s *Server) providerWebhook(c *fiber.Ctx) error {
 	if s.cfg.ProviderWebhookToken == "" || subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.ProviderWebhookToken)) != 1 {
 		return fiber.ErrNotFound
 	}
-	body := bytes.Clone(c.Body()) // fasthttp reuses its buffers
-	n, err := providerclient.ParseNotification(body)
+	header := make(http.Header)
+	c.Request().Header.VisitAll(func(k, v []byte) { header.Add(string(k), string(v)) })
+	duplicate, err := s.payments.ReceiveNotification(c.UserContext(), header, bytes.Clone(c.Body())) // fasthttp reuses its buffers
 	var ne *providerclient.NotificationError
 	switch {
 	case errors.As(err, &ne) && ne.Field == "":
@@ -41,11 +42,5 @@ func (s *Server) providerWebhook(c *fiber.Ctx) error {
 	case err != nil:
 		return err
 	}
-	_, stored, err := s.deps.DB.RecordProviderEvent(c.UserContext(), storage.NewProviderEvent{
-		TransactionType: n.TransactionType, TransactionID: n.TransactionID, Status: n.Status, Payload: body,
-	}, func(id int64) storage.OutboxMessage { return storage.OutboxMessage(tasks.ProviderEventMessage(id, 0)) })
-	if err != nil {
-		return err
-	}
-	return c.JSON(fiber.Map{"received": true, "duplicate": !stored})
+	return c.JSON(fiber.Map{"received": true, "duplicate": duplicate})
 }

@@ -4,33 +4,36 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 )
 
 func withWebhookToken(s *setup) { s.cfg.ProviderWebhookToken = "t0k3n" }
 
-// Every copy of a claim is stored until one is confirmed and applied (the
-// worker's business, see worker tests): an early or forged copy must not
-// make the genuine one a duplicate. After that, copies are acknowledged and
-// not stored.
-func TestProviderWebhookStoresCopiesUntilOneIsConfirmed(t *testing.T) {
+// A notification is stored with the task that has a worker confirm it;
+// a copy of a claim that waits in the queue is acknowledged without a row
+// or task of its own (the queued one's consult answers for both), and so is
+// a copy of a claim confirmed and applied. When copies are stored anyway
+// (an early or forged copy consulted first) is the worker's business, see
+// worker tests.
+func TestProviderWebhookStoresOneEventPerQueuedClaim(t *testing.T) {
 	e := newEnv(t, withWebhookToken)
 	paid := `{"requestBody": {"transactionType": "RECEIVEPIX", "transactionId": "abc123", "external_id": "x",
 		"amount": 15.00, "paymentType": "PIX", "status": "PAID", "dateApproval": "2026-11-22 10:00:00"}}`
-	for range 2 {
+	for i := range 3 {
 		r := e.call(http.MethodPost, "/webhooks/provider/t0k3n", "", paid).expect(t, http.StatusOK)
-		if r.get("duplicate") != false {
-			t.Fatalf("copy of an unconfirmed claim: %s", r.raw)
+		if r.get("duplicate") != (i > 0) {
+			t.Fatalf("copy %d of a queued claim: %s", i, r.raw)
 		}
 	}
 	// The same fields without the wrapper (some providers of the family) and
 	// another status of the same transaction are further events.
 	bare := `{"transactionType": "RECEIVEPIX", "transactionId": "abc123", "status": "EXPIRED"}`
 	e.call(http.MethodPost, "/webhooks/provider/t0k3n", "", bare, "Content-Type", "text/plain").expect(t, http.StatusOK)
-	if n := e.count(`SELECT count(*) FROM provider_events`); n != 3 {
-		t.Fatalf("events stored = %d, want 3", n)
+	if n := e.count(`SELECT count(*) FROM provider_events`); n != 2 {
+		t.Fatalf("events stored = %d, want 2", n)
 	}
-	if n := e.count(`SELECT count(*) FROM outbox WHERE task_type = 'provider:event'`); n != 3 {
+	if n := e.count(`SELECT count(*) FROM outbox WHERE task_type = 'provider:event'`); n != 2 {
 		t.Fatalf("outbox rows = %d, want one per stored event", n)
 	}
 	if n := e.count(`SELECT count(*) FROM ledger_transactions`); n != 0 {
@@ -38,7 +41,7 @@ func TestProviderWebhookStoresCopiesUntilOneIsConfirmed(t *testing.T) {
 	}
 
 	// Once a worker confirmed and applied the PAID claim, copies are duplicates.
-	if _, err := e.db.Pool().Exec(context.Background(), `UPDATE provider_events SET processed_at = now(), confirmed = true
+	if _, err := e.db.Pool().Exec(context.Background(), `UPDATE provider_events SET picked_at = now(), processed_at = now(), confirmed = true
 		WHERE id = (SELECT min(id) FROM provider_events WHERE status = 'PAID')`); err != nil {
 		t.Fatal(err)
 	}
@@ -46,8 +49,37 @@ func TestProviderWebhookStoresCopiesUntilOneIsConfirmed(t *testing.T) {
 	if r.get("duplicate") != true {
 		t.Fatalf("copy of a confirmed claim: %s", r.raw)
 	}
-	if n := e.count(`SELECT count(*) FROM provider_events`); n != 3 {
+	if n := e.count(`SELECT count(*) FROM provider_events`); n != 2 {
 		t.Fatalf("a duplicate was stored: %d events", n)
+	}
+}
+
+// A storm of one notification, three hundred times at once, is one event, one
+// outbox row and so one task and one consult; every copy is answered 200.
+func TestProviderWebhookStormIsOneEvent(t *testing.T) {
+	e := newEnv(t, withWebhookToken)
+	pending := `{"requestBody": {"transactionType": "RECEIVEPIX", "transactionId": "storm1", "status": "PENDING"}}`
+	e.call(http.MethodPost, "/webhooks/provider/t0k3n", "", pending).expect(t, http.StatusOK)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	for range 300 {
+		wg.Go(func() {
+			r := e.call(http.MethodPost, "/webhooks/provider/t0k3n", "", pending)
+			mu.Lock()
+			statuses[r.status]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if statuses[http.StatusOK] != 300 {
+		t.Fatalf("answers %v, want 300 × 200", statuses)
+	}
+	if n := e.count(`SELECT count(*) FROM provider_events`); n != 1 {
+		t.Fatalf("events stored = %d, want 1", n)
+	}
+	if n := e.count(`SELECT count(*) FROM outbox WHERE task_type = 'provider:event'`); n != 1 {
+		t.Fatalf("outbox rows = %d, want 1", n)
 	}
 }
 
@@ -85,7 +117,7 @@ func TestProviderWebhookKeepsWhatTheProviderSent(t *testing.T) {
 		if string(payload) != bodies[i] {
 			t.Errorf("event %d payload %q, want the body as sent %q", i, payload, bodies[i])
 		}
-		if i == 4 && (typ != "REFUND" || id != "12345" || status != "COMPLETED") {
+		if i == 4 && (typ != "refund" || id != "12345" || status != "COMPLETED") {
 			t.Errorf("claim read as %s %s %s", typ, id, status)
 		}
 	}

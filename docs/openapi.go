@@ -5,8 +5,9 @@ package docs
 
 import _ "embed" // the OpenAPI document
 
-// OpenAPI is docs/openapi.yaml: the v1 API, the provider's webhook, health
-// and the postbacks PixGate sends (as webhooks), in OpenAPI 3.1.
+// OpenAPI is docs/openapi.yaml: the v1 and v2 APIs, the provider's webhook,
+// health, and the postbacks PixGate sends (as callbacks of the requests
+// that name a postbackUrl), in OpenAPI 3.1.
 //
 //go:embed openapi.yaml
 var OpenAPI []byte

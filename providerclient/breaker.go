@@ -3,22 +3,24 @@ package providerclient
 import (
 	"context"
 	"errors"
+	"net/http"
 	"time"
 
 	"github.com/sony/gobreaker/v2"
 )
 
-// breakerClient fails fast while the provider is down. Only transient
-// failures count against it; a rejection proves the provider is up.
-type breakerClient struct {
-	next Client
+// breaker fails fast while the provider is down. Only transient failures
+// count against it; a rejection proves the provider is up.
+type breaker struct {
+	next Connector
 	cb   *gobreaker.CircuitBreaker[any]
 }
 
-// WithBreaker wraps next in a circuit breaker that judges the provider by
-// its failure ratio over a rolling window (cfg.BreakerWindow, ten buckets):
-// it opens when at least cfg.BreakerFailures calls in the window failed
-// transiently (ErrUnavailable, ErrUnknownOutcome) and they are at least
+// WithBreaker wraps next in a circuit breaker of its own (named after the
+// provider) that judges the provider by its failure ratio over a rolling
+// window (cfg.BreakerWindow, ten buckets): it opens when at least
+// cfg.BreakerFailures calls in the window failed transiently
+// (ErrUnavailable, ErrUnknownOutcome) and they are at least
 // cfg.BreakerFailureRatio of the window's calls. Open, it answers
 // ErrBreakerOpen without calling next for cfg.BreakerOpenTimeout; then it
 // lets cfg.BreakerProbes calls through: that many successes in a row close
@@ -28,10 +30,10 @@ type breakerClient struct {
 // A ratio rather than a run of consecutive failures: a provider failing
 // half its calls produces runs of five failures every few seconds, and
 // tripping on them turned a degraded provider into an outage.
-func WithBreaker(next Client, cfg Config) Client {
-	cfg = cfg.withDefaults()
+func WithBreaker(next Connector, cfg Config) Connector {
+	cfg = cfg.WithDefaults()
 	st := gobreaker.Settings{
-		Name:         "provider",
+		Name:         next.Name(),
 		MaxRequests:  cfg.BreakerProbes,
 		Interval:     cfg.BreakerWindow,
 		BucketPeriod: max(cfg.BreakerWindow/10, time.Millisecond),
@@ -43,7 +45,7 @@ func WithBreaker(next Client, cfg Config) Client {
 	if f := cfg.OnBreakerStateChange; f != nil {
 		st.OnStateChange = func(_ string, from, to gobreaker.State) { f(from.String(), to.String()) }
 	}
-	return &breakerClient{next: next, cb: gobreaker.NewCircuitBreaker[any](st)}
+	return &breaker{next: next, cb: gobreaker.NewCircuitBreaker[any](st)}
 }
 
 // tripRule opens the breaker once the window holds at least minFailures
@@ -56,7 +58,7 @@ func tripRule(minFailures uint32, ratio float64) func(gobreaker.Counts) bool {
 }
 
 // guard runs call through the breaker.
-func guard[T any](b *breakerClient, op string, call func() (*T, error)) (*T, error) {
+func guard[T any](b *breaker, op string, call func() (*T, error)) (*T, error) {
 	v, err := b.cb.Execute(func() (any, error) { return call() })
 	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
 		return nil, &Error{Op: op, Kind: ErrBreakerOpen}
@@ -65,22 +67,58 @@ func guard[T any](b *breakerClient, op string, call func() (*T, error)) (*T, err
 	return res, err
 }
 
-func (b *breakerClient) CreateCharge(ctx context.Context, req ChargeRequest) (*Charge, error) {
-	return guard(b, opCharge, func() (*Charge, error) { return b.next.CreateCharge(ctx, req) })
+func (b *breaker) Name() string               { return b.next.Name() }
+func (b *breaker) Kind() string               { return b.next.Kind() }
+func (b *breaker) Capabilities() Capabilities { return b.next.Capabilities() }
+
+func (b *breaker) CreateCharge(ctx context.Context, req ChargeRequest) (*Charge, error) {
+	return guard(b, OpCharge, func() (*Charge, error) { return b.next.CreateCharge(ctx, req) })
 }
 
-func (b *breakerClient) CreatePayment(ctx context.Context, req PaymentRequest) (*Payment, error) {
-	return guard(b, opPayment, func() (*Payment, error) { return b.next.CreatePayment(ctx, req) })
+func (b *breaker) SendPix(ctx context.Context, req PayoutRequest) (*Payout, error) {
+	return guard(b, OpPayout, func() (*Payout, error) { return b.next.SendPix(ctx, req) })
 }
 
-func (b *breakerClient) CreateRefund(ctx context.Context, req RefundRequest) (*Refund, error) {
-	return guard(b, opRefund, func() (*Refund, error) { return b.next.CreateRefund(ctx, req) })
+func (b *breaker) Refund(ctx context.Context, req RefundRequest) (*Refund, error) {
+	return guard(b, OpRefund, func() (*Refund, error) { return b.next.Refund(ctx, req) })
 }
 
-func (b *breakerClient) ConsultTransaction(ctx context.Context, pixID string) (*Transaction, error) {
-	return guard(b, opConsult, func() (*Transaction, error) { return b.next.ConsultTransaction(ctx, pixID) })
+func (b *breaker) Read(ctx context.Context, ref Ref) (*Transaction, error) {
+	return guard(b, OpRead, func() (*Transaction, error) { return b.next.Read(ctx, ref) })
 }
 
-func (b *breakerClient) Balance(ctx context.Context) (*Balance, error) {
-	return guard(b, opBalance, func() (*Balance, error) { return b.next.Balance(ctx) })
+func (b *breaker) Balance(ctx context.Context) (*Balance, error) {
+	return guard(b, OpBalance, func() (*Balance, error) { return b.next.Balance(ctx) })
+}
+
+func (b *breaker) ParseNotification(h http.Header, body []byte) ([]Event, error) {
+	return b.next.ParseNotification(h, body)
+}
+
+func (b *breaker) ReadInfraction(ctx context.Context, ref InfractionRef) (*Infraction, error) {
+	return guard(b, OpReadInfraction, func() (*Infraction, error) { return b.next.ReadInfraction(ctx, ref) })
+}
+
+func (b *breaker) ListInfractions(ctx context.Context, since time.Time) ([]Infraction, error) {
+	list, err := guard(b, OpListInfractions, func() (*[]Infraction, error) {
+		l, err := b.next.ListInfractions(ctx, since)
+		return &l, err
+	})
+	if list == nil {
+		return nil, err
+	}
+	return *list, err
+}
+
+func (b *breaker) DefendInfraction(ctx context.Context, ref InfractionRef, text string) error {
+	_, err := guard(b, OpDefendInfraction, func() (*struct{}, error) { return nil, b.next.DefendInfraction(ctx, ref, text) })
+	return err
+}
+
+func (b *breaker) LookupKey(ctx context.Context, keyType, key string) (*KeyHolder, error) {
+	return guard(b, OpLookupKey, func() (*KeyHolder, error) { return b.next.LookupKey(ctx, keyType, key) })
+}
+
+func (b *breaker) Statement(ctx context.Context, req StatementRequest) (*StatementPage, error) {
+	return guard(b, OpStatement, func() (*StatementPage, error) { return b.next.Statement(ctx, req) })
 }

@@ -8,15 +8,46 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Config configures a Client. Every zero value has a working default except
-// BaseURL and the credentials.
+// Config is one provider: its name, its contract (Kind) and what that
+// contract needs. Every zero value has a working default except BaseURL and
+// the credentials.
 type Config struct {
+	// Name tells providers apart in metrics, logs and breakers. Default
+	// "default".
+	Name string
+	// Kind is the contract: KindFamily (default), KindEfi or KindWoovi.
+	Kind string
 	// BaseURL is the provider's root, e.g. "http://127.0.0.1:9090"; the
-	// client appends "/v2/...".
+	// connector appends the contract's paths ("/v2/...").
 	BaseURL string
-	// ClientID and ClientSecret are the provider credentials, sent with
-	// HTTP Basic to /v2/oauth/token. The secret never appears in errors.
+	// ClientID and ClientSecret are the provider credentials (OAuth2
+	// client credentials for family and efi; Woovi takes ClientID as its
+	// AppID). The secret never appears in errors.
 	ClientID, ClientSecret string
+	// TLS is the client certificate and the trusted CA, for contracts
+	// over mutual TLS (efi).
+	TLS TLSFiles
+	// PixKey is the account's own PIX key (efi): charges are issued to it,
+	// PIX are sent from it, and the webhook is registered on it.
+	PixKey string
+	// WebhookURL is where the provider notifies PixGate, for contracts
+	// that register it once per account (efi, woovi) rather than per call.
+	WebhookURL string
+	// WebhookSkipMTLS asks Efí not to require mutual TLS of PixGate's
+	// webhook endpoint (header x-skip-mtls-checking), for deployments
+	// whose proxy does not check Efí's client certificate; PixGate reads
+	// every notified transaction back before believing it either way.
+	WebhookSkipMTLS bool
+	// WebhookPublicKey is the PEM public key a provider signs its
+	// notifications with (woovi); set, unsigned or badly signed
+	// notifications are refused.
+	WebhookPublicKey string
+	// Extensions: the provider also serves PixGate's extensions of its
+	// contract, as PixGate's sandbox does. For the family contract, which
+	// has neither, they are MED infractions read by consult-transaction
+	// and the key directory (docs/provider.md); a real provider of the
+	// family leaves this off, and its connector then offers neither.
+	Extensions bool
 	// Timeout bounds each HTTP call (each retry attempt and each token fetch
 	// on its own). Default 10s.
 	Timeout time.Duration
@@ -65,7 +96,24 @@ const (
 	DefaultRetryMaxElapsed     = 2 * time.Second
 )
 
-func (c Config) withDefaults() Config {
+// Contracts a connector speaks (Config.Kind).
+const (
+	KindFamily = "family"
+	KindEfi    = "efi"
+	KindWoovi  = "woovi"
+)
+
+// DefaultName is the name of a single-provider deployment's provider.
+const DefaultName = "default"
+
+// WithDefaults fills the zero fields of c with their defaults.
+func (c Config) WithDefaults() Config {
+	if c.Name == "" {
+		c.Name = DefaultName
+	}
+	if c.Kind == "" {
+		c.Kind = KindFamily
+	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout

@@ -87,3 +87,7 @@ func transient(err error) bool {
 	}
 	return errors.Is(err, ErrUnavailable) || errors.Is(err, ErrUnknownOutcome)
 }
+
+// ErrUnsupported is an operation the provider's contract does not offer
+// (see Capabilities). It is also ErrRejected: nothing was sent.
+var ErrUnsupported = fmt.Errorf("%w: not supported by this provider", ErrRejected)

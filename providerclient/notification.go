@@ -1,30 +1,10 @@
 package providerclient
 
-import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"strings"
-	"unicode/utf8"
-
-	"github.com/pixgate/pixgate/providerclient/contract"
-)
-
-// Notification is what a provider notification claims: a transaction, its
-// type and its status. PixGate believes none of it (it consults the
-// provider before anything moves); the claim only decides which transaction
-// to look at and when a copy is a duplicate. Everything else in the body is
-// kept as the provider sent it, uninterpreted.
-type Notification struct {
-	TransactionType string // uppercased: RECEIVEPIX, PAYMENT, REFUND, or what the provider sent
-	TransactionID   string
-	Status          string // uppercased
-}
-
-// NotificationError says which claim a body that cannot be understood lacks
-// or garbles. Its text names the field and never quotes the body.
+// NotificationError says which claim a notification body that cannot be
+// understood lacks or garbles. Its text names the field and never quotes the
+// body.
 type NotificationError struct {
-	Field   string // "transactionId", "requestBody", or "" for the body itself
+	Field   string // the field at fault, or "" for the body itself
 	Problem string
 }
 
@@ -33,93 +13,4 @@ func (e *NotificationError) Error() string {
 		return "the body " + e.Problem
 	}
 	return e.Field + " " + e.Problem
-}
-
-// Bounds of the claim's fields. Real values are short ASCII tokens (a
-// transactionId is 32 letters and digits); anything else cannot name a
-// transaction the provider will recognise.
-const (
-	maxClaimIDLen   = contract.MaxPixIDLen
-	maxClaimWordLen = 32
-)
-
-// ParseNotification reads the claim of a notification, wrapped in
-// "requestBody" or not (each field comes from requestBody when there, else
-// from the top level). It needs only the three fields it returns, each a
-// string (or a number, taken as written) of printable ASCII: so amounts
-// written as 1e-100000, names in Latin-1, NUL characters or lone surrogates
-// elsewhere in the body do not make a genuine notification unreadable.
-func ParseNotification(body []byte) (Notification, error) {
-	type claim struct {
-		TransactionType json.RawMessage `json:"transactionType"`
-		TransactionID   json.RawMessage `json:"transactionId"`
-		Status          json.RawMessage `json:"status"`
-	}
-	var outer struct {
-		claim
-		RequestBody json.RawMessage `json:"requestBody"`
-	}
-	body = bytes.TrimSpace(body)
-	if len(body) == 0 || body[0] != '{' {
-		return Notification{}, &NotificationError{Problem: "must be a JSON object"}
-	}
-	if err := json.Unmarshal(body, &outer); err != nil {
-		return Notification{}, &NotificationError{Problem: "is not valid JSON"}
-	}
-	inner := claim{}
-	if r := bytes.TrimSpace(outer.RequestBody); len(r) > 0 && string(r) != "null" {
-		if r[0] != '{' || json.Unmarshal(r, &inner) != nil {
-			return Notification{}, &NotificationError{Field: "requestBody", Problem: "must be an object"}
-		}
-	}
-	pick := func(a, b json.RawMessage) json.RawMessage {
-		if len(a) > 0 && string(a) != "null" {
-			return a
-		}
-		return b
-	}
-	var (
-		n   Notification
-		err error
-	)
-	if n.TransactionType, err = claimField("transactionType", pick(inner.TransactionType, outer.TransactionType), maxClaimWordLen); err != nil {
-		return Notification{}, err
-	}
-	if n.TransactionID, err = claimField("transactionId", pick(inner.TransactionID, outer.TransactionID), maxClaimIDLen); err != nil {
-		return Notification{}, err
-	}
-	if n.Status, err = claimField("status", pick(inner.Status, outer.Status), maxClaimWordLen); err != nil {
-		return Notification{}, err
-	}
-	n.TransactionType, n.Status = strings.ToUpper(n.TransactionType), strings.ToUpper(n.Status)
-	return n, nil
-}
-
-// claimField reads one field of the claim from its raw JSON.
-func claimField(name string, raw json.RawMessage, maxLen int) (string, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", &NotificationError{Field: name, Problem: "is required"}
-	}
-	var s string
-	switch {
-	case raw[0] == '"':
-		if !utf8.Valid(raw) || json.Unmarshal(raw, &s) != nil {
-			return "", &NotificationError{Field: name, Problem: "must be text"}
-		}
-	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
-		s = string(raw)
-	default:
-		return "", &NotificationError{Field: name, Problem: "must be a string"}
-	}
-	s = strings.TrimSpace(s)
-	switch {
-	case s == "":
-		return "", &NotificationError{Field: name, Problem: "is required"}
-	case len(s) > maxLen:
-		return "", &NotificationError{Field: name, Problem: fmt.Sprintf("must be at most %d characters", maxLen)}
-	case strings.IndexFunc(s, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0:
-		return "", &NotificationError{Field: name, Problem: "must be printable ASCII without spaces"}
-	}
-	return s, nil
 }

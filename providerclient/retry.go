@@ -2,14 +2,16 @@ package providerclient
 
 import (
 	"context"
+	"net/http"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
 )
 
-// retryClient repeats transient failures of calls that are safe to repeat.
-type retryClient struct {
-	next       Client
+// retrier repeats transient failures; every call PixGate makes is safe to
+// repeat, because each create carries PixGate's own id.
+type retrier struct {
+	next       Connector
 	maxElapsed time.Duration
 }
 
@@ -17,15 +19,14 @@ type retryClient struct {
 // doubling up to 500 ms, jittered, for at most cfg.RetryMaxElapsed) of
 // transient failures: ErrUnavailable and ErrUnknownOutcome, never a
 // rejection, never ErrBreakerOpen, never after the caller's context ended.
-// Only calls safe to repeat are retried: ConsultTransaction and Balance
-// always; CreateCharge, CreatePayment and CreateRefund only with an
-// ExternalID, which the provider deduplicates.
-func WithRetry(next Client, cfg Config) Client {
-	cfg = cfg.withDefaults()
-	return &retryClient{next: next, maxElapsed: cfg.RetryMaxElapsed}
+// Creates are retried only with PixGate's id set, which the provider
+// deduplicates; reads and the balance always.
+func WithRetry(next Connector, cfg Config) Connector {
+	cfg = cfg.WithDefaults()
+	return &retrier{next: next, maxElapsed: cfg.RetryMaxElapsed}
 }
 
-func (r *retryClient) newBackOff() backoff.BackOff {
+func (r *retrier) newBackOff() backoff.BackOff {
 	if r.maxElapsed < 0 {
 		return &backoff.StopBackOff{}
 	}
@@ -41,7 +42,7 @@ func (r *retryClient) newBackOff() backoff.BackOff {
 // repeat calls call until it succeeds, fails for good, or the backoff or
 // the context runs out; it returns the last typed error, never a bare
 // context error.
-func repeat[T any](ctx context.Context, r *retryClient, safe bool, call func() (*T, error)) (*T, error) {
+func repeat[T any](ctx context.Context, r *retrier, safe bool, call func() (*T, error)) (*T, error) {
 	b := r.newBackOff()
 	for {
 		res, err := call()
@@ -62,22 +63,59 @@ func repeat[T any](ctx context.Context, r *retryClient, safe bool, call func() (
 	}
 }
 
-func (r *retryClient) CreateCharge(ctx context.Context, req ChargeRequest) (*Charge, error) {
-	return repeat(ctx, r, req.ExternalID != "", func() (*Charge, error) { return r.next.CreateCharge(ctx, req) })
+func (r *retrier) Name() string               { return r.next.Name() }
+func (r *retrier) Kind() string               { return r.next.Kind() }
+func (r *retrier) Capabilities() Capabilities { return r.next.Capabilities() }
+
+func (r *retrier) CreateCharge(ctx context.Context, req ChargeRequest) (*Charge, error) {
+	return repeat(ctx, r, req.ID != "", func() (*Charge, error) { return r.next.CreateCharge(ctx, req) })
 }
 
-func (r *retryClient) CreatePayment(ctx context.Context, req PaymentRequest) (*Payment, error) {
-	return repeat(ctx, r, req.ExternalID != "", func() (*Payment, error) { return r.next.CreatePayment(ctx, req) })
+func (r *retrier) SendPix(ctx context.Context, req PayoutRequest) (*Payout, error) {
+	return repeat(ctx, r, req.ID != "", func() (*Payout, error) { return r.next.SendPix(ctx, req) })
 }
 
-func (r *retryClient) CreateRefund(ctx context.Context, req RefundRequest) (*Refund, error) {
-	return repeat(ctx, r, req.ExternalID != "", func() (*Refund, error) { return r.next.CreateRefund(ctx, req) })
+func (r *retrier) Refund(ctx context.Context, req RefundRequest) (*Refund, error) {
+	return repeat(ctx, r, req.ID != "", func() (*Refund, error) { return r.next.Refund(ctx, req) })
 }
 
-func (r *retryClient) ConsultTransaction(ctx context.Context, pixID string) (*Transaction, error) {
-	return repeat(ctx, r, true, func() (*Transaction, error) { return r.next.ConsultTransaction(ctx, pixID) })
+func (r *retrier) Read(ctx context.Context, ref Ref) (*Transaction, error) {
+	return repeat(ctx, r, true, func() (*Transaction, error) { return r.next.Read(ctx, ref) })
 }
 
-func (r *retryClient) Balance(ctx context.Context) (*Balance, error) {
+func (r *retrier) Balance(ctx context.Context) (*Balance, error) {
 	return repeat(ctx, r, true, func() (*Balance, error) { return r.next.Balance(ctx) })
+}
+
+func (r *retrier) ParseNotification(h http.Header, body []byte) ([]Event, error) {
+	return r.next.ParseNotification(h, body)
+}
+
+func (r *retrier) ReadInfraction(ctx context.Context, ref InfractionRef) (*Infraction, error) {
+	return repeat(ctx, r, true, func() (*Infraction, error) { return r.next.ReadInfraction(ctx, ref) })
+}
+
+func (r *retrier) ListInfractions(ctx context.Context, since time.Time) ([]Infraction, error) {
+	list, err := repeat(ctx, r, true, func() (*[]Infraction, error) {
+		l, err := r.next.ListInfractions(ctx, since)
+		return &l, err
+	})
+	if list == nil {
+		return nil, err
+	}
+	return *list, err
+}
+
+// DefendInfraction is not repeated: a defense sent twice may be refused
+// the second time, or kept twice.
+func (r *retrier) DefendInfraction(ctx context.Context, ref InfractionRef, text string) error {
+	return r.next.DefendInfraction(ctx, ref, text)
+}
+
+func (r *retrier) LookupKey(ctx context.Context, keyType, key string) (*KeyHolder, error) {
+	return repeat(ctx, r, true, func() (*KeyHolder, error) { return r.next.LookupKey(ctx, keyType, key) })
+}
+
+func (r *retrier) Statement(ctx context.Context, req StatementRequest) (*StatementPage, error) {
+	return repeat(ctx, r, true, func() (*StatementPage, error) { return r.next.Statement(ctx, req) })
 }

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -40,10 +41,7 @@ var auditChecks = []struct{ name, sql string }{
 		       a.integrator_id, a.balance, coalesce(h.held, 0))
 		FROM ledger_accounts a
 		LEFT JOIN (
-		    SELECT integrator_id, sum(amount + fee) AS held FROM (
-		        SELECT integrator_id, amount, fee FROM withdrawals WHERE status = 'PROCESSING'
-		        UNION ALL
-		        SELECT integrator_id, amount, fee FROM refunds WHERE status = 'PROCESSING') f
+		    SELECT integrator_id, sum(amount + fee) AS held FROM (` + inFlightTransfersSQL() + `) f
 		    GROUP BY integrator_id) h ON h.integrator_id = a.integrator_id
 		WHERE a.kind = 'reserved' AND a.balance <> coalesce(h.held, 0)`},
 	{"pending_mismatch", `
@@ -56,23 +54,44 @@ var auditChecks = []struct{ name, sql string }{
 	{"held_mismatch", `
 		SELECT format('charge %s records %s held but holds %s', id, held_amount, held)
 		FROM (` + chargesHeldSQL + `) c WHERE held_amount <> held`},
+	{"blocked_mismatch", `
+		SELECT format('integrator %s blocked balance is %s but its open infractions block %s',
+		       a.integrator_id, a.balance, coalesce(b.blocked, 0))
+		FROM ledger_accounts a
+		LEFT JOIN (SELECT integrator_id, sum(blocked_amount) AS blocked FROM infractions WHERE status = 'OPEN' GROUP BY integrator_id) b
+		       ON b.integrator_id = a.integrator_id
+		WHERE a.kind = 'blocked' AND a.balance <> coalesce(b.blocked, 0)`},
 	{"ledger_not_zero", `
 		SELECT format('all account balances sum to %s, not zero', sum(balance)) FROM ledger_accounts HAVING sum(balance) <> 0`},
 }
 
+// inFlightTransfersSQL lists the PROCESSING transfers of every kind:
+// integrator_id, amount, fee.
+func inFlightTransfersSQL() string {
+	each := make([]string, len(TransferKinds))
+	for i, k := range TransferKinds {
+		each[i] = `SELECT integrator_id, amount, fee FROM ` + k.spec().table + ` WHERE status = 'PROCESSING'`
+	}
+	return strings.Join(each, " UNION ALL ")
+}
+
 // chargesHeldSQL derives, for every charge, the part of its net still in
-// the pending balance, from the charge and its refunds rather than from the
-// held_amount the release trusts: the whole net of a paid charge not yet
-// released, less what refunds took from pending (a failed refund gave its
-// part back while the charge was unreleased). Charges paid without a hold
+// the pending balance, from the charge, its refunds and its infractions
+// rather than from the held_amount the release trusts: the whole net of a
+// paid charge not yet released, less what refunds took from pending (a
+// failed refund gave its part back while the charge was unreleased) and
+// what infractions blocked of it (a released one gave it back likewise;
+// an agreed one's left with its MED return). Charges paid without a hold
 // were released when paid.
 const chargesHeldSQL = `
 		SELECT c.id, c.integrator_id, c.held_amount,
 		       CASE WHEN c.status IN ('PAID', 'REFUNDED') AND c.released_at IS NULL
-		            THEN c.amount - c.fee - coalesce(r.taken, 0) ELSE 0 END AS held
+		            THEN c.amount - c.fee - coalesce(r.taken, 0) - coalesce(i.taken, 0) ELSE 0 END AS held
 		FROM charges c
 		LEFT JOIN (SELECT charge_id, sum(from_pending) AS taken FROM refunds WHERE status <> 'FAILED' GROUP BY charge_id) r
-		       ON r.charge_id = c.id`
+		       ON r.charge_id = c.id
+		LEFT JOIN (SELECT charge_id, sum(from_pending) AS taken FROM infractions WHERE status IN ('OPEN', 'AGREED') GROUP BY charge_id) i
+		       ON i.charge_id = c.id`
 
 // Audit checks every ledger invariant and returns the violations found: each
 // transaction sums to zero; each account balance equals the sum of its
@@ -80,7 +99,8 @@ const chargesHeldSQL = `
 // may not go negative is negative; each integrator's reserved balance equals
 // what its in-flight withdrawals and refunds hold, and its pending balance
 // what its paid charges still hold under a settlement hold (each charge's
-// held amount agreeing); the whole ledger sums to zero. It reads one consistent snapshot.
+// held amount agreeing), and its blocked balance what its open infractions
+// block; the whole ledger sums to zero. It reads one consistent snapshot.
 func (db *DB) Audit(ctx context.Context) ([]Violation, error) {
 	var found []Violation
 	err := pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {

@@ -28,7 +28,8 @@ const authenticateSQL = `SELECT coalesce(k.id, 0), coalesce(k.integrator_id, 0),
 		coalesce(i.id, 0), coalesce(i.name, $4), coalesce(i.email, $5),
 		coalesce(i.cashin_fee_kind, 'percent'), coalesce(i.cashin_fee_value, 0),
 		coalesce(i.cashout_fee_kind, 'fixed'), coalesce(i.cashout_fee_value, 0),
-		coalesce(i.webhook_secret, $6), coalesce(i.created_at, now()), coalesce(i.cashin_hold, interval '0')
+		coalesce(i.webhook_secret, $6), coalesce(i.created_at, now()), coalesce(i.cashin_hold, interval '0'),
+		coalesce(i.same_holder, false)
 	FROM (SELECT $1::text AS public_id) q
 	LEFT JOIN api_keys k ON k.public_id = q.public_id
 	LEFT JOIN integrators i ON i.id = k.integrator_id`

@@ -43,7 +43,7 @@ func (r *rowCounter) take() []int64 {
 func TestUnknownKeyCostsWhatAWrongSecretCosts(t *testing.T) {
 	ctx := context.Background()
 	counter := &rowCounter{}
-	db, err := storage.Open(ctx, storage.Config{URL: storagetest.NewDatabaseURL(t), Tracer: counter})
+	db, err := storage.Open(ctx, storage.Config{URL: storagetest.NewDatabaseURL(t), Tracer: counter, MaxConns: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,9 @@ func (t *Tx) ChargeByID(ctx context.Context, id uuid.UUID) (Charge, error) {
 }
 
 func getChargeByID(ctx context.Context, q ledger.Querier, id uuid.UUID) (Charge, error) {
-	return getByID(ctx, q, "charges", chargeColumns, scanCharge, id)
+	rows, _ := q.Query(ctx, `SELECT `+chargeColumns+` FROM charges WHERE id = $1`, id)
+	c, err := pgx.CollectExactlyOneRow(rows, scanCharge)
+	return c, notFound(err)
 }
 
 // MarkChargePaid moves a PENDING (or EXPIRED: a payment the provider
@@ -35,15 +37,31 @@ func getChargeByID(ctx context.Context, q ledger.Querier, id uuid.UUID) (Charge,
 // the integrator's hold at this moment), when the worker releases it. The
 // settlement's end-to-end id is kept when the provider gave one. changed is
 // false (and nothing is written) when the charge was already paid.
+//
+// A same-holder integrator keeps no payment made from another document:
+// when s.Return is given, the integrator has the rule, and s.PayerDocument
+// is not the charge's payer.document (or is unknown), the charge is paid
+// and returned at once instead (see returnCharge): it comes back with its
+// ReturnedReason set.
 func (t *Tx) MarkChargePaid(ctx context.Context, id uuid.UUID, s Settlement) (c Charge, changed bool, err error) {
+	var reason *string
+	if s.Return != nil {
+		reason = &s.Return.Reason
+	}
 	rows, _ := t.tx.Query(ctx, `WITH h AS (
-			SELECT i.cashin_hold AS hold FROM charges c JOIN integrators i ON i.id = c.integrator_id WHERE c.id = $1)
+			SELECT i.cashin_hold AS hold,
+			       $8::text IS NOT NULL AND i.same_holder AND c.payer_document IS DISTINCT FROM nullif($9, '') AS returned
+			FROM charges c JOIN integrators i ON i.id = c.integrator_id WHERE c.id = $1)
 		UPDATE charges SET status = 'PAID', paid_at = $2, pix_id = coalesce(pix_id, nullif($3, '')),
 			end_to_end_id = nullif($4, ''), updated_at = now(),
-			available_at = $2::timestamptz + h.hold,
-			held_amount = CASE WHEN h.hold > interval '0' THEN amount - fee ELSE 0 END,
-			released_at = CASE WHEN h.hold > interval '0' THEN NULL ELSE now() END
-		FROM h WHERE id = $1 AND status IN ('PENDING', 'EXPIRED') RETURNING `+chargeColumns, id, s.At, s.PixID, s.EndToEndID)
+			payer_account_name = nullif($5, ''), payer_account_tax_id = nullif($6, ''), payer_account_bank = nullif($7, ''),
+			available_at = $2::timestamptz + CASE WHEN h.returned THEN interval '0' ELSE h.hold END,
+			held_amount = CASE WHEN h.hold > interval '0' AND NOT h.returned THEN amount - fee ELSE 0 END,
+			released_at = CASE WHEN h.hold > interval '0' AND NOT h.returned THEN NULL ELSE now() END,
+			refunded_amount = CASE WHEN h.returned THEN amount ELSE refunded_amount END,
+			returned_reason = CASE WHEN h.returned THEN $8 END
+		FROM h WHERE id = $1 AND status IN ('PENDING', 'EXPIRED') RETURNING `+chargeColumns, id, s.At, s.PixID, s.EndToEndID,
+		s.PayerAccount.Name, s.PayerAccount.TaxID, s.PayerAccount.Bank, reason, s.PayerDocument)
 	c, err = pgx.CollectExactlyOneRow(rows, scanCharge)
 	if err == pgx.ErrNoRows {
 		c, err = getChargeByID(ctx, t.tx, id)
@@ -52,18 +70,11 @@ func (t *Tx) MarkChargePaid(ctx context.Context, id uuid.UUID, s Settlement) (c 
 	if err != nil {
 		return Charge{}, false, fmt.Errorf("storage: mark charge paid: %w", err)
 	}
-	credited := ledger.Available
-	if c.HeldAmount > 0 {
-		credited = ledger.Pending
+	if c.ReturnedReason != nil {
+		err = t.returnCharge(ctx, c, *s.Return)
+		return c, err == nil, err
 	}
-	entries := []ledger.Entry{
-		{Account: ledger.Platform(ledger.Provider), Amount: -c.Amount},
-		{Account: ledger.Of(c.IntegratorID, credited), Amount: c.Net()},
-	}
-	if c.Fee > 0 {
-		entries = append(entries, ledger.Entry{Account: ledger.Platform(ledger.Fees), Amount: c.Fee})
-	}
-	_, err = t.Post(ctx, ledger.Transaction{Reference: "charge:" + id.String() + ":paid", Kind: "charge.paid", Entries: entries})
+	_, err = t.Post(ctx, chargePaid(c.ID, c.IntegratorID, c.Amount, c.Fee, c.HeldAmount > 0))
 	return c, err == nil, err
 }
 
@@ -85,4 +96,31 @@ func (db *DB) UnissuedCharges(ctx context.Context, olderThan time.Duration, limi
 	rows, _ := db.pool.Query(ctx, `SELECT `+chargeColumns+` FROM charges
 		WHERE status = 'PENDING' AND pix_id IS NULL AND created_at < now() - $1::interval ORDER BY created_at LIMIT $2`, olderThan, limit)
 	return pgx.CollectRows(rows, scanCharge)
+}
+
+// ChargeReturn is how PixGate returns a payment it may not keep: the refund
+// that sends the whole amount back to the payer, why, and the messages
+// that send it.
+type ChargeReturn struct {
+	RefundID uuid.UUID
+	Reason   string
+	Outbox   []OutboxMessage
+}
+
+// returnCharge returns a charge just marked paid that PixGate may not keep
+// (a same-holder integrator's, paid from another document): its amount
+// goes straight into the reservation of a refund of all of it, fee-free,
+// PROCESSING with its outbox messages (chargePaidByAnotherHolder), so the
+// integrator never holds the money. The charge becomes REFUNDED when the
+// refund completes.
+func (t *Tx) returnCharge(ctx context.Context, c Charge, r ChargeReturn) error {
+	if _, err := t.tx.Exec(ctx, `INSERT INTO refunds (id, integrator_id, charge_id, request_hash, amount, fee, status, description, postback_url)
+		VALUES ($1, $2, $3, '\x00'::bytea, $4, 0, 'PROCESSING', $5, $6)`, r.RefundID, c.IntegratorID, c.ID, c.Amount, r.Reason, c.PostbackURL); err != nil {
+		return fmt.Errorf("storage: return charge %s: %w", c.ID, err)
+	}
+	if err := writeOutbox(ctx, t.tx, r.Outbox...); err != nil {
+		return err
+	}
+	_, err := t.Post(ctx, chargePaidByAnotherHolder(c.ID, c.IntegratorID, c.Amount))
+	return err
 }

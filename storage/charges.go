@@ -57,6 +57,27 @@ type Charge struct {
 	HeldAmount money.Money
 	// ReleasedAt is when the net reached the available balance.
 	ReleasedAt *time.Time
+	// Expiration is how long the charge can be paid, in seconds from its
+	// creation: what the integrator asked for, else the provider's answer
+	// (nil for charges issued before PixGate kept it).
+	Expiration *int
+	// PayerAccount is the account the charge was paid from, as the provider
+	// reported it with the payment; empty fields when it did not say.
+	PayerAccount PayerAccount
+	// ReturnedReason says why PixGate itself returned the payment to its
+	// payer (a same-holder integrator's charge paid by another document);
+	// nil for a charge PixGate did not return.
+	ReturnedReason *string
+	// Disputed: a MED infraction on the charge is open (its money blocked);
+	// the charge cannot be refunded meanwhile.
+	Disputed bool
+}
+
+// PayerAccount is the account a payment came from: its holder and bank.
+type PayerAccount struct {
+	Name  string
+	TaxID string
+	Bank  string
 }
 
 // Net is what the integrator receives when the charge is paid.
@@ -76,12 +97,17 @@ type NewCharge struct {
 	PayerQuestion *string
 	PostbackURL   *string
 	Split         json.RawMessage
-	RequestHash   []byte
+	// Expiration is the validity asked for, in seconds; nil leaves it to
+	// the provider.
+	Expiration  *int
+	RequestHash []byte
 }
 
 const chargeColumns = `id, integrator_id, external_id, amount, fee, status, pix_id, qrcode, expires_at,
 	payer_name, payer_document, payer_email, payer_question, postback_url, split, refunded_amount,
-	failure_reason, created_at, updated_at, paid_at, end_to_end_id, available_at, held_amount, released_at`
+	failure_reason, created_at, updated_at, paid_at, end_to_end_id, available_at, held_amount, released_at, expiration,
+	coalesce(payer_account_name, ''), coalesce(payer_account_tax_id, ''), coalesce(payer_account_bank, ''), returned_reason,
+	EXISTS (SELECT FROM infractions i WHERE i.charge_id = charges.id AND i.status = 'OPEN')`
 
 func scanCharge(r pgx.CollectableRow) (Charge, error) {
 	var c Charge
@@ -93,7 +119,8 @@ func scanCharge(r pgx.CollectableRow) (Charge, error) {
 func chargeFields(c *Charge) []any {
 	return []any{&c.ID, &c.IntegratorID, &c.ExternalID, &c.Amount, &c.Fee, &c.Status, &c.PixID, &c.QRCode, &c.ExpiresAt,
 		&c.Payer.Name, &c.Payer.Document, &c.Payer.Email, &c.PayerQuestion, &c.PostbackURL, &c.Split, &c.RefundedAmount,
-		&c.FailureReason, &c.CreatedAt, &c.UpdatedAt, &c.PaidAt, &c.EndToEndID, &c.AvailableAt, &c.HeldAmount, &c.ReleasedAt}
+		&c.FailureReason, &c.CreatedAt, &c.UpdatedAt, &c.PaidAt, &c.EndToEndID, &c.AvailableAt, &c.HeldAmount, &c.ReleasedAt,
+		&c.Expiration, &c.PayerAccount.Name, &c.PayerAccount.TaxID, &c.PayerAccount.Bank, &c.ReturnedReason, &c.Disputed}
 }
 
 // CreateCharge inserts the charge PENDING, not yet issued. A replay (same
@@ -107,11 +134,11 @@ func (db *DB) CreateCharge(ctx context.Context, nc NewCharge) (c Charge, created
 		split = nc.Split
 	}
 	rows, _ := db.pool.Query(ctx, `INSERT INTO charges (id, integrator_id, external_id, request_hash, amount, fee, status,
-			payer_name, payer_document, payer_email, payer_question, postback_url, split)
-		VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7, $8, $9, $10, $11, $12)
+			payer_name, payer_document, payer_email, payer_question, postback_url, split, expiration)
+		VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7, $8, $9, $10, $11, $12, $13)
 		ON CONFLICT (integrator_id, external_id) DO NOTHING RETURNING `+chargeColumns,
 		nc.ID, nc.IntegratorID, nc.ExternalID, nc.RequestHash, nc.Amount, nc.Fee,
-		nc.Payer.Name, nc.Payer.Document, nc.Payer.Email, nc.PayerQuestion, nc.PostbackURL, split)
+		nc.Payer.Name, nc.Payer.Document, nc.Payer.Email, nc.PayerQuestion, nc.PostbackURL, split, nc.Expiration)
 	inserted, err := pgx.CollectRows(rows, scanCharge)
 	switch {
 	case err != nil:
@@ -148,11 +175,21 @@ func (db *DB) ChargeByPixID(ctx context.Context, pixID string) (Charge, error) {
 	return c, notFound(err)
 }
 
+// ChargeByEndToEndID returns the charge the PIX of end-to-end id e2e paid.
+func (db *DB) ChargeByEndToEndID(ctx context.Context, e2e string) (Charge, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+chargeColumns+` FROM charges WHERE end_to_end_id = $1`, e2e)
+	c, err := pgx.CollectExactlyOneRow(rows, scanCharge)
+	return c, notFound(err)
+}
+
 // ChargeIssue is what the provider returned for a charge.
 type ChargeIssue struct {
 	PixID     string
 	QRCode    string
 	ExpiresAt time.Time
+	// Expiration is the validity the provider answered, in seconds (0 when
+	// it said none); kept when the integrator asked for none.
+	Expiration int
 }
 
 // ErrStateChanged: the record is no longer in the state the change expects
@@ -162,9 +199,10 @@ var ErrStateChanged = fmt.Errorf("record changed state concurrently")
 // IssueCharge records the provider's QR code on a PENDING charge not yet
 // issued. Recording the same issue twice is harmless.
 func (db *DB) IssueCharge(ctx context.Context, id uuid.UUID, is ChargeIssue) (Charge, error) {
-	rows, _ := db.pool.Query(ctx, `UPDATE charges SET pix_id = $2, qrcode = $3, expires_at = $4, failure_reason = NULL, updated_at = now()
+	rows, _ := db.pool.Query(ctx, `UPDATE charges SET pix_id = $2, qrcode = $3, expires_at = $4, failure_reason = NULL, updated_at = now(),
+			expiration = coalesce(expiration, nullif($5::integer, 0))
 		WHERE id = $1 AND status = 'PENDING' AND (pix_id IS NULL OR pix_id = $2)
-		RETURNING `+chargeColumns, id, is.PixID, is.QRCode, is.ExpiresAt)
+		RETURNING `+chargeColumns, id, is.PixID, is.QRCode, is.ExpiresAt, max(is.Expiration, 0))
 	c, err := pgx.CollectExactlyOneRow(rows, scanCharge)
 	if err != nil {
 		return Charge{}, fmt.Errorf("storage: issue charge %s: %w", id, stateChanged(err))

@@ -22,6 +22,9 @@ type ProviderEvent struct {
 	// Confirmed: the provider confirmed the claimed status and PixGate's
 	// record is in it. Only a confirmed event makes later copies duplicates.
 	Confirmed bool
+	// BorneOut: the provider's answer had the claimed type and status,
+	// whatever PixGate's record did with it (see RecordProviderEvent).
+	BorneOut bool
 }
 
 // NewProviderEvent is a received notification: its claim, parsed, and its
@@ -33,27 +36,43 @@ type NewProviderEvent struct {
 	Payload         []byte
 }
 
+// CoalesceWindow is how long after a consult that bore a claim out
+// (BorneOut) further copies of that claim are acknowledged without being
+// stored: the provider was asked moments ago and agreed.
+const CoalesceWindow = 30 * time.Second
+
 // RecordProviderEvent stores a notification with the outbox message that
 // processes it (built by outbox from the new event's id), unless an earlier
-// copy of the same claim (type, transaction and status) was confirmed and
-// applied: then stored is false, id is that event's, and nothing is
-// written. A copy of a claim that is still unprocessed, or was processed
-// without confirmation (an early or forged one), is stored and processed on
-// its own: it may be the genuine one.
+// copy of the same claim (type, transaction and status) makes it
+// redundant: then stored is false, id is that copy's, and nothing is
+// written. An earlier copy does when it was confirmed and applied; when it
+// is queued and no worker has begun consulting for it yet (its consult will
+// come after this copy, so it answers for both); or when it was consulted
+// within CoalesceWindow and the provider bore its claim out. A copy of a
+// claim the provider refuted (an early or forged one), or whose consult is
+// under way, is stored and processed on its own: it may be the genuine
+// one, which the provider will bear out.
 //
-// Two round trips and no explicit transaction: the first looks for a
-// confirmed copy and draws the new event's id, so that the outbox message
+// Two round trips and no explicit transaction: the first looks for an
+// earlier copy and draws the new event's id, so that the outbox message
 // can be built from it; the second writes the event and its outbox row in
 // one statement, its own transaction.
 func (db *DB) RecordProviderEvent(ctx context.Context, e NewProviderEvent, outbox func(eventID int64) OutboxMessage) (id int64, stored bool, err error) {
-	var applied *int64
+	var applied, pending *int64
 	if err := db.pool.QueryRow(ctx, `SELECT (SELECT id FROM provider_events
 			WHERE transaction_id = $1 AND transaction_type = $2 AND status = $3 AND confirmed LIMIT 1),
-		nextval('provider_events_id_seq')`, e.TransactionID, e.TransactionType, e.Status).Scan(&applied, &id); err != nil {
+		(SELECT id FROM provider_events
+			WHERE transaction_id = $1 AND transaction_type = $2 AND status = $3
+			AND (processed_at IS NULL AND picked_at IS NULL OR borne_out AND processed_at > now() - $4::interval)
+			ORDER BY id DESC LIMIT 1),
+		nextval('provider_events_id_seq')`, e.TransactionID, e.TransactionType, e.Status, CoalesceWindow).Scan(&applied, &pending, &id); err != nil {
 		return 0, false, fmt.Errorf("storage: look up provider event: %w", err)
 	}
 	if applied != nil {
 		return *applied, false, nil
+	}
+	if pending != nil {
+		return *pending, false, nil
 	}
 	m := outbox(id)
 	if _, err := db.pool.Exec(ctx, `WITH e AS (
@@ -63,15 +82,16 @@ func (db *DB) RecordProviderEvent(ctx context.Context, e NewProviderEvent, outbo
 		id, e.TransactionType, e.TransactionID, e.Status, e.Payload, m.Type, m.ID, string(m.Payload)); err != nil {
 		return 0, false, fmt.Errorf("storage: record provider event: %w", err)
 	}
-	db.notifier.poke()
+	db.afterCommit(ctx, []OutboxMessage{m})
 	return id, true, nil
 }
 
-const eventColumns = `id, transaction_type, transaction_id, status, payload, received_at, processed_at, outcome, confirmed`
+const eventColumns = `id, transaction_type, transaction_id, status, payload, received_at, processed_at, outcome, confirmed, borne_out`
 
 func scanEvent(r pgx.CollectableRow) (ProviderEvent, error) {
 	var e ProviderEvent
-	err := r.Scan(&e.ID, &e.TransactionType, &e.TransactionID, &e.Status, &e.Payload, &e.ReceivedAt, &e.ProcessedAt, &e.Outcome, &e.Confirmed)
+	err := r.Scan(&e.ID, &e.TransactionType, &e.TransactionID, &e.Status, &e.Payload, &e.ReceivedAt, &e.ProcessedAt, &e.Outcome,
+		&e.Confirmed, &e.BorneOut)
 	return e, err
 }
 
@@ -82,12 +102,26 @@ func (db *DB) ProviderEventByID(ctx context.Context, id int64) (ProviderEvent, e
 	return e, notFound(err)
 }
 
-// MarkEventProcessed records how a notification was handled, and whether
-// that confirmed its claim (see ProviderEvent.Confirmed). In a Tx, so that
-// it commits with the state change it caused.
-func (t *Tx) MarkEventProcessed(ctx context.Context, id int64, outcome string, confirmed bool) error {
-	_, err := t.tx.Exec(ctx, `UPDATE provider_events SET processed_at = now(), outcome = $2, confirmed = $3
-		WHERE id = $1 AND processed_at IS NULL`, id, outcome, confirmed)
+// PickProviderEvent returns one stored notification for a worker that is
+// about to consult the provider for it, and records that the consult has
+// begun: from then on a copy of its claim is stored on its own (see
+// RecordProviderEvent), since this consult may predate what the copy
+// reports.
+func (db *DB) PickProviderEvent(ctx context.Context, id int64) (ProviderEvent, error) {
+	rows, _ := db.pool.Query(ctx, `UPDATE provider_events SET picked_at = now() WHERE id = $1
+		RETURNING `+eventColumns, id)
+	e, err := pgx.CollectExactlyOneRow(rows, scanEvent)
+	return e, notFound(err)
+}
+
+// MarkEventProcessed records how a notification was handled: whether the
+// provider bore its claim out (same type and status), and whether that
+// confirmed it (see ProviderEvent.Confirmed); and deletes the outbox row of
+// the task that handled it (outboxDone, its task id). In a Tx, so that it
+// commits with the state change it caused.
+func (t *Tx) MarkEventProcessed(ctx context.Context, id int64, outcome string, confirmed, borneOut bool, outboxDone string) error {
+	_, err := t.tx.Exec(ctx, `WITH `+consumeOutbox("$5")+` UPDATE provider_events SET processed_at = now(), outcome = $2, confirmed = $3, borne_out = $4
+		WHERE id = $1 AND processed_at IS NULL`, id, outcome, confirmed, borneOut, outboxDone)
 	return err
 }
 

@@ -51,3 +51,12 @@ func (db *DB) CreateWithdrawalsTogether(ctx context.Context, nws []NewWithdrawal
 	}
 	return answers
 }
+
+// CheckPool is the pool watch's check at now, with answers standing for
+// Postgres's own answer.
+func (db *DB) CheckPool(ctx context.Context, now time.Time, window time.Duration, answers func(context.Context) bool) bool {
+	return db.checkPool(ctx, now, window, answers)
+}
+
+// PostgresAnswers is the pool watch's connection of its own.
+func (db *DB) PostgresAnswers(ctx context.Context) bool { return db.postgresAnswers(ctx) }

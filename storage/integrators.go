@@ -27,6 +27,10 @@ type Integrator struct {
 	// WebhookSecret signs postbacks (Standard Webhooks, "whsec_" + base64).
 	WebhookSecret string
 	CreatedAt     time.Time
+	// SameHolder: charges are taken only from the payer's own account and
+	// withdrawals paid only to the recipient's own key (set with
+	// SetSameHolder).
+	SameHolder bool
 }
 
 // NewIntegrator describes an integrator to create.
@@ -75,7 +79,8 @@ func (db *DB) CreateIntegrator(ctx context.Context, ni NewIntegrator) (Integrato
 	return in, creds, nil
 }
 
-const integratorColumns = `id, name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret, created_at, cashin_hold`
+const integratorColumns = `id, name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret, created_at, cashin_hold,
+	same_holder`
 
 // Integrator returns one integrator by id.
 func (db *DB) Integrator(ctx context.Context, id int64) (Integrator, error) {
@@ -103,7 +108,8 @@ func scanIntegrator(r pgx.CollectableRow) (Integrator, error) {
 		cinKind, coutKind   string
 		cinValue, coutValue int64
 	)
-	err := r.Scan(&in.ID, &in.Name, &in.Email, &cinKind, &cinValue, &coutKind, &coutValue, &in.WebhookSecret, &in.CreatedAt, &in.CashInHold)
+	err := r.Scan(&in.ID, &in.Name, &in.Email, &cinKind, &cinValue, &coutKind, &coutValue, &in.WebhookSecret, &in.CreatedAt, &in.CashInHold,
+		&in.SameHolder)
 	in.CashIn = feeRule(cinKind, cinValue)
 	in.CashOut = feeRule(coutKind, coutValue)
 	return in, err
@@ -134,4 +140,12 @@ func (db *DB) IntegratorByEmail(ctx context.Context, email string) (Integrator, 
 		return Integrator{}, notFound(err)
 	}
 	return in, nil
+}
+
+// SetSameHolder turns the integrator's same-holder rule on or off. It
+// applies to payments confirmed and withdrawals created from now on.
+func (db *DB) SetSameHolder(ctx context.Context, integratorID int64, on bool) (Integrator, error) {
+	rows, _ := db.pool.Query(ctx, `UPDATE integrators SET same_holder = $2 WHERE id = $1 RETURNING `+integratorColumns, integratorID, on)
+	in, err := pgx.CollectExactlyOneRow(rows, scanIntegrator)
+	return in, notFound(err)
 }

@@ -25,11 +25,14 @@ const (
 	ScopeRefundsWrite     = "refunds:write"
 	ScopeBalanceRead      = "balance:read"
 	ScopeTransactionsRead = "transactions:read"
+	ScopeInfractionsRead  = "infractions:read"
+	ScopeInfractionsWrite = "infractions:write"
+	ScopePixKeysRead      = "pix_keys:read"
 )
 
 // AllScopes is what a key carries when none are named.
 var AllScopes = []string{ScopeChargesWrite, ScopeChargesRead, ScopeWithdrawalsWrite, ScopeWithdrawalsRead,
-	ScopeRefundsWrite, ScopeBalanceRead, ScopeTransactionsRead}
+	ScopeRefundsWrite, ScopeBalanceRead, ScopeTransactionsRead, ScopeInfractionsRead, ScopeInfractionsWrite, ScopePixKeysRead}
 
 // APIKey is a stored key; its secret exists only as a SHA-256 hash.
 type APIKey struct {

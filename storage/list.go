@@ -17,16 +17,13 @@ type ListParams struct {
 	Status       string     // empty: every status
 	After        *uuid.UUID // the last id of the previous page
 	Limit        int
+	// ChargeID, in a list of refunds, keeps one charge's refunds.
+	ChargeID *uuid.UUID
 }
 
 // ListCharges returns one page of charges and whether more follow.
 func (db *DB) ListCharges(ctx context.Context, p ListParams) ([]Charge, bool, error) {
 	return list(ctx, db, `SELECT `+chargeColumns+` FROM charges`, scanCharge, p)
-}
-
-// ListWithdrawals returns one page of withdrawals and whether more follow.
-func (db *DB) ListWithdrawals(ctx context.Context, p ListParams) ([]Withdrawal, bool, error) {
-	return list(ctx, db, `SELECT `+withdrawalColumns+` FROM withdrawals`, scanWithdrawal, p)
 }
 
 func list[T any](ctx context.Context, db *DB, selectSQL string, scan pgx.RowToFunc[T], p ListParams) ([]T, bool, error) {
@@ -43,6 +40,10 @@ func list[T any](ctx context.Context, db *DB, selectSQL string, scan pgx.RowToFu
 	if p.After != nil {
 		args = append(args, *p.After)
 		where += fmt.Sprintf(` AND id < $%d`, len(args))
+	}
+	if p.ChargeID != nil {
+		args = append(args, *p.ChargeID)
+		where += fmt.Sprintf(` AND charge_id = $%d`, len(args))
 	}
 	args = append(args, p.Limit+1)
 	rows, _ := db.pool.Query(ctx, fmt.Sprintf(`%s WHERE %s ORDER BY id DESC LIMIT $%d`, selectSQL, where, len(args)), args...)

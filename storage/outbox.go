@@ -9,9 +9,11 @@ import (
 )
 
 // OutboxMessage asks for one task. It is written in the same SQL
-// transaction as the state change that needs the task, and the relay turns it
-// into a queued task. ID, the task id, is unique: writing the same message
-// twice is a no-op, and the queue refuses a second task with the same id.
+// transaction as the state change that needs the task, queued right after
+// that commit (aftercommit.go) or else by the relay, and deleted by the
+// task's handler in its own commit. ID, the task id, is unique: writing the
+// same message twice is a no-op, and the queue refuses a second task with
+// the same id.
 // Its fields are those of tasks.Message, so one converts to the other.
 type OutboxMessage struct {
 	Type    string // task type
@@ -19,17 +21,13 @@ type OutboxMessage struct {
 	Payload []byte // JSON
 }
 
-// PendingOutbox is an outbox row not yet handed to the queue.
+// PendingOutbox is an outbox row the relay hands to the queue.
 type PendingOutbox struct {
 	OutboxID int64
 	OutboxMessage
 	CreatedAt time.Time
 	Attempts  int
 }
-
-// outboxChannel is the NOTIFY channel that wakes the relays when a
-// transaction that wrote outbox rows has committed.
-const outboxChannel = "pixgate_outbox"
 
 func writeOutbox(ctx context.Context, tx pgx.Tx, msgs ...OutboxMessage) error {
 	for _, m := range msgs {
@@ -38,9 +36,7 @@ func writeOutbox(ctx context.Context, tx pgx.Tx, msgs ...OutboxMessage) error {
 			return fmt.Errorf("storage: outbox: %w", err)
 		}
 	}
-	if len(msgs) > 0 {
-		markOutbox(tx) // the relays are woken after commit (notify.go)
-	}
+	markOutbox(tx, msgs...) // queued after commit (aftercommit.go)
 	return nil
 }
 
@@ -53,15 +49,18 @@ func outboxColumns(msgs []OutboxMessage) (types, ids, payloads []string) {
 	return types, ids, payloads
 }
 
-// RelayOutbox claims up to limit unsent outbox rows (skipping rows another
-// relay holds), calls enqueue for each, and marks the ones it enqueued as
-// sent, all in one transaction. A row whose enqueue fails stays unsent, with
-// the error kept, and is tried again on a later call. It returns how many
-// rows were sent.
-func (db *DB) RelayOutbox(ctx context.Context, limit int, enqueue func(context.Context, PendingOutbox) error) (sent int, err error) {
+// RelayOutbox claims up to limit outbox rows older than olderThan that no
+// relay has queued and no task has consumed (skipping rows another relay
+// holds), calls enqueue for each, and marks the ones it enqueued as sent,
+// all in one transaction. Rows are queued right after their commit, so
+// the relay only finds what that hand-off missed, or tasks still waiting
+// in the queue (enqueue then finds their id taken: success). A row whose
+// enqueue fails stays unsent, with the error kept, and is tried again on a
+// later call. It returns how many rows were sent.
+func (db *DB) RelayOutbox(ctx context.Context, olderThan time.Duration, limit int, enqueue func(context.Context, PendingOutbox) error) (sent int, err error) {
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
 		rows, _ := tx.Query(ctx, `SELECT id, task_type, task_id, payload, created_at, attempts FROM outbox
-			WHERE enqueued_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, limit)
+			WHERE enqueued_at IS NULL AND created_at < now() - $2::interval ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`, limit, olderThan)
 		pending, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (PendingOutbox, error) {
 			var p PendingOutbox
 			err := r.Scan(&p.OutboxID, &p.Type, &p.ID, &p.Payload, &p.CreatedAt, &p.Attempts)
@@ -92,32 +91,21 @@ func (db *DB) RelayOutbox(ctx context.Context, limit int, enqueue func(context.C
 	return sent, err
 }
 
-// OutboxLag is the age of the oldest unsent outbox row (zero when none).
-func (db *DB) OutboxLag(ctx context.Context) (time.Duration, error) {
+// OutboxLag is how late the relay is: how long the oldest outbox row that
+// no relay queued and no task consumed has waited past olderThan, the
+// relay's delay (zero when none has).
+func (db *DB) OutboxLag(ctx context.Context, olderThan time.Duration) (time.Duration, error) {
 	var lag float64
-	err := db.pool.QueryRow(ctx, `SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0) FROM outbox WHERE enqueued_at IS NULL`).Scan(&lag)
-	return time.Duration(lag * float64(time.Second)), err
+	err := db.pool.QueryRow(ctx, `SELECT coalesce(extract(epoch FROM now() - $1::interval - min(created_at)), 0) FROM outbox
+		WHERE enqueued_at IS NULL AND created_at < now() - $1::interval`, olderThan).Scan(&lag)
+	return time.Duration(max(lag, 0) * float64(time.Second)), err
 }
 
-// ListenOutbox sends on the returned channel (without blocking, coalescing)
-// whenever a transaction that wrote outbox rows commits. It holds one
-// connection, reconnects after failures, and stops when ctx ends. Callers
-// still poll now and then: a notification can be missed while reconnecting.
-func (db *DB) ListenOutbox(ctx context.Context) <-chan struct{} {
-	wake := make(chan struct{}, 1)
-	notify := func() {
-		select {
-		case wake <- struct{}{}:
-		default:
-		}
-	}
-	go func() {
-		for ctx.Err() == nil {
-			_ = db.listenOn(ctx, outboxChannel, notify)
-			db.retryWait(ctx)
-		}
-	}()
-	return wake
+// consumeOutbox is a CTE that deletes the outbox row of the task id in
+// argument arg, a statement's way of saying that its task ran; a task with
+// no outbox row (or "") deletes nothing.
+func consumeOutbox(arg string) string {
+	return `consumed AS (DELETE FROM outbox WHERE task_id = ` + arg + `)`
 }
 
 // listenOn calls notify once it listens on channel, then on every

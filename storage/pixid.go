@@ -36,10 +36,6 @@ func ParseTransferPixID(s string) (uuid.UUID, bool) {
 	return uuid.UUID{}, false
 }
 
-// PublicPixID is the withdrawal's pix_id, its transactionId for
-// integrators (see TransferPixID).
-func (w Withdrawal) PublicPixID() string { return TransferPixID(w.ID) }
-
-// PublicPixID is the refund's pix_id, its transactionId for integrators
+// PublicPixID is the transfer's pix_id, its transactionId for integrators
 // (see TransferPixID).
-func (f Refund) PublicPixID() string { return TransferPixID(f.ID) }
+func (t Transfer) PublicPixID() string { return TransferPixID(t.ID) }

@@ -38,7 +38,7 @@ func (t *Tx) CreatePostback(ctx context.Context, np NewPostback) (created bool, 
 		return false, fmt.Errorf("storage: create postback: %w", err)
 	}
 	if created {
-		markOutbox(t.tx) // the relays are woken after commit (notify.go)
+		markOutbox(t.tx, np.Outbox) // queued after commit (aftercommit.go)
 	}
 	return created, nil
 }

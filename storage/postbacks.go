@@ -64,6 +64,9 @@ type PostbackAttemptResult struct {
 	Err           string // empty when none
 	Outcome       PostbackOutcome
 	NextAttemptAt *time.Time // required with OutcomeRetry
+	// OutboxDone is the delivering task's id: its outbox row is deleted
+	// with the attempt's record.
+	OutboxDone string
 }
 
 const postbackColumns = `id, integrator_id, resource_type, resource_id, event, url, body, status, attempts,
@@ -127,7 +130,7 @@ var ErrBadOutcome = errors.New("storage: postback outcome unknown or retry witho
 // each other's outcome; the attempt and the new state are written only
 // while it is PENDING, and otherwise the row is returned as it is.
 var recordAttemptSQL = `
-WITH cur AS (
+WITH ` + consumeOutbox("$7") + `, cur AS (
   SELECT ` + postbackColumns + ` FROM postbacks WHERE id = $1 FOR UPDATE
 ), a AS (
   INSERT INTO postback_attempts (postback_id, attempt, status_code, latency_ms, error)
@@ -155,7 +158,7 @@ func (db *DB) RecordPostbackAttempt(ctx context.Context, id uuid.UUID, res Postb
 		return Postback{}, ErrBadOutcome
 	}
 	rows, _ := db.pool.Query(ctx, recordAttemptSQL, id, nullIfZero(res.StatusCode), nullIfEmpty(res.Err), status, res.NextAttemptAt,
-		res.Latency.Milliseconds())
+		res.Latency.Milliseconds(), res.OutboxDone)
 	p, err := pgx.CollectExactlyOneRow(rows, scanPostback)
 	if err != nil {
 		return Postback{}, fmt.Errorf("storage: postback %s: %w", id, notFound(err))

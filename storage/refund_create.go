@@ -36,7 +36,7 @@ type NewRefund struct {
 // createRefundSQL writes a refund judged under its charge's lock (see
 // transferCreateSQL): the refund row and the charge's refunded and held
 // amounts, with the outbox messages and the reservation
-// (refundReservation).
+// (refundCreated).
 var createRefundSQL = transferCreateSQL(`INSERT INTO refunds (id, integrator_id, charge_id, external_id, request_hash, amount, fee, status,
       description, postback_url, from_pending)
   SELECT $10::uuid, $11::bigint, $12::uuid, $13::text, $14::bytea, $15::bigint, $16::bigint, 'PROCESSING', $17::text, $18::text,
@@ -51,7 +51,7 @@ var createRefundSQL = transferCreateSQL(`INSERT INTO refunds (id, integrator_id,
 // charge's postbackUrl) with its outbox messages, and reserves amount + fee:
 // from the pending balance first, as far as the charge's own net is still
 // held there under a settlement hold, and the rest from the available
-// balance (see refundReservation). A replay (same external_id, same request)
+// balance (see refundCreated). A replay (same external_id, same request)
 // returns the existing refund with created false and changes nothing. It
 // fails with ErrNotFound (no such charge for this integrator), Check's
 // error, ledger.ErrInsufficientFunds or ErrIdempotencyConflict, and then
@@ -60,11 +60,14 @@ var createRefundSQL = transferCreateSQL(`INSERT INTO refunds (id, integrator_id,
 // The transaction is two round trips on one connection: BEGIN, the charge's
 // lock and the replay's lookup pipelined; then, once Check has passed, the
 // writes as one statement pipelined with COMMIT. The charge is locked
-// before the wallet, as when a refund finishes.
-func (db *DB) CreateRefund(ctx context.Context, nr NewRefund) (Refund, bool, error) {
+// before the wallet, as when a refund finishes. Every answer is read on
+// that one connection, never on a second one from the pool: as many
+// concurrent replays as the pool has connections would each hold one and
+// wait for another, forever.
+func (db *DB) CreateRefund(ctx context.Context, nr NewRefund) (Transfer, bool, error) {
 	conn, err := db.pool.Acquire(ctx)
 	if err != nil {
-		return Refund{}, false, fmt.Errorf("storage: create refund: %w", err)
+		return Transfer{}, false, fmt.Errorf("storage: create refund: %w", err)
 	}
 	// A connection released inside a transaction is closed, not pooled:
 	// whatever went wrong below, nothing stays locked.
@@ -76,17 +79,18 @@ func (db *DB) CreateRefund(ctx context.Context, nr NewRefund) (Refund, bool, err
 	if err != nil || replay {
 		_, _ = conn.Exec(ctx, "ROLLBACK")
 		if err != nil {
-			return Refund{}, false, err
+			return Transfer{}, false, err
 		}
-		f, err := replayedTransfer(ctx, db.pool, refundTransfers, nr.IntegratorID, nr.ExternalID, nr.RequestHash)
+		f, err := replayedTransfer(ctx, conn, KindRefund, nr.IntegratorID, nr.ExternalID, nr.RequestHash)
 		return f, false, err
 	}
-	f := Refund{ID: nr.ID, IntegratorID: nr.IntegratorID, ChargeID: c.ID, ExternalID: nr.ExternalID, Amount: nr.Amount,
-		Fee: nr.Fee, Status: WithdrawalProcessing, Description: nr.Description, PostbackURL: c.PostbackURL}
-	reserve, fromPending := refundReservation(f, c.HeldAmount)
+	f := Transfer{Kind: KindRefund, ID: nr.ID, IntegratorID: nr.IntegratorID, ChargeID: c.ID, ChargePixID: nr.ChargePixID,
+		ExternalID: nr.ExternalID, Amount: nr.Amount, Fee: nr.Fee, Status: TransferProcessing, Description: nr.Description,
+		PostbackURL: c.PostbackURL}
+	reserve, fromPending := refundCreated(f.ID, f.IntegratorID, f.Amount, f.Fee, c.HeldAmount)
 	if err := reserve.Validate(); err != nil {
 		_, _ = conn.Exec(ctx, "ROLLBACK")
-		return Refund{}, false, err
+		return Transfer{}, false, err
 	}
 	f.FromPending = fromPending
 	var (
@@ -105,14 +109,14 @@ func (db *DB) CreateRefund(ctx context.Context, nr NewRefund) (Refund, bool, err
 	b.Queue("COMMIT") // a refused refund commits nothing but the end of the charge's lock
 	if err := conn.SendBatch(ctx, b).Close(); err != nil {
 		_, _ = conn.Exec(ctx, "ROLLBACK")
-		return Refund{}, false, fmt.Errorf("storage: create refund: %w", err)
+		return Transfer{}, false, fmt.Errorf("storage: create refund: %w", err)
 	}
 	if !wrote {
-		f, err = notCreated(ctx, db.pool, refundTransfers, nr.IntegratorID, nr.ExternalID, nr.RequestHash,
+		f, err = notCreated(ctx, conn, KindRefund, nr.IntegratorID, nr.ExternalID, nr.RequestHash,
 			heldShort(refusal, f.Amount+f.Fee, fromPending))
 		return f, false, err
 	}
-	db.notifier.poke()
+	db.afterCommit(ctx, nr.Outbox)
 	return f, true, nil
 }
 
@@ -140,3 +144,31 @@ func beginRefund(ctx context.Context, conn *pgxpool.Conn, nr NewRefund) (c Charg
 	}
 	return c, replay, nil
 }
+
+// heldShort is the refusal of a refund of a held charge that the charge's
+// held net and the available balance together do not cover: err, the
+// ledger's refusal, as a HeldRefundShortError.
+func heldShort(err error, total, fromPending money.Money) error {
+	var short *ledger.InsufficientFundsError
+	if errors.As(err, &short) && fromPending > 0 {
+		return &HeldRefundShortError{Total: total, FromHeld: fromPending, Available: short.Balance}
+	}
+	return err
+}
+
+// HeldRefundShortError refuses a refund of a held charge that the charge's
+// held net and the available balance together do not cover. It is a
+// ledger.ErrInsufficientFunds; nothing was reserved.
+type HeldRefundShortError struct {
+	Total     money.Money // amount + fee
+	FromHeld  money.Money // what the charge's held net in pending covers
+	Available money.Money // the available balance, short of the rest
+}
+
+func (e *HeldRefundShortError) Error() string {
+	return fmt.Sprintf("insufficient funds: the refund needs %s, the charge's held net covers %s and the available balance %s does not cover the rest",
+		e.Total, e.FromHeld, e.Available)
+}
+
+// Is makes errors.Is(err, ledger.ErrInsufficientFunds) true.
+func (e *HeldRefundShortError) Is(target error) bool { return target == ledger.ErrInsufficientFunds }

@@ -49,7 +49,7 @@ func complete(db *storage.DB, id uuid.UUID) func() error {
 	return func() error {
 		ctx := context.Background()
 		return db.InTx(ctx, func(tx *storage.Tx) error {
-			_, _, err := tx.CompleteRefund(ctx, id, storage.Settlement{PixID: "p-" + id.String(), At: time.Now()})
+			_, _, err := tx.CompleteTransfer(ctx, storage.KindRefund, id, storage.Settlement{PixID: "p-" + id.String(), At: time.Now()})
 			return err
 		})
 	}
@@ -66,7 +66,7 @@ func TestRefundsCreatedWhileOthersFinish(t *testing.T) {
 		ids := createRefunds(t, db, in, c, 1000, 1000)
 		fail := func() error {
 			return db.InTx(ctx, func(tx *storage.Tx) error {
-				_, _, err := tx.FailRefund(ctx, ids[1], storage.Failure{Reason: "bank said no"})
+				_, _, err := tx.FailTransfer(ctx, storage.KindRefund, ids[1], storage.Failure{Reason: "bank said no"})
 				return err
 			})
 		}

@@ -4,6 +4,7 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/multitracer"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pixgate/pixgate/storage/migrations"
@@ -28,14 +30,24 @@ type Config struct {
 	CreateIfMissing bool
 	// Tracer, when set, sees every query (tests, tracing).
 	Tracer pgx.QueryTracer
+	// AcquireTimeout bounds every wait for a pooled connection; zero means
+	// DefaultAcquireTimeout. A call that waited this long fails with
+	// context.DeadlineExceeded (Unavailable reports it).
+	AcquireTimeout time.Duration
+	// CloseTimeout bounds how long Close waits for connections still in
+	// use; zero means DefaultCloseTimeout.
+	CloseTimeout time.Duration
 }
 
 // DB is the handle every other package uses. It is safe for concurrent use.
 type DB struct {
-	pool     *pgxpool.Pool
-	notifier *notifier
-	keys     atomic.Pointer[keyCache]    // nil: no key cache (see CacheKeys)
-	group    atomic.Pointer[groupCommit] // nil: every create commits alone (see GroupCommit)
+	pool         *pgxpool.Pool
+	enqueuer     atomic.Pointer[Enqueuer] // nil: the relay queues every outbox row (see EnqueueAfterCommit)
+	acquire      *acquireDeadline
+	starved      atomic.Bool // see WatchPool
+	closeTimeout time.Duration
+	keys         atomic.Pointer[keyCache]    // nil: no key cache (see CacheKeys)
+	group        atomic.Pointer[groupCommit] // nil: every create commits alone (see GroupCommit)
 }
 
 // Open connects to the database (creating it first when it does not exist
@@ -53,8 +65,11 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	if cfg.MaxConns > 0 {
 		pc.MaxConns = cfg.MaxConns
 	}
+	acquire := &acquireDeadline{timeout: cmp.Or(cfg.AcquireTimeout, DefaultAcquireTimeout)}
+	acquire.lastAcquired.Store(time.Now().UnixNano())
+	pc.ConnConfig.Tracer = acquire
 	if cfg.Tracer != nil {
-		pc.ConnConfig.Tracer = cfg.Tracer
+		pc.ConnConfig.Tracer = multitracer.New(acquire, cfg.Tracer)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {
@@ -69,7 +84,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		}
 		return nil, fmt.Errorf("storage: cannot reach Postgres at %s: %w", redactURL(cfg.URL), err)
 	}
-	return &DB{pool: pool, notifier: startNotifier(pool)}, nil
+	return &DB{pool: pool, acquire: acquire, closeTimeout: cmp.Or(cfg.CloseTimeout, DefaultCloseTimeout)}, nil
 }
 
 // Migrate applies the embedded migrations and returns how many ran.
@@ -89,10 +104,28 @@ func (db *DB) CheckMigrated(ctx context.Context) error {
 	return nil
 }
 
-// Close stops the notifier and releases every connection.
+// DefaultCloseTimeout is how long Close waits for connections still in use
+// when Config.CloseTimeout is zero.
+const DefaultCloseTimeout = 5 * time.Second
+
+// Close closes the pool: at once when no connection
+// is in use, else when the last one is released or after the close
+// timeout, whichever comes first. pgxpool's Close waits for every held
+// connection, so a call stuck holding one would keep a stopping process
+// alive for good; past the timeout Close returns and the connections still
+// held are closed as they are released, or by the process's exit.
 func (db *DB) Close() {
-	db.notifier.close()
-	db.pool.Close()
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		db.pool.Close()
+	}()
+	timer := time.NewTimer(db.closeTimeout)
+	defer timer.Stop()
+	select {
+	case <-closed:
+	case <-timer.C:
+	}
 }
 
 // Pool exposes the pgx pool for health checks and tests.
@@ -116,9 +149,7 @@ func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("storage: commit: %w", err)
 	}
-	if tx.wroteOutbox {
-		db.notifier.poke()
-	}
+	db.afterCommit(ctx, tx.outbox)
 	return nil
 }
 

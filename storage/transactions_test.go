@@ -35,12 +35,21 @@ func TestTransactionByPixID(t *testing.T) {
 		case err != nil:
 			t.Errorf("%s: %v", tt.pixID, err)
 		case tt.want == "charge" && (got.Charge == nil || got.Charge.ID != c.ID),
-			tt.want == "withdrawal" && (got.Withdrawal == nil || got.Withdrawal.ID != w.ID),
-			tt.want == "refund" && (got.Refund == nil || got.Refund.ID != f.ID || got.RefundOf.ID != c.ID):
+			tt.want == "withdrawal" && (got.Transfer == nil || got.Transfer.Kind != storage.KindWithdrawal || got.Transfer.ID != w.ID),
+			tt.want == "refund" && (got.Transfer == nil || got.Transfer.Kind != storage.KindRefund || got.Transfer.ID != f.ID ||
+				got.Transfer.ChargeID != c.ID || got.Transfer.ChargePixID != *c.PixID):
 			t.Errorf("%s: %+v, want the %s", tt.pixID, got, tt.want)
 		}
-		if tx := got.ContractTransaction(); tx.TransactionID != tt.pixID && tt.pixID != w.ID.String() {
-			t.Errorf("%s renders as transactionId %q", tt.pixID, tx.TransactionID)
+		// The pix_id the record is known by, its transactionId on /v2.
+		known := ""
+		switch {
+		case got.Charge != nil:
+			known = *got.Charge.PixID
+		case got.Transfer != nil:
+			known = got.Transfer.PublicPixID()
+		}
+		if known != tt.pixID && tt.pixID != w.ID.String() {
+			t.Errorf("%s is known as pix_id %q", tt.pixID, known)
 		}
 	}
 	other := newIntegrator(t, db)

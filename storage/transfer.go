@@ -2,8 +2,7 @@ package storage
 
 import (
 	"context"
-	"errors"
-	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -13,44 +12,86 @@ import (
 )
 
 // A transfer is money that leaves through the provider after being
-// reserved: a withdrawal, or a refund. Both finish the same way, and the
-// ledger postings of finishing live here, once.
-type transferTable[T any] struct {
-	table   string // also the ledger reference's prefix ("withdrawal", "refund")
-	kind    string
-	columns string
-	scan    pgx.RowToFunc[T]
-	parts   func(T) (integratorID int64, amount, fee money.Money)
-}
+// reserved: a withdrawal (a PIX to a recipient's key) or a refund (money
+// of a paid charge back to its payer). Every kind is one model: the same
+// record, the same statuses, the same way out of PROCESSING with the same
+// postings (postings.go); what a kind adds is data, one row of
+// transferKinds (transfer_kinds.go).
 
-var (
-	withdrawalTransfers = transferTable[Withdrawal]{table: "withdrawals", kind: "withdrawal", columns: withdrawalColumns, scan: scanWithdrawal,
-		parts: func(w Withdrawal) (int64, money.Money, money.Money) { return w.IntegratorID, w.Amount, w.Fee }}
-	refundTransfers = transferTable[Refund]{table: "refunds", kind: "refund", columns: refundColumns, scan: scanRefund,
-		parts: func(f Refund) (int64, money.Money, money.Money) { return f.IntegratorID, f.Amount, f.Fee }}
+// TransferStatus is where a transfer stands: PROCESSING from its creation
+// until the provider settles it (COMPLETED) or it fails (FAILED).
+type TransferStatus string
+
+// Transfer statuses.
+const (
+	TransferProcessing TransferStatus = "PROCESSING"
+	TransferCompleted  TransferStatus = "COMPLETED"
+	TransferFailed     TransferStatus = "FAILED"
 )
 
-// completeTransfer moves a PROCESSING transfer to COMPLETED and settles its
-// reservation: the amount leaves through the provider, the fee goes to the
-// platform. changed is false (and nothing is written) when the transfer had
-// already left PROCESSING.
-func completeTransfer[T any](ctx context.Context, t *Tx, tt transferTable[T], id uuid.UUID, s Settlement) (rec T, changed bool, err error) {
-	rows, _ := t.tx.Query(ctx, `UPDATE `+tt.table+` SET status = 'COMPLETED', pix_id = coalesce(pix_id, nullif($2, '')),
-			end_to_end_id = nullif($3, ''), updated_at = now(), finished_at = $4
-		WHERE id = $1 AND status = 'PROCESSING' RETURNING `+tt.columns, id, s.PixID, s.EndToEndID, s.At)
-	if rec, changed, err = transitioned(ctx, t, tt, id, rows); !changed {
-		return rec, false, err
-	}
-	integrator, amount, fee := tt.parts(rec)
-	entries := []ledger.Entry{
-		{Account: ledger.Of(integrator, ledger.Reserved), Amount: -(amount + fee)},
-		{Account: ledger.Platform(ledger.Provider), Amount: amount},
-	}
-	if fee > 0 {
-		entries = append(entries, ledger.Entry{Account: ledger.Platform(ledger.Fees), Amount: fee})
-	}
-	_, err = t.Post(ctx, ledger.Transaction{Reference: TransferPosting(TransferKind(tt.kind), id, true), Kind: tt.kind + ".settle", Entries: entries})
-	return rec, err == nil, err
+// TransferStatuses are every status, in lifecycle order.
+var TransferStatuses = []TransferStatus{TransferProcessing, TransferCompleted, TransferFailed}
+
+// Final says whether the transfer has left PROCESSING for good.
+func (s TransferStatus) Final() bool { return s == TransferCompleted || s == TransferFailed }
+
+// Transfer is one withdrawal or refund.
+type Transfer struct {
+	Kind         TransferKind
+	ID           uuid.UUID
+	IntegratorID int64
+	ExternalID   *string
+	Amount       money.Money
+	Fee          money.Money
+	Status       TransferStatus
+	Description  *string
+	PostbackURL  *string
+	// PixID is the provider's transactionId, once the provider accepted the
+	// transfer. Integrators know the transfer by PublicPixID.
+	PixID         *string
+	EndToEndID    *string
+	FailureReason *string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	FinishedAt    *time.Time
+
+	// CreditParty is a withdrawal's recipient.
+	CreditParty CreditParty
+	// ChargeID is the charge a refund returns money of, ChargePixID the
+	// provider's transactionId for that charge (its pix_id).
+	ChargeID    uuid.UUID
+	ChargePixID string
+	// FromPending is the part of a refund's reservation taken from the
+	// charge's held net in pending (see refundCreated).
+	FromPending money.Money
+}
+
+// Total is what the transfer reserves: amount + fee.
+func (t Transfer) Total() money.Money { return t.Amount + t.Fee }
+
+// CreditParty is the recipient of a withdrawal.
+type CreditParty struct {
+	Name    string `json:"name"`
+	KeyType string `json:"keyType"`
+	Key     string `json:"key"`
+	TaxID   string `json:"taxId"`
+}
+
+// Settlement is what the provider reports of a completed transfer (or a
+// paid charge).
+type Settlement struct {
+	PixID      string
+	EndToEndID string
+	At         time.Time
+	// PayerAccount is, for a charge, the account it was paid from as the
+	// provider reported it.
+	PayerAccount PayerAccount
+	// PayerDocument is, for a charge, the document (normalized) of who paid
+	// it as the provider reported it, "" when it did not say; Return is how
+	// to return the payment should the same-holder rule refuse it (nil:
+	// never).
+	PayerDocument string
+	Return        *ChargeReturn
 }
 
 // Failure is why a transfer failed, and the provider's transaction id when
@@ -61,70 +102,61 @@ type Failure struct {
 	Reason string
 }
 
-// failTransfer moves a PROCESSING transfer to FAILED and returns its
-// reservation to the available balance. It records the provider's
-// transaction id as completeTransfer does, so a failure notified before the
-// send call's answer was recorded still names its transaction. changed is
-// false (and nothing is written) when the transfer had already left
-// PROCESSING.
-func failTransfer[T any](ctx context.Context, t *Tx, tt transferTable[T], id uuid.UUID, f Failure) (rec T, changed bool, err error) {
-	if rec, changed, err = failTransition(ctx, t, tt, id, f); !changed {
-		return rec, false, err
+// transferColumns are the columns every kind's table has, then the
+// kind's own (kindSpec.own), in scanTransfer's order.
+const transferColumns = `id, integrator_id, external_id, amount, fee, status, description, postback_url,
+	pix_id, end_to_end_id, failure_reason, created_at, updated_at, finished_at, `
+
+// columns is the kind's select list for scanTransfer.
+func (k TransferKind) columns() string { return transferColumns + k.spec().own }
+
+// scan reads a row of the kind's columns.
+func (k TransferKind) scan(r pgx.CollectableRow) (Transfer, error) { return k.scanWith(r) }
+
+// scanWith reads a row of the kind's columns followed by more columns,
+// into more.
+func (k TransferKind) scanWith(r pgx.CollectableRow, more ...any) (Transfer, error) {
+	t := Transfer{Kind: k}
+	var chargeID *uuid.UUID
+	err := r.Scan(append([]any{&t.ID, &t.IntegratorID, &t.ExternalID, &t.Amount, &t.Fee, &t.Status, &t.Description, &t.PostbackURL,
+		&t.PixID, &t.EndToEndID, &t.FailureReason, &t.CreatedAt, &t.UpdatedAt, &t.FinishedAt,
+		&t.CreditParty.Name, &t.CreditParty.KeyType, &t.CreditParty.Key, &t.CreditParty.TaxID, &chargeID, &t.ChargePixID, &t.FromPending},
+		more...)...)
+	if chargeID != nil {
+		t.ChargeID = *chargeID
 	}
-	integrator, amount, fee := tt.parts(rec)
-	err = postTransferRelease(ctx, t, TransferKind(tt.kind), id, f.Reason, integrator, amount+fee, 0)
-	return rec, err == nil, err
+	return t, err
 }
 
-// failTransition is failTransfer's guarded state change, without the
-// posting.
-func failTransition[T any](ctx context.Context, t *Tx, tt transferTable[T], id uuid.UUID, f Failure) (T, bool, error) {
-	rows, _ := t.tx.Query(ctx, `UPDATE `+tt.table+` SET status = 'FAILED', pix_id = coalesce(pix_id, nullif($3, '')),
-			failure_reason = $2, updated_at = now(), finished_at = now()
-		WHERE id = $1 AND status = 'PROCESSING' RETURNING `+tt.columns, id, f.Reason, f.PixID)
-	return transitioned(ctx, t, tt, id, rows)
+// selectOne reads the kind's one row that where (a condition on its
+// table, with args) selects.
+func (k TransferKind) selectOne(ctx context.Context, q ledger.Querier, where string, args ...any) (Transfer, error) {
+	rows, _ := q.Query(ctx, `SELECT `+k.columns()+` FROM `+k.spec().table+` WHERE `+where, args...)
+	t, err := pgx.CollectExactlyOneRow(rows, k.scan)
+	return t, notFound(err)
 }
 
-// postTransferRelease returns a failed transfer's reservation (total):
-// toPending of it to the pending balance, the rest to available.
-func postTransferRelease(ctx context.Context, t *Tx, kind TransferKind, id uuid.UUID, reason string, integrator int64, total, toPending money.Money) error {
-	entries := []ledger.Entry{{Account: ledger.Of(integrator, ledger.Reserved), Amount: -total}}
-	if toPending > 0 {
-		entries = append(entries, ledger.Entry{Account: ledger.Of(integrator, ledger.Pending), Amount: toPending})
-	}
-	if total > toPending {
-		entries = append(entries, ledger.Entry{Account: ledger.Of(integrator, ledger.Available), Amount: total - toPending})
-	}
-	_, err := t.Post(ctx, ledger.Transaction{Reference: TransferPosting(kind, id, false), Kind: string(kind) + ".release", Memo: reason, Entries: entries})
-	return err
+// TransferByID returns a transfer of the kind by id, whoever owns it (for
+// workers).
+func (db *DB) TransferByID(ctx context.Context, kind TransferKind, id uuid.UUID) (Transfer, error) {
+	return kind.selectOne(ctx, db.pool, `id = $1`, id)
 }
 
-// TransferPosting is the ledger reference of a transfer's final posting:
-// its settlement when completed, the release of its reservation when failed.
-func TransferPosting(kind TransferKind, id uuid.UUID, completed bool) string {
-	if completed {
-		return string(kind) + ":" + id.String() + ":settle"
-	}
-	return string(kind) + ":" + id.String() + ":release"
+// TransferByPixID returns the transfer of the kind the provider knows as
+// pixID.
+func (db *DB) TransferByPixID(ctx context.Context, kind TransferKind, pixID string) (Transfer, error) {
+	return kind.selectOne(ctx, db.pool, `pix_id = $1`, pixID)
 }
 
-// transitioned reads the row a guarded UPDATE returned; none means the
-// record had already moved on, and it is read as it is.
-func transitioned[T any](ctx context.Context, t *Tx, tt transferTable[T], id uuid.UUID, rows pgx.Rows) (T, bool, error) {
-	rec, err := pgx.CollectExactlyOneRow(rows, tt.scan)
-	if errors.Is(err, pgx.ErrNoRows) {
-		rec, err = getByID(ctx, t.tx, tt.table, tt.columns, tt.scan, id)
-		return rec, false, err
-	}
-	if err != nil {
-		return rec, false, fmt.Errorf("storage: %s transition: %w", tt.kind, err)
-	}
-	return rec, true, nil
+// Transfer returns one of the integrator's transfers of the kind by its
+// UUID or its external_id; ErrNotFound otherwise (including another
+// integrator's).
+func (db *DB) Transfer(ctx context.Context, kind TransferKind, integratorID int64, ref string) (Transfer, error) {
+	return findByRef(ctx, db.pool, `SELECT `+kind.columns()+` FROM `+kind.spec().table+` WHERE integrator_id = $1`, kind.scan, integratorID, ref)
 }
 
-// getByID reads one record of table by id, whoever owns it.
-func getByID[T any](ctx context.Context, q ledger.Querier, table, columns string, scan pgx.RowToFunc[T], id uuid.UUID) (T, error) {
-	rows, _ := q.Query(ctx, `SELECT `+columns+` FROM `+table+` WHERE id = $1`, id)
-	rec, err := pgx.CollectExactlyOneRow(rows, scan)
-	return rec, notFound(err)
+// ListTransfers returns one page of the integrator's transfers of the kind
+// and whether more follow.
+func (db *DB) ListTransfers(ctx context.Context, kind TransferKind, p ListParams) ([]Transfer, bool, error) {
+	return list(ctx, db, `SELECT `+kind.columns()+` FROM `+kind.spec().table, kind.scan, p)
 }

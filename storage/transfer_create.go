@@ -6,44 +6,28 @@ import (
 	"errors"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pixgate/pixgate/storage/ledger"
-	"github.com/pixgate/pixgate/storage/money"
 )
 
-// replayedTransfer returns the transfer of table that holds externalID when
-// hash is its request's, ErrIdempotencyConflict when it is another request,
-// ErrNotFound when there is none.
-func replayedTransfer[T any](ctx context.Context, q ledger.Querier, tt transferTable[T], integratorID int64, externalID *string, hash []byte) (T, error) {
-	var (
-		zero   T
-		id     uuid.UUID
-		stored []byte
-	)
-	err := q.QueryRow(ctx, `SELECT id, request_hash FROM `+tt.table+` WHERE integrator_id = $1 AND external_id = $2`,
-		integratorID, externalID).Scan(&id, &stored)
-	if err != nil {
-		return zero, notFound(err)
+// replayedTransfer returns the transfer of the kind that holds externalID
+// when hash is its request's, ErrIdempotencyConflict when it is another
+// request, ErrNotFound when there is none. A create that holds a
+// connection (a refund's) passes that one as q: it never waits for a
+// second connection while holding its first.
+func replayedTransfer(ctx context.Context, q ledger.Querier, kind TransferKind, integratorID int64, externalID *string, hash []byte) (Transfer, error) {
+	var stored []byte
+	rows, _ := q.Query(ctx, `SELECT `+kind.columns()+`, request_hash FROM `+kind.spec().table+`
+		WHERE integrator_id = $1 AND external_id = $2`, integratorID, externalID)
+	rec, err := pgx.CollectExactlyOneRow(rows, func(r pgx.CollectableRow) (Transfer, error) { return kind.scanWith(r, &stored) })
+	switch {
+	case err != nil:
+		return Transfer{}, notFound(err)
+	case !bytes.Equal(stored, hash):
+		return Transfer{}, ErrIdempotencyConflict
 	}
-	if !bytes.Equal(stored, hash) {
-		return zero, ErrIdempotencyConflict
-	}
-	return getByID(ctx, q, tt.table, tt.columns, tt.scan, id)
-}
-
-// reservation is the posting that moves total, a new transfer's amount +
-// fee, from the integrator's available balance to its reserved one.
-func reservation[T any](tt transferTable[T], id uuid.UUID, integratorID int64, total money.Money) ledger.Transaction {
-	return ledger.Transaction{
-		Reference: tt.kind + ":" + id.String() + ":reserve",
-		Kind:      tt.kind + ".reserve",
-		Entries: []ledger.Entry{
-			{Account: ledger.Of(integratorID, ledger.Available), Amount: -total},
-			{Account: ledger.Of(integratorID, ledger.Reserved), Amount: total},
-		},
-	}
+	return rec, nil
 }
 
 // transferCreateSQL is a transfer's whole create as one statement, which
@@ -105,17 +89,16 @@ func transferCreated(row pgx.Row, createdAt, updatedAt *time.Time) (wrote bool, 
 // request that holds its external_id, ErrIdempotencyConflict, or refused,
 // the ledger's refusal (checked after the replay: a replay's answer does
 // not depend on the balance).
-func notCreated[T any](ctx context.Context, q ledger.Querier, tt transferTable[T], integratorID int64, externalID *string, hash []byte, refused error) (T, error) {
-	var zero T
+func notCreated(ctx context.Context, q ledger.Querier, kind TransferKind, integratorID int64, externalID *string, hash []byte, refused error) (Transfer, error) {
 	if externalID == nil {
 		if refused == nil { // no external_id, so no conflict: cannot happen
 			refused = errors.New("storage: a transfer create wrote nothing")
 		}
-		return zero, refused
+		return Transfer{}, refused
 	}
-	rec, err := replayedTransfer(ctx, q, tt, integratorID, externalID, hash)
+	rec, err := replayedTransfer(ctx, q, kind, integratorID, externalID, hash)
 	if errors.Is(err, ErrNotFound) && refused != nil {
-		return zero, refused
+		return Transfer{}, refused
 	}
 	return rec, err
 }

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -10,27 +11,6 @@ import (
 
 	"github.com/pixgate/pixgate/storage/money"
 )
-
-// TransferKind names the two kinds of transfer: money that leaves through
-// the provider after being reserved.
-type TransferKind string
-
-// Transfer kinds; each is also the prefix of its ledger references.
-const (
-	KindWithdrawal TransferKind = "withdrawal"
-	KindRefund     TransferKind = "refund"
-)
-
-// table is the kind's table; an unknown kind is a programming error.
-func (k TransferKind) table() string {
-	switch k {
-	case KindWithdrawal:
-		return withdrawalTransfers.table
-	case KindRefund:
-		return refundTransfers.table
-	}
-	panic(fmt.Sprintf("storage: unknown transfer kind %q", string(k)))
-}
 
 // Recovery is what the reconciler did about a transfer the provider lost.
 type Recovery struct {
@@ -44,7 +24,7 @@ type Recovery struct {
 // TransferRecovery reads a transfer's resends and flag.
 func (db *DB) TransferRecovery(ctx context.Context, kind TransferKind, id uuid.UUID) (Recovery, error) {
 	var r Recovery
-	err := db.pool.QueryRow(ctx, `SELECT resends, flagged_at, flag_reason FROM `+kind.table()+` WHERE id = $1`, id).
+	err := db.pool.QueryRow(ctx, `SELECT resends, flagged_at, flag_reason FROM `+kind.spec().table+` WHERE id = $1`, id).
 		Scan(&r.Resends, &r.FlaggedAt, &r.FlagReason)
 	return r, notFound(err)
 }
@@ -54,7 +34,7 @@ func (db *DB) TransferRecovery(ctx context.Context, kind TransferKind, id uuid.U
 // the provider still had it), and counts the resend. ErrStateChanged: the
 // transfer finished or was re-sent meanwhile.
 func (db *DB) RecordResent(ctx context.Context, kind TransferKind, id uuid.UUID, oldPixID, newPixID string) error {
-	tag, err := db.pool.Exec(ctx, `UPDATE `+kind.table()+` SET pix_id = $3, resends = resends + 1, updated_at = now()
+	tag, err := db.pool.Exec(ctx, `UPDATE `+kind.spec().table+` SET pix_id = $3, resends = resends + 1, updated_at = now()
 		WHERE id = $1 AND status = 'PROCESSING' AND pix_id = $2`, id, oldPixID, newPixID)
 	if err != nil {
 		return fmt.Errorf("storage: record %s resent: %w", kind, err)
@@ -69,7 +49,7 @@ func (db *DB) RecordResent(ctx context.Context, kind TransferKind, id uuid.UUID,
 // reconciler stops asking about it. flagged is false when it was flagged
 // already or is no longer PROCESSING.
 func (db *DB) FlagTransfer(ctx context.Context, kind TransferKind, id uuid.UUID, reason string) (flagged bool, err error) {
-	tag, err := db.pool.Exec(ctx, `UPDATE `+kind.table()+` SET flagged_at = now(), flag_reason = $2
+	tag, err := db.pool.Exec(ctx, `UPDATE `+kind.spec().table+` SET flagged_at = now(), flag_reason = $2
 		WHERE id = $1 AND status = 'PROCESSING' AND flagged_at IS NULL`, id, reason)
 	if err != nil {
 		return false, fmt.Errorf("storage: flag %s: %w", kind, err)
@@ -91,24 +71,32 @@ type FlaggedTransfer struct {
 	CreatedAt    time.Time    `json:"created_at"`
 }
 
-// FlaggedTransfers lists the PROCESSING withdrawals and refunds flagged for
-// an operator, longest waiting first.
+// FlaggedTransfers lists the PROCESSING transfers of every kind flagged
+// for an operator, longest waiting first.
 func (db *DB) FlaggedTransfers(ctx context.Context, limit int) ([]FlaggedTransfer, error) {
-	rows, _ := db.pool.Query(ctx, `SELECT kind, id, integrator_id, amount, fee, pix_id, resends, flagged_at, coalesce(flag_reason, ''), created_at FROM (
-			SELECT 'withdrawal' AS kind, id, integrator_id, amount, fee, pix_id, resends, flagged_at, flag_reason, created_at
-			FROM withdrawals WHERE status = 'PROCESSING' AND flagged_at IS NOT NULL
-			UNION ALL
-			SELECT 'refund', id, integrator_id, amount, fee, pix_id, resends, flagged_at, flag_reason, created_at
-			FROM refunds WHERE status = 'PROCESSING' AND flagged_at IS NOT NULL
-		) f ORDER BY flagged_at LIMIT $1`, limit)
+	var each []string
+	for _, k := range TransferKinds {
+		each = append(each, `SELECT '`+string(k)+`' AS kind, id, integrator_id, amount, fee, pix_id, resends, flagged_at, flag_reason, created_at
+			FROM `+k.spec().table+` WHERE status = 'PROCESSING' AND flagged_at IS NOT NULL`)
+	}
+	rows, _ := db.pool.Query(ctx, `SELECT kind, id, integrator_id, amount, fee, pix_id, resends, flagged_at, coalesce(flag_reason, ''), created_at
+		FROM (`+strings.Join(each, " UNION ALL ")+`) f ORDER BY flagged_at LIMIT $1`, limit)
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[FlaggedTransfer])
 }
 
-// CountFlaggedTransfers counts the withdrawals and refunds waiting for an
+// CountFlaggedTransfers counts the transfers of each kind waiting for an
 // operator (for the gauge an alert watches).
-func (db *DB) CountFlaggedTransfers(ctx context.Context) (withdrawals, refunds int, err error) {
-	err = db.pool.QueryRow(ctx, `SELECT
-			(SELECT count(*) FROM withdrawals WHERE status = 'PROCESSING' AND flagged_at IS NOT NULL),
-			(SELECT count(*) FROM refunds WHERE status = 'PROCESSING' AND flagged_at IS NOT NULL)`).Scan(&withdrawals, &refunds)
-	return withdrawals, refunds, err
+func (db *DB) CountFlaggedTransfers(ctx context.Context) (map[TransferKind]int, error) {
+	var each []string
+	for _, k := range TransferKinds {
+		each = append(each, `SELECT '`+string(k)+`', count(*) FROM `+k.spec().table+` WHERE status = 'PROCESSING' AND flagged_at IS NOT NULL`)
+	}
+	rows, _ := db.pool.Query(ctx, strings.Join(each, " UNION ALL "))
+	counts := make(map[TransferKind]int, len(TransferKinds))
+	var (
+		kind TransferKind
+		n    int
+	)
+	_, err := pgx.ForEachRow(rows, []any{&kind, &n}, func() error { counts[kind] = n; return nil })
+	return counts, err
 }

@@ -3,41 +3,51 @@ package storage
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 )
 
-// recordSent stores the provider's transaction id on a transfer not yet
-// sent, in one statement that returns nothing: the sender reads nothing
+// RecordTransferSent stores the provider's transaction id on a transfer not
+// yet sent, in one statement that returns nothing: the sender reads nothing
 // back. Recording the same id again is harmless; a transfer that already
-// has one, or reached a final state, is left unchanged.
-func recordSent[T any](ctx context.Context, db *DB, tt transferTable[T], id uuid.UUID, pixID string) error {
-	if _, err := db.pool.Exec(ctx, `UPDATE `+tt.table+` SET pix_id = $2, updated_at = now()
-		WHERE id = $1 AND pix_id IS NULL`, id, pixID); err != nil {
-		return fmt.Errorf("storage: record %s sent: %w", tt.kind, err)
+// has one, or reached a final state, is left unchanged. outboxDone is the
+// send task's id: its outbox row is deleted in the same statement.
+func (db *DB) RecordTransferSent(ctx context.Context, kind TransferKind, id uuid.UUID, pixID, outboxDone string) error {
+	if _, err := db.pool.Exec(ctx, `WITH `+consumeOutbox("$3")+` UPDATE `+kind.spec().table+` SET pix_id = $2, updated_at = now()
+		WHERE id = $1 AND pix_id IS NULL`, id, pixID, outboxDone); err != nil {
+		return fmt.Errorf("storage: record %s sent: %w", kind, err)
 	}
 	return nil
 }
 
-// redrive asks for another send of a PROCESSING transfer that was never
-// sent, through the outbox, and touches it.
-func redrive[T any](ctx context.Context, db *DB, tt transferTable[T], id uuid.UUID, msg OutboxMessage) error {
+// StaleTransfers returns transfers of the kind still PROCESSING whose last
+// change is older than olderThan, least recently touched first: the
+// reconciler asks the provider about them (or sends them again when they
+// were never sent). Those flagged for an operator are left to the
+// operator.
+func (db *DB) StaleTransfers(ctx context.Context, kind TransferKind, olderThan time.Duration, limit int) ([]Transfer, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+kind.columns()+` FROM `+kind.spec().table+`
+		WHERE status = 'PROCESSING' AND flagged_at IS NULL AND updated_at < now() - $1::interval ORDER BY updated_at LIMIT $2`, olderThan, limit)
+	return pgx.CollectRows(rows, kind.scan)
+}
+
+// TouchTransfer notes that the reconciler looked at a transfer, so it moves
+// to the back of the stale queue.
+func (db *DB) TouchTransfer(ctx context.Context, kind TransferKind, id uuid.UUID) error {
+	_, err := db.pool.Exec(ctx, `UPDATE `+kind.spec().table+` SET updated_at = now() WHERE id = $1 AND status = 'PROCESSING'`, id)
+	return err
+}
+
+// RedriveTransfer asks for another send of a PROCESSING transfer that was
+// never sent, through the outbox, and touches it.
+func (db *DB) RedriveTransfer(ctx context.Context, kind TransferKind, id uuid.UUID, msg OutboxMessage) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE `+tt.table+` SET updated_at = now() WHERE id = $1 AND status = 'PROCESSING' AND pix_id IS NULL`, id)
+		tag, err := tx.Exec(ctx, `UPDATE `+kind.spec().table+` SET updated_at = now() WHERE id = $1 AND status = 'PROCESSING' AND pix_id IS NULL`, id)
 		if err != nil || tag.RowsAffected() == 0 {
 			return err
 		}
 		return writeOutbox(ctx, tx, msg)
 	})
-}
-
-// RecordRefundSent is RecordWithdrawalSent for refunds.
-func (db *DB) RecordRefundSent(ctx context.Context, id uuid.UUID, pixID string) error {
-	return recordSent(ctx, db, refundTransfers, id, pixID)
-}
-
-// RedriveRefund is RedriveWithdrawal for refunds.
-func (db *DB) RedriveRefund(ctx context.Context, id uuid.UUID, msg OutboxMessage) error {
-	return redrive(ctx, db, refundTransfers, id, msg)
 }

@@ -62,7 +62,7 @@ func TestCompleteRefundOfTheWholeChargeRefundsIt(t *testing.T) {
 	in, c, refundID := refundFixture(t, db, 10000)
 	for range 2 { // the second time changes nothing
 		err := db.InTx(ctx, func(tx *storage.Tx) error {
-			_, _, err := tx.CompleteRefund(ctx, refundID, storage.Settlement{PixID: "r1", EndToEndID: "D1", At: time.Now()})
+			_, _, err := tx.CompleteTransfer(ctx, storage.KindRefund, refundID, storage.Settlement{PixID: "r1", EndToEndID: "D1", At: time.Now()})
 			return err
 		})
 		if err != nil {
@@ -84,7 +84,7 @@ func TestFailRefundReturnsReservationAndRefundable(t *testing.T) {
 	in, c, refundID := refundFixture(t, db, 4000)
 	for range 2 {
 		if err := db.InTx(ctx, func(tx *storage.Tx) error {
-			_, _, err := tx.FailRefund(ctx, refundID, storage.Failure{Reason: "bank said no"})
+			_, _, err := tx.FailTransfer(ctx, storage.KindRefund, refundID, storage.Failure{Reason: "bank said no"})
 			return err
 		}); err != nil {
 			t.Fatal(err)

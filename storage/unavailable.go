@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"strings"
 
@@ -8,11 +9,17 @@ import (
 )
 
 // Unavailable reports whether err means Postgres could not be reached or
-// went away (a restart, a failover, a connection cut), rather than that a
-// statement or the data was wrong: the same request may succeed once the
-// database is back, so callers answer "unavailable, retry" instead of
-// reporting a fault.
+// went away (a restart, a failover, a connection cut), or that no pooled
+// connection came free in time (the acquire deadline: every one busy),
+// rather than that a statement or the data was wrong: the same request may
+// succeed a moment later, so callers answer "unavailable, retry" instead
+// of reporting a fault. A deadline is one: whether it ran out waiting for
+// a connection or during a statement, a retry (a create with the same
+// external_id) is the answer, as after a connection cut.
 func Unavailable(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
 	var ce *pgconn.ConnectError
 	if errors.As(err, &ce) {
 		return true

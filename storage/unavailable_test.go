@@ -36,7 +36,8 @@ func TestUnavailableTellsAnOutageFromAFault(t *testing.T) {
 		{&pgconn.PgError{Code: "40001"}, false},
 		{storage.ErrNotFound, false},
 		{errors.New("storage: something else"), false},
-		{context.DeadlineExceeded, false},
+		{fmt.Errorf("storage: create refund: %w", context.DeadlineExceeded), true}, // no connection came free in time
+		{context.Canceled, false},
 	}
 	for _, c := range cases {
 		if got := storage.Unavailable(c.err); got != c.want {

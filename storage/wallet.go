@@ -11,11 +11,12 @@ import (
 	"github.com/pixgate/pixgate/storage/money"
 )
 
-// Wallet is an integrator's three account balances.
+// Wallet is an integrator's account balances.
 type Wallet struct {
 	Available money.Money `json:"available"`
 	Pending   money.Money `json:"pending"`
 	Reserved  money.Money `json:"reserved"`
+	Blocked   money.Money `json:"blocked"`
 }
 
 // Wallet reads an integrator's balances; ErrNotFound for an unknown integrator.
@@ -45,6 +46,8 @@ func (db *DB) Wallet(ctx context.Context, integratorID int64) (Wallet, error) {
 			w.Pending = balance
 		case ledger.Reserved:
 			w.Reserved = balance
+		case ledger.Blocked:
+			w.Blocked = balance
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -76,7 +79,7 @@ func (db *DB) CreditWallet(ctx context.Context, integratorID int64, amount money
 	if amount <= 0 {
 		return ledger.Posted{}, fmt.Errorf("%w: credit must be positive", ledger.ErrInvalid)
 	}
-	return db.adjustWallet(ctx, integratorID, amount, "adjustment.credit", reason, "")
+	return db.adjustWallet(ctx, integratorID, amount, reason, "")
 }
 
 // DebitWallet is the mirror of CreditWallet, to undo a mistaken credit: it
@@ -88,7 +91,7 @@ func (db *DB) DebitWallet(ctx context.Context, integratorID int64, amount money.
 	if amount <= 0 {
 		return ledger.Posted{}, fmt.Errorf("%w: debit must be positive", ledger.ErrInvalid)
 	}
-	return db.adjustWallet(ctx, integratorID, -amount, "adjustment.debit", reason, "")
+	return db.adjustWallet(ctx, integratorID, -amount, reason, "")
 }
 
 // AdjustWallet is CreditWallet (amount > 0) or DebitWallet (amount < 0)
@@ -96,32 +99,21 @@ func (db *DB) DebitWallet(ctx context.Context, integratorID int64, amount money.
 // adjustment again fails with ledger.ErrDuplicate and changes nothing. An
 // empty reference posts under a new random one, as CreditWallet does.
 func (db *DB) AdjustWallet(ctx context.Context, integratorID int64, amount money.Money, reason, reference string) (ledger.Posted, error) {
-	switch {
-	case amount > 0:
-		return db.adjustWallet(ctx, integratorID, amount, "adjustment.credit", reason, reference)
-	case amount < 0:
-		return db.adjustWallet(ctx, integratorID, amount, "adjustment.debit", reason, reference)
+	if amount == 0 {
+		return ledger.Posted{}, fmt.Errorf("%w: an adjustment must not be zero", ledger.ErrInvalid)
 	}
-	return ledger.Posted{}, fmt.Errorf("%w: an adjustment must not be zero", ledger.ErrInvalid)
+	return db.adjustWallet(ctx, integratorID, amount, reason, reference)
 }
 
 // adjustWallet posts a manual adjustment of delta (a credit when positive)
 // to the integrator's available balance, against the adjustments account.
-func (db *DB) adjustWallet(ctx context.Context, integratorID int64, delta money.Money, kind, reason, reference string) (ledger.Posted, error) {
+func (db *DB) adjustWallet(ctx context.Context, integratorID int64, delta money.Money, reason, reference string) (ledger.Posted, error) {
 	if reference == "" {
 		reference = uuid.NewString()
 	}
 	var posted ledger.Posted
 	err := db.inTx(ctx, func(tx pgx.Tx) (err error) {
-		posted, err = ledger.Post(ctx, tx, ledger.Transaction{
-			Reference: "adjustment:" + reference,
-			Kind:      kind,
-			Memo:      reason,
-			Entries: []ledger.Entry{
-				{Account: ledger.Platform(ledger.Adjustments), Amount: -delta},
-				{Account: ledger.Of(integratorID, ledger.Available), Amount: delta},
-			},
-		})
+		posted, err = ledger.Post(ctx, tx, walletAdjusted(integratorID, delta, reason, reference))
 		return err
 	})
 	return posted, err

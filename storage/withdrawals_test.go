@@ -106,11 +106,11 @@ func TestCreateWithdrawalIsIdempotentOnExternalID(t *testing.T) {
 	if w, _ := db.Wallet(ctx, in.ID); w.Available != 650 || w.Reserved != 350 {
 		t.Fatalf("wallet = %+v, want one reservation of 3.50", w)
 	}
-	got, err := db.Withdrawal(ctx, in.ID, "order-1")
+	got, err := db.Transfer(ctx, storage.KindWithdrawal, in.ID, "order-1")
 	if err != nil || got.ID != first.ID {
 		t.Fatalf("by external_id = %v, %v", got.ID, err)
 	}
-	if _, err := db.Withdrawal(ctx, in.ID+1, first.ID.String()); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := db.Transfer(ctx, storage.KindWithdrawal, in.ID+1, first.ID.String()); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("another integrator's lookup = %v, want ErrNotFound", err)
 	}
 	mustAuditClean(t, db)

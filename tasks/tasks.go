@@ -2,8 +2,9 @@
 // names, one payload per type, and the queue options of each type.
 //
 // Tasks are requested through the transactional outbox: a Message is written
-// in the same SQL transaction as the state change that needs it, and the
-// outbox relay turns it into an asynq task. Every Message has a TaskID
+// in the same SQL transaction as the state change that needs it, queued
+// right after that commit by the process that wrote it, and, should that
+// hand-off be lost, by the outbox relay. Every Message has a TaskID
 // derived from database ids, so a task enqueued twice is refused by the
 // queue (asynq.ErrTaskIDConflict), and every handler is idempotent against
 // Postgres state besides: delivery is at least once, money effects exactly once.
@@ -23,6 +24,7 @@ import (
 const (
 	TypeWithdrawalSend  = "withdrawal:send"
 	TypeRefundSend      = "refund:send"
+	TypeMedReturnSend   = "med_return:send"
 	TypeProviderEvent   = "provider:event"
 	TypePostbackDeliver = "postback:deliver"
 	TypeReconcileTick   = "reconcile:tick"
@@ -45,6 +47,7 @@ var Queues = map[string]int{QueueCritical: 6, QueueEvents: 4, QueuePostbacks: 2,
 var options = map[string][]asynq.Option{
 	TypeWithdrawalSend: {asynq.Queue(QueueCritical), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
 	TypeRefundSend:     {asynq.Queue(QueueCritical), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
+	TypeMedReturnSend:  {asynq.Queue(QueueCritical), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
 	TypeProviderEvent:  {asynq.Queue(QueueEvents), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
 	// Postbacks retry on the delivery's own schedule (exponential, about 3
 	// days); 40 queue retries outlast it, and the delivery gives up by age.
@@ -124,6 +127,18 @@ type RefundSend struct {
 // names a re-drive by the reconciler.
 func RefundSendMessage(id uuid.UUID, attempt int) Message {
 	return message(TypeRefundSend, taskID(TypeRefundSend, id.String(), attempt), RefundSend{RefundID: id})
+}
+
+// MedReturnSend asks a worker to find, at the provider, the MED return it
+// made of an agreed infraction (the provider returns the money itself).
+type MedReturnSend struct {
+	MedReturnID uuid.UUID `json:"med_return_id"`
+}
+
+// MedReturnSendMessage is the outbox message of a new MED return; attempt
+// > 0 names a re-drive by the reconciler.
+func MedReturnSendMessage(id uuid.UUID, attempt int) Message {
+	return message(TypeMedReturnSend, taskID(TypeMedReturnSend, id.String(), attempt), MedReturnSend{MedReturnID: id})
 }
 
 // ProviderEvent asks a worker to confirm and apply one stored provider

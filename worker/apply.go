@@ -6,69 +6,82 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/providerclient"
-	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage"
 )
 
+// alsoFunc runs in the transaction that applies a confirmed state, with its
+// outcome (to mark the notification that led there as processed).
+type alsoFunc func(tx Tx, o outcome) error
+
 // applyConfirmed brings PixGate's record of a transaction to the state the
 // provider confirmed, with its ledger posting and its postback, in one SQL
-// transaction; also(tx, outcome) runs in that same transaction (to mark the
-// event that led here as processed). It is the one place where provider
-// state becomes money, used by notifications and by the reconciler alike,
-// and it is idempotent: every transition is guarded by the record's status
-// and every posting by its unique reference.
+// transaction; also runs in that same transaction. It is the one place
+// where provider state becomes money, used by notifications and by the
+// reconciler alike, and it is idempotent: every transition is guarded by
+// the record's status and every posting by its unique reference.
 //
-// The record is found by the provider's external_id (PixGate's own id, sent
-// at creation) and cross-checked with the transaction id, so the
+// The record is found by the id PixGate sent at creation, as the provider
+// echoes it, and cross-checked with the provider's id, so the
 // notification's own claims never select what is credited.
-func (w *Worker) applyConfirmed(ctx context.Context, txn *providerclient.Transaction, also func(tx *storage.Tx, outcome string) error) (string, error) {
+func (w *Worker) applyConfirmed(ctx context.Context, txn *providerclient.Transaction, also alsoFunc) (outcome, error) {
 	if also == nil {
-		also = func(*storage.Tx, string) error { return nil }
+		also = func(Tx, outcome) error { return nil }
 	}
-	switch txn.TransactionType {
-	case contract.TypeReceivePix:
+	if txn.Kind == providerclient.KindCharge {
 		return w.applyCharge(ctx, txn, also)
-	case contract.TypePayment:
-		return applyTransfer(ctx, w, txn, also, w.withdrawals())
-	case contract.TypeRefund:
-		return applyTransfer(ctx, w, txn, also, w.refunds())
 	}
-	return w.ignore(ctx, fmt.Sprintf("ignored: unknown transaction type %q", txn.TransactionType), also)
+	if kind, ok := transferKindOf(txn.Kind); ok {
+		return w.applyTransfer(ctx, kind, txn, also)
+	}
+	return w.record(ctx, outcome{ignored, fmt.Sprintf("unknown transaction type %q", txn.Kind)}, also)
 }
 
-// ignore records an outcome that changes nothing.
-func (w *Worker) ignore(ctx context.Context, outcome string, also func(*storage.Tx, string) error) (string, error) {
-	return outcome, w.deps.DB.InTx(ctx, func(tx *storage.Tx) error { return also(tx, outcome) })
+// record records an outcome that changes nothing.
+func (w *Worker) record(ctx context.Context, o outcome, also alsoFunc) (outcome, error) {
+	return o, w.tx.InTx(ctx, func(tx Tx) error { return also(tx, o) })
 }
 
-func (w *Worker) applyCharge(ctx context.Context, txn *providerclient.Transaction, also func(*storage.Tx, string) error) (string, error) {
-	c, ignored, err := locate(ctx, txn, "charge", w.deps.DB.ChargeByID, w.deps.DB.ChargeByPixID,
+func (w *Worker) applyCharge(ctx context.Context, txn *providerclient.Transaction, also alsoFunc) (outcome, error) {
+	c, none, err := locate(ctx, txn, "charge", w.charges.ChargeByID, w.charges.ChargeByPixID,
 		func(c storage.Charge) (uuid.UUID, *string) { return c.ID, c.PixID })
-	if err != nil || ignored != "" {
-		return w.ignoreOr(ctx, ignored, err, also)
+	if err != nil {
+		return outcome{}, err
+	}
+	if none != "" {
+		return w.record(ctx, outcome{ignored, none}, also)
 	}
 	switch txn.Status {
-	case contract.StatusPaid:
+	case providerclient.StatusPaid:
 		if txn.Amount != c.Amount {
 			// Never credit an amount the charge did not ask for; an operator
 			// must look at it.
 			w.log.Error("provider reports a payment of a different amount; not credited", "charge_id", c.ID,
 				"charge_amount", c.Amount.String(), "provider_amount", txn.Amount.String())
-			return w.ignore(ctx, fmt.Sprintf("refused: paid %s but the charge is %s", txn.Amount, c.Amount), also)
+			return w.record(ctx, outcome{refused, fmt.Sprintf("paid %s but the charge is %s", txn.Amount, c.Amount)}, also)
 		}
-		return w.transition(ctx, "charge paid", also, func(tx *storage.Tx) (bool, error) {
-			paid, changed, err := tx.MarkChargePaid(ctx, c.ID, settlement(txn))
+		s := settlement(txn)
+		s.PayerDocument, s.Return = sameHolderReturn(c, txn)
+		return w.transition(ctx, "charge paid", also, func(tx Tx) (bool, error) {
+			paid, changed, err := tx.MarkChargePaid(ctx, c.ID, s)
 			if err != nil || !changed {
 				return changed, err
 			}
+			if paid.ReturnedReason != nil {
+				// No PAID postback for money the integrator may not keep: the
+				// refund that returns it tells, with why.
+				w.log.Info("same-holder charge paid by another document; returned to its payer", "charge_id", c.ID)
+				return true, nil
+			}
 			return true, writePostback(ctx, tx, chargePostback(paid))
 		})
-	case contract.StatusExpired:
-		return w.transition(ctx, "charge expired", also, func(tx *storage.Tx) (bool, error) {
+	case providerclient.StatusExpired:
+		return w.transition(ctx, "charge expired", also, func(tx Tx) (bool, error) {
 			exp, changed, err := tx.ExpireCharge(ctx, c.ID)
 			if err != nil || !changed {
 				return changed, err
@@ -76,93 +89,89 @@ func (w *Worker) applyCharge(ctx context.Context, txn *providerclient.Transactio
 			return true, writePostback(ctx, tx, chargePostback(exp))
 		})
 	}
-	return w.ignore(ctx, "no change: charge is "+txn.Status+" at the provider", also)
+	return w.record(ctx, outcome{noChange, "charge is " + string(txn.Status) + " at the provider"}, also)
 }
 
-// Outcomes of a transition: the record reached the confirmed state now, or
-// had reached it before.
-const (
-	outcomeApplied        = "applied: "
-	outcomeAlreadyApplied = "already applied: "
-)
-
-// reached says whether an outcome left the record in the state the provider
-// confirmed (as opposed to ignored, refused or no change).
-func reached(outcome string) bool {
-	return strings.HasPrefix(outcome, outcomeApplied) || strings.HasPrefix(outcome, outcomeAlreadyApplied)
-}
-
-// transition runs one guarded state change in a transaction and names the
-// outcome: done, or already done by an earlier delivery.
-func (w *Worker) transition(ctx context.Context, what string, also func(*storage.Tx, string) error, change func(*storage.Tx) (bool, error)) (string, error) {
-	var outcome string
-	err := w.deps.DB.InTx(ctx, func(tx *storage.Tx) error {
+// transition runs one guarded state change in a transaction, with also:
+// applied, or already applied by an earlier delivery.
+func (w *Worker) transition(ctx context.Context, what string, also alsoFunc, change func(Tx) (bool, error)) (outcome, error) {
+	var o outcome
+	err := w.tx.InTx(ctx, func(tx Tx) error {
 		changed, err := change(tx)
 		if err != nil {
 			return err
 		}
-		outcome = outcomeApplied + what
+		o = outcome{applied, what}
 		if !changed {
-			outcome = outcomeAlreadyApplied + what
+			o.kind = alreadyApplied
 		}
-		return also(tx, outcome)
+		return also(tx, o)
 	})
-	return outcome, err
+	return o, err
 }
 
 // locate finds the record a confirmed transaction is about: by the
 // provider's external_id (PixGate's id), else by the provider's transaction
-// id, and cross-checked with that id. ignored names why there is none of
+// id, and cross-checked with that id. none says why there is none of
 // PixGate's to change.
 func locate[T any](ctx context.Context, txn *providerclient.Transaction, what string,
 	byID func(context.Context, uuid.UUID) (T, error), byPixID func(context.Context, string) (T, error),
-	ident func(T) (uuid.UUID, *string)) (rec T, ignored string, err error) {
+	ident func(T) (uuid.UUID, *string)) (rec T, none string, err error) {
 	err = storage.ErrNotFound
 	if id, perr := uuid.Parse(txn.ExternalID); perr == nil {
 		rec, err = byID(ctx, id)
 	}
 	if errors.Is(err, storage.ErrNotFound) {
-		rec, err = byPixID(ctx, txn.TransactionID)
+		rec, err = byPixID(ctx, txn.ProviderID)
 	}
 	if errors.Is(err, storage.ErrNotFound) {
-		return rec, "ignored: no " + what + " for transaction " + txn.TransactionID, nil
+		return rec, "no " + what + " for transaction " + txn.ProviderID, nil
 	}
 	if err != nil {
 		return rec, "", err
 	}
-	if id, pixID := ident(rec); pixID != nil && *pixID != txn.TransactionID {
-		return rec, fmt.Sprintf("ignored: %s %s belongs to transaction %s", what, id, *pixID), nil
+	if id, pixID := ident(rec); pixID != nil && *pixID != txn.ProviderID {
+		return rec, fmt.Sprintf("%s %s belongs to transaction %s", what, id, *pixID), nil
 	}
 	return rec, "", nil
 }
 
-// ignoreOr returns err, or records the ignored outcome.
-func (w *Worker) ignoreOr(ctx context.Context, ignored string, err error, also func(*storage.Tx, string) error) (string, error) {
-	if err != nil {
-		return "", err
-	}
-	return w.ignore(ctx, ignored, also)
-}
-
 func approvedAt(txn *providerclient.Transaction) time.Time {
-	if at := txn.ApprovedAt(); !at.IsZero() {
-		return at
+	if !txn.SettledAt.IsZero() {
+		return txn.SettledAt
 	}
 	return time.Now()
 }
 
+// settlement is what PixGate keeps of a confirmed payment: the provider's
+// ids, when, and for a charge the account it was paid from (when the
+// provider says), so consult-transaction and the postback can tell it.
 func settlement(txn *providerclient.Transaction) storage.Settlement {
-	return storage.Settlement{PixID: txn.TransactionID, EndToEndID: txn.EndToEndID, At: approvedAt(txn)}
+	s := storage.Settlement{PixID: txn.ProviderID, EndToEndID: txn.EndToEndID, At: approvedAt(txn)}
+	if d := txn.PayerAccount; d != nil {
+		s.PayerAccount = storage.PayerAccount{Name: providerText(d.Name), TaxID: providerText(d.Document), Bank: providerText(d.Bank)}
+	}
+	return s
+}
+
+// providerText is a short text the provider reported, as PixGate keeps and
+// shows it: trimmed, and nothing when it is longer than 100 characters or
+// holds control or formatting characters (it reaches integrators' screens
+// and logs; what is not plain is not kept).
+func providerText(s string) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) > 100 || !utf8.ValidString(s) ||
+		strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }) >= 0 {
+		return ""
+	}
+	return s
 }
 
 // failureReason is what integrators read in failure_reason: the provider's
 // reason, without prefixes of PixGate's or the provider's making.
 func failureReason(txn *providerclient.Transaction) string {
-	switch {
-	case txn.FailureReason != "":
+	if txn.FailureReason != "" {
 		return txn.FailureReason
-	case txn.StatusCode != nil && txn.StatusCode.Description != "":
-		return txn.StatusCode.Description
 	}
 	return "the provider reported the transaction as failed"
 }

@@ -2,102 +2,218 @@ package worker
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/providerclient"
-	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage"
-	"github.com/pixgate/pixgate/worker/postback"
+	"github.com/pixgate/pixgate/tasks"
 )
 
-// transferKind describes a transfer (withdrawal or refund) for
-// applyTransfer, the reconciler and operator resolutions: both finish the
-// same way, COMPLETED or FAILED.
-type transferKind[T any] struct {
-	what     string // "withdrawal", "refund"
-	kind     storage.TransferKind
-	byID     func(context.Context, uuid.UUID) (T, error)
-	byPixID  func(context.Context, string) (T, error)
-	ident    func(T) (uuid.UUID, *string)
-	status   func(T) string
-	complete func(*storage.Tx, context.Context, uuid.UUID, storage.Settlement) (T, bool, error)
-	fail     func(*storage.Tx, context.Context, uuid.UUID, storage.Failure) (T, bool, error)
-	// postback is the event of the status the transfer reached, built in
-	// the transaction that changed it.
-	postback func(context.Context, *storage.Tx, T) (*postback.Event, error)
+// outbound is what the worker knows of each kind of transfer beyond
+// storage's model, one row per kind: the provider's kind of transaction for
+// it, the task that sends it, the word a rejection uses for it, the
+// provider call that sends it (with its own id, so that sending it again
+// never moves money twice) and what the provider needs to read it back. A
+// new kind is a new row.
+var outbound = map[storage.TransferKind]struct {
+	providerKind providerclient.Kind
+	sendTask     func(id uuid.UUID, attempt int) tasks.Message
+	noun         string
+	send         func(ctx context.Context, w *Worker, t storage.Transfer) (pixID string, err error)
+	ref          func(ctx context.Context, w *Worker, t storage.Transfer) (providerclient.Ref, error)
+	// madeByProvider: the provider makes the transfer itself, and send only
+	// finds it there.
+	madeByProvider bool
+}{
+	storage.KindWithdrawal: {providerclient.KindPayout, tasks.WithdrawalSendMessage, "payment", sendPayment, payoutRef, false},
+	storage.KindRefund:     {providerclient.KindRefund, tasks.RefundSendMessage, "refund", sendRefund, refundRef, false},
+	storage.KindMedReturn:  {providerclient.KindMedReturn, tasks.MedReturnSendMessage, "MED return", findMedReturn, medReturnRef, true},
 }
 
-func withdrawalKind(db *storage.DB) transferKind[storage.Withdrawal] {
-	return transferKind[storage.Withdrawal]{
-		what: "withdrawal", kind: storage.KindWithdrawal, byID: db.WithdrawalByID, byPixID: db.WithdrawalByPixID,
-		ident:    func(wd storage.Withdrawal) (uuid.UUID, *string) { return wd.ID, wd.PixID },
-		status:   func(wd storage.Withdrawal) string { return wd.Status },
-		complete: (*storage.Tx).CompleteWithdrawal, fail: (*storage.Tx).FailWithdrawal,
-		postback: func(_ context.Context, _ *storage.Tx, wd storage.Withdrawal) (*postback.Event, error) {
-			return withdrawalPostback(wd), nil
-		},
-	}
-}
-
-func refundKind(db *storage.DB) transferKind[storage.Refund] {
-	return transferKind[storage.Refund]{
-		what: "refund", kind: storage.KindRefund, byID: db.RefundByID, byPixID: db.RefundByPixID,
-		ident:    func(f storage.Refund) (uuid.UUID, *string) { return f.ID, f.PixID },
-		status:   func(f storage.Refund) string { return f.Status },
-		complete: (*storage.Tx).CompleteRefund, fail: (*storage.Tx).FailRefund,
-		postback: refundPostback,
-	}
-}
-
-func (w *Worker) withdrawals() transferKind[storage.Withdrawal] { return withdrawalKind(w.deps.DB) }
-func (w *Worker) refunds() transferKind[storage.Refund]         { return refundKind(w.deps.DB) }
-
-// completing and failing are a transfer's two ways out of PROCESSING, each
-// with the postback of the status it reaches, written in the caller's
-// transaction. changed is false when the transfer had already left
-// PROCESSING (and then nothing is written).
-func (k transferKind[T]) completing(ctx context.Context, id uuid.UUID, s storage.Settlement) func(*storage.Tx) (T, bool, error) {
-	return k.withPostback(ctx, func(tx *storage.Tx) (T, bool, error) { return k.complete(tx, ctx, id, s) })
-}
-
-func (k transferKind[T]) failing(ctx context.Context, id uuid.UUID, f storage.Failure) func(*storage.Tx) (T, bool, error) {
-	return k.withPostback(ctx, func(tx *storage.Tx) (T, bool, error) { return k.fail(tx, ctx, id, f) })
-}
-
-func (k transferKind[T]) withPostback(ctx context.Context, change func(*storage.Tx) (T, bool, error)) func(*storage.Tx) (T, bool, error) {
-	return func(tx *storage.Tx) (T, bool, error) {
-		done, changed, err := change(tx)
-		if err != nil || !changed {
-			return done, changed, err
+// transferKindOf is the kind of transfer of a provider's kind of
+// transaction.
+func transferKindOf(k providerclient.Kind) (storage.TransferKind, bool) {
+	for kind, o := range outbound {
+		if o.providerKind == k {
+			return kind, true
 		}
-		ev, err := k.postback(ctx, tx, done)
+	}
+	return "", false
+}
+
+// sendPayment sends a withdrawal as a PIX to its credit party.
+func sendPayment(ctx context.Context, w *Worker, t storage.Transfer) (string, error) {
+	cp := t.CreditParty
+	req := providerclient.PayoutRequest{ID: t.ID.String(), Amount: t.Amount, NotifyURL: w.cfg.ProviderWebhookURL,
+		Recipient: providerclient.Recipient{Name: cp.Name, KeyType: cp.KeyType, Key: cp.Key, TaxID: cp.TaxID}}
+	if t.Description != nil {
+		req.Description = *t.Description
+	}
+	pay, err := w.provider.SendPix(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	return pay.ProviderID, nil
+}
+
+// sendRefund sends a refund of its charge, which the provider knows by the
+// charge's pix_id and, in contracts that refund by it, the end-to-end id of
+// the PIX that paid it.
+func sendRefund(ctx context.Context, w *Worker, t storage.Transfer) (string, error) {
+	charge, err := w.refundedCharge(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	req := providerclient.RefundRequest{ID: t.ID.String(), Charge: charge, Amount: t.Amount, NotifyURL: w.cfg.ProviderWebhookURL}
+	if t.Description != nil {
+		req.Description = *t.Description
+	}
+	r, err := w.provider.Refund(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	return r.ProviderID, nil
+}
+
+// refundedCharge is what the provider needs to name a refund's charge.
+func (w *Worker) refundedCharge(ctx context.Context, t storage.Transfer) (providerclient.Ref, error) {
+	if t.ChargePixID == "" {
+		return providerclient.Ref{}, fmt.Errorf("refund %s: charge %s has no provider transaction", t.ID, t.ChargeID)
+	}
+	ref := providerclient.Ref{Kind: providerclient.KindCharge, ID: t.ChargeID.String(), ProviderID: t.ChargePixID}
+	if needsEndToEnd(w.provider) {
+		c, err := w.charges.ChargeByID(ctx, t.ChargeID)
 		if err != nil {
-			return done, false, err
+			return providerclient.Ref{}, err
 		}
-		return done, true, writePostback(ctx, tx, ev)
+		if c.EndToEndID != nil {
+			ref.EndToEndID = *c.EndToEndID
+		}
 	}
+	return ref, nil
+}
+
+// findMedReturn finds the MED return the provider made of an agreed
+// infraction: PixGate never sends one (a refund asked for besides would
+// pay the payer twice); it reads the infraction until the provider names
+// its return. Until then, and whatever the provider answers, the MED
+// return is only retried: it fails only when the provider reports the
+// return itself failed.
+func findMedReturn(ctx context.Context, w *Worker, t storage.Transfer) (string, error) {
+	d := disputesOf(w.provider)
+	if d == nil {
+		return "", fmt.Errorf("MED return %s: the provider reads no infractions", t.ID)
+	}
+	inf, err := w.infractions.InfractionOfReturn(ctx, t.ID)
+	if err != nil {
+		return "", err
+	}
+	charge, err := w.refundedCharge(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	pi, err := d.ReadInfraction(ctx, providerclient.InfractionRef{ProviderID: inf.ProviderID, Charge: charge})
+	switch {
+	case errors.Is(err, providerclient.ErrRejected):
+		return "", fmt.Errorf("MED return %s: reading infraction %s: %v", t.ID, inf.ProviderID, err) // retried, never failed
+	case err != nil:
+		return "", err
+	case pi.Return == nil || pi.Return.ProviderID == "":
+		return "", fmt.Errorf("MED return %s: the provider has not made the return of infraction %s yet", t.ID, inf.ProviderID)
+	}
+	return pi.Return.ProviderID, nil
+}
+
+// payoutRef, refundRef and medReturnRef name a transfer for the provider
+// to read.
+func payoutRef(_ context.Context, _ *Worker, t storage.Transfer) (providerclient.Ref, error) {
+	ref := providerclient.Ref{Kind: providerclient.KindPayout, ID: t.ID.String()}
+	if t.PixID != nil {
+		ref.ProviderID = *t.PixID
+	}
+	return ref, nil
+}
+
+func refundRef(ctx context.Context, w *Worker, t storage.Transfer) (providerclient.Ref, error) {
+	charge, err := w.refundedCharge(ctx, t)
+	if err != nil {
+		return providerclient.Ref{}, err
+	}
+	ref := providerclient.Ref{Kind: providerclient.KindRefund, ID: t.ID.String(), Charge: &charge}
+	if t.PixID != nil {
+		ref.ProviderID = *t.PixID
+	}
+	return ref, nil
+}
+
+func medReturnRef(ctx context.Context, w *Worker, t storage.Transfer) (providerclient.Ref, error) {
+	ref, err := refundRef(ctx, w, t)
+	ref.Kind = providerclient.KindMedReturn
+	return ref, err
 }
 
 // applyTransfer completes or fails the transfer the provider confirmed,
 // with its postback, in one transaction; any other status changes nothing.
-func applyTransfer[T any](ctx context.Context, w *Worker, txn *providerclient.Transaction, also func(*storage.Tx, string) error, k transferKind[T]) (string, error) {
-	rec, ignored, err := locate(ctx, txn, k.what, k.byID, k.byPixID, k.ident)
-	if err != nil || ignored != "" {
-		return w.ignoreOr(ctx, ignored, err, also)
+func (w *Worker) applyTransfer(ctx context.Context, kind storage.TransferKind, txn *providerclient.Transaction, also alsoFunc) (outcome, error) {
+	t, none, err := locate(ctx, txn, string(kind),
+		func(ctx context.Context, id uuid.UUID) (storage.Transfer, error) {
+			return w.transfers.TransferByID(ctx, kind, id)
+		},
+		func(ctx context.Context, pixID string) (storage.Transfer, error) {
+			return w.transfers.TransferByPixID(ctx, kind, pixID)
+		},
+		func(t storage.Transfer) (uuid.UUID, *string) { return t.ID, t.PixID })
+	if err != nil {
+		return outcome{}, err
 	}
-	id, _ := k.ident(rec)
-	finish := func(what string, change func(*storage.Tx) (T, bool, error)) (string, error) {
-		return w.transition(ctx, k.what+" "+what, also, func(tx *storage.Tx) (bool, error) {
-			_, changed, err := change(tx)
+	if none != "" {
+		return w.record(ctx, outcome{ignored, none}, also)
+	}
+	switch txn.Status {
+	case providerclient.StatusCompleted:
+		return w.transition(ctx, string(kind)+" completed", also, func(tx Tx) (bool, error) {
+			_, changed, err := completeTransfer(ctx, tx, kind, t.ID, settlement(txn))
+			return changed, err
+		})
+	case providerclient.StatusFailed:
+		return w.transition(ctx, string(kind)+" failed", also, func(tx Tx) (bool, error) {
+			_, changed, err := failTransfer(ctx, tx, kind, t.ID, storage.Failure{PixID: txn.ProviderID, Reason: failureReason(txn)})
 			return changed, err
 		})
 	}
-	switch txn.Status {
-	case contract.StatusCompleted:
-		return finish("completed", k.completing(ctx, id, settlement(txn)))
-	case contract.StatusFailed:
-		return finish("failed", k.failing(ctx, id, storage.Failure{PixID: txn.TransactionID, Reason: failureReason(txn)}))
+	return w.record(ctx, outcome{noChange, string(kind) + " is " + string(txn.Status) + " at the provider"}, also)
+}
+
+// completeTransfer and failTransfer are a transfer's two ways out of
+// PROCESSING, each with the postback of the status it reaches, written in
+// tx. changed is false when the transfer had already left PROCESSING (and
+// then nothing is written).
+func completeTransfer(ctx context.Context, tx Tx, kind storage.TransferKind, id uuid.UUID, s storage.Settlement) (storage.Transfer, bool, error) {
+	done, changed, err := tx.CompleteTransfer(ctx, kind, id, s)
+	return postbackOf(ctx, tx, done, changed, err)
+}
+
+func failTransfer(ctx context.Context, tx Tx, kind storage.TransferKind, id uuid.UUID, f storage.Failure) (storage.Transfer, bool, error) {
+	done, changed, err := tx.FailTransfer(ctx, kind, id, f)
+	return postbackOf(ctx, tx, done, changed, err)
+}
+
+func postbackOf(ctx context.Context, tx Tx, done storage.Transfer, changed bool, err error) (storage.Transfer, bool, error) {
+	if err != nil || !changed {
+		return done, changed, err
 	}
-	return w.ignore(ctx, "no change: "+k.what+" is "+txn.Status+" at the provider", also)
+	return done, true, writePostback(ctx, tx, transferPostback(done))
+}
+
+// needsEndToEnd says whether the provider names a refunded charge by the
+// end-to-end id of the PIX that paid it (the BCB API Pix), which the
+// refund's record does not carry: only then is the charge read.
+func needsEndToEnd(p Provider) bool {
+	c, ok := p.(interface {
+		Capabilities() providerclient.Capabilities
+	})
+	return ok && c.Capabilities().RefundNeedsEndToEndID
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/storage"
 )
 
@@ -21,17 +21,17 @@ func TestFailedBeforeTheSendAnswerKeepsThePixID(t *testing.T) {
 	if _, err := h.db.Pool().Exec(ctx, `UPDATE outbox SET enqueued_at = now() WHERE enqueued_at IS NULL`); err != nil {
 		t.Fatal(err)
 	}
-	pay, err := h.provider.CreatePayment(ctx, providerclient.PaymentRequest{Amount: w.Amount, ExternalID: w.ID.String(),
-		CreditParty: providerclient.CreditParty{Name: w.CreditParty.Name, KeyType: w.CreditParty.KeyType, Key: w.CreditParty.Key, TaxID: w.CreditParty.TaxID}})
+	pay, err := h.provider.CreatePayment(ctx, family.PaymentRequest{Amount: w.Amount, ExternalID: w.ID.String(),
+		CreditParty: family.CreditParty{Name: w.CreditParty.Name, KeyType: w.CreditParty.KeyType, Key: w.CreditParty.Key, TaxID: w.CreditParty.TaxID}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := h.sb.Fail(pay.TransactionID, "conta encerrada"); err != nil {
 		t.Fatal(err)
 	}
-	h.storeEvent("PAYMENT", pay.TransactionID, "FAILED")
+	h.storeEvent("payout", pay.TransactionID, "FAILED")
 	h.start()
-	h.eventually("withdrawal FAILED", 5*time.Second, func() bool { return h.withdrawal(w.ID).Status == storage.WithdrawalFailed })
+	h.eventually("withdrawal FAILED", 5*time.Second, func() bool { return h.withdrawal(w.ID).Status == storage.TransferFailed })
 	if got := h.withdrawal(w.ID); got.PixID == nil || *got.PixID != pay.TransactionID {
 		t.Fatalf("failed withdrawal pix_id = %v, want %s", got.PixID, pay.TransactionID)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
@@ -28,7 +29,8 @@ type harness struct {
 	db         *storage.DB
 	rdb        *redis.Client
 	sb         *sandbox.Sandbox
-	provider   providerclient.Client
+	provider   family.Client            // the family's client, for tests that play PixGate's part by hand
+	conn       providerclient.Connector // the connector the workers use
 	integrator storage.Integrator
 	log        *slog.Logger
 	reconcile  ReconcileConfig // for the workers the harness starts
@@ -45,8 +47,10 @@ func newHarness(t *testing.T) *harness {
 	h.sb = sandbox.New(sandbox.Config{SettleDelay: time.Hour})
 	srv := httptest.NewServer(h.sb.Handler())
 	t.Cleanup(func() { srv.Close(); h.sb.Close() })
-	h.provider = providerclient.New(providerclient.Config{BaseURL: srv.URL, ClientID: "sandbox", ClientSecret: "sandbox",
-		Timeout: 2 * time.Second, BreakerOpenTimeout: 200 * time.Millisecond})
+	pcfg := providerclient.Config{BaseURL: srv.URL, ClientID: "sandbox", ClientSecret: "sandbox",
+		Timeout: 2 * time.Second, BreakerOpenTimeout: 200 * time.Millisecond}
+	h.provider = family.NewBase(pcfg)
+	h.conn = providerclient.Wrap(family.NewConnector(pcfg), pcfg)
 	ctx := context.Background()
 	in, _, err := h.db.CreateIntegrator(ctx, storage.NewIntegrator{Name: "Loja", Email: uuid.NewString() + "@example.com",
 		CashIn: money.Percent(15000), CashOut: money.Fixed(50)})
@@ -62,8 +66,8 @@ func newHarness(t *testing.T) *harness {
 
 // newWorker builds a worker on the harness's world.
 func (h *harness) newWorker() *Worker {
-	return New(Config{Concurrency: 4, RelayPollInterval: 100 * time.Millisecond, BreakerOpenTimeout: 200 * time.Millisecond,
-		Reconcile: h.reconcile}, Deps{DB: h.db, Redis: h.rdb, Provider: h.provider, Logger: h.log})
+	return New(Config{Concurrency: 4, RelayPollInterval: 100 * time.Millisecond, RelayDelay: time.Millisecond, BreakerOpenTimeout: 200 * time.Millisecond,
+		Reconcile: h.reconcile}, Deps{DB: h.db, Redis: h.rdb, Provider: h.conn, Logger: h.log})
 }
 
 // start runs a worker until the test ends or stop is called.
@@ -86,7 +90,7 @@ func (h *harness) start() (stop func()) {
 
 // createWithdrawal commits a withdrawal as the API does: reservation,
 // record and outbox message in one transaction.
-func (h *harness) createWithdrawal(amount money.Money, key string) storage.Withdrawal {
+func (h *harness) createWithdrawal(amount money.Money, key string) storage.Transfer {
 	h.t.Helper()
 	id, _ := uuid.NewV7()
 	msg := tasks.WithdrawalSendMessage(id, 0)
@@ -114,9 +118,9 @@ func (h *harness) eventually(what string, within time.Duration, cond func() bool
 	}
 }
 
-func (h *harness) withdrawal(id uuid.UUID) storage.Withdrawal {
+func (h *harness) withdrawal(id uuid.UUID) storage.Transfer {
 	h.t.Helper()
-	w, err := h.db.WithdrawalByID(context.Background(), id)
+	w, err := h.db.TransferByID(context.Background(), storage.KindWithdrawal, id)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -55,3 +55,10 @@ func jitter(d time.Duration) time.Duration {
 	}
 	return rand.N(d)
 }
+
+// taskID is the id of the task ctx runs, "" outside one: its handler
+// deletes the task's outbox row in its own commit.
+func taskID(ctx context.Context) string {
+	id, _ := asynq.GetTaskID(ctx)
+	return id
+}

@@ -2,7 +2,6 @@ package worker
 
 import (
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -83,13 +82,12 @@ func taskResult(err error) string {
 	return "error"
 }
 
-// event counts a notification's outcome by its first words ("applied: …").
-func (m *workerMetrics) event(outcome string) {
+// event counts a notification's outcome by its kind.
+func (m *workerMetrics) event(o outcome) {
 	if m == nil {
 		return
 	}
-	kind, _, _ := strings.Cut(outcome, ":")
-	m.events.WithLabelValues(strings.ReplaceAll(kind, " ", "_")).Inc()
+	m.events.WithLabelValues(o.kind.label()).Inc()
 }
 
 func (m *workerMetrics) postback(outcome string) {

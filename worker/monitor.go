@@ -24,15 +24,27 @@ type MonitorConfig struct {
 	RedisConnOpt asynq.RedisConnOpt
 	// Registry gathers the process's metrics; the queue collector is added.
 	Registry *prometheus.Registry
+	// Live, when set, is what /healthz asks besides answering at all: an
+	// error (the database pool starved, storage.DB.PoolStarved) fails it,
+	// so that the orchestrator restarts the process. It must answer at
+	// once, from memory.
+	Live func() error
 }
 
-// MonitorHandler serves /healthz (the process is alive: for liveness
-// probes), /readyz (Postgres and Redis answer: for readiness), /metrics
+// MonitorHandler serves /healthz (the process is alive and its database
+// pool is not starved: for liveness probes), /readyz (Postgres and Redis answer: for readiness), /metrics
 // (Prometheus, queue sizes and latency included) and /monitoring (asynqmon,
 // where operators watch, retry and archive tasks).
 func (w *Worker) MonitorHandler(cfg MonitorConfig) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(rw http.ResponseWriter, _ *http.Request) {
+		if cfg.Live != nil {
+			if err := cfg.Live(); err != nil {
+				w.log.Error("liveness check failed: the process needs a restart", "error", err)
+				writeJSON(rw, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "checks": map[string]string{"postgres_pool": "starved"}})
+				return
+			}
+		}
 		writeJSON(rw, http.StatusOK, map[string]any{"status": "ok"})
 	})
 	mux.HandleFunc("GET /readyz", w.readyz)

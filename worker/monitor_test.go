@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/pixgate/pixgate/storage"
 )
 
 // The side server's /healthz is liveness: it answers while the process runs,
@@ -42,5 +44,27 @@ func TestSideServerLivenessIgnoresDependencies(t *testing.T) {
 	}
 	if strings.Contains(raw, "127.0.0.1") {
 		t.Fatalf("/readyz shows an address: %s", raw)
+	}
+}
+
+// The side server's /healthz fails while the database pool is starved
+// (MonitorConfig.Live), so the orchestrator restarts the worker.
+func TestSideServerLivenessFailsWhileThePoolIsStarved(t *testing.T) {
+	h := newHarness(t)
+	w := New(Config{}, Deps{DB: h.db, Logger: h.log})
+	srv := httptest.NewServer(w.MonitorHandler(MonitorConfig{Live: func() error { return storage.ErrPoolStarved }}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v struct {
+		Status string            `json:"status"`
+		Checks map[string]string `json:"checks"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&v)
+	if resp.StatusCode != http.StatusServiceUnavailable || v.Checks["postgres_pool"] != "starved" {
+		t.Fatalf("/healthz with a starved pool: %d %+v", resp.StatusCode, v)
 	}
 }

@@ -25,7 +25,7 @@ func (w *Worker) deliverPostback(ctx context.Context, t *asynq.Task) error {
 	if err := tasks.Decode(t, &p); err != nil {
 		return err
 	}
-	pb, secret, err := w.deps.DB.PostbackForDelivery(ctx, p.PostbackID)
+	pb, secret, err := w.postbacks.PostbackForDelivery(ctx, p.PostbackID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return fmt.Errorf("postback %s does not exist: %w", p.PostbackID, asynq.SkipRetry)
 	}
@@ -38,7 +38,7 @@ func (w *Worker) deliverPostback(ctx context.Context, t *asynq.Task) error {
 	cfg := w.cfg.Postbacks
 	res := postback.Send(ctx, w.postbackHTTP, cfg, postback.Request{ID: pb.ID, URL: pb.URL, Body: pb.Body, Secret: secret})
 
-	rec := storage.PostbackAttemptResult{StatusCode: res.StatusCode, Latency: res.Latency}
+	rec := storage.PostbackAttemptResult{StatusCode: res.StatusCode, Latency: res.Latency, OutboxDone: taskID(ctx)}
 	if res.Err != nil {
 		rec.Err = res.Err.Error()
 	}
@@ -62,7 +62,7 @@ func (w *Worker) deliverPostback(ctx context.Context, t *asynq.Task) error {
 	// ended (shutdown, task timeout).
 	recCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	after, err := w.deps.DB.RecordPostbackAttempt(recCtx, pb.ID, rec)
+	after, err := w.postbacks.RecordPostbackAttempt(recCtx, pb.ID, rec)
 	if err != nil {
 		return fmt.Errorf("postback %s: %w", pb.ID, err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/tasks"
 	"github.com/pixgate/pixgate/worker/postback"
+	"github.com/pixgate/pixgate/worker/postback/postbacktest"
 )
 
 // receiver is an integrator's endpoint: it answers each request with the
@@ -61,7 +62,7 @@ func (rc *receiver) requests() []received {
 // postbackWorker is a worker of the harness's world with a postback policy.
 func (h *harness) postbackWorker(pc postback.Config) *Worker {
 	return New(Config{Concurrency: 4, RelayPollInterval: 50 * time.Millisecond, BreakerOpenTimeout: 200 * time.Millisecond, Postbacks: pc},
-		Deps{DB: h.db, Redis: h.rdb, Provider: h.provider, Logger: h.log})
+		Deps{DB: h.db, Redis: h.rdb, Provider: h.conn, Logger: h.log})
 }
 
 // devPolicy reaches the httptest receivers (http, loopback) and retries fast.
@@ -75,8 +76,8 @@ func (h *harness) createPostbackTo(url string) storage.Postback {
 	ctx := context.Background()
 	wd := h.createWithdrawal(1000, "fulano@example.com")
 	now := time.Now()
-	wd.Status, wd.PostbackURL, wd.FinishedAt = storage.WithdrawalCompleted, &url, &now
-	ev, ok := postback.ForWithdrawal(wd)
+	wd.Status, wd.PostbackURL, wd.FinishedAt = storage.TransferCompleted, &url, &now
+	ev, ok := postback.ForTransfer(wd)
 	if !ok {
 		h.t.Fatal("no postback event for a completed withdrawal with a URL")
 	}
@@ -146,7 +147,7 @@ func TestPostbackRetriedUntilDelivered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.client.Enqueue(task); err != nil {
+	if _, err := w.queue.EnqueueContext(context.Background(), task); err != nil {
 		t.Fatal(err)
 	}
 	h.eventually("postback delivered", 20*time.Second, func() bool { return h.postback(pb.ID).Status == storage.PostbackDelivered })
@@ -167,7 +168,7 @@ func TestPostbackRetriedUntilDelivered(t *testing.T) {
 		if string(r.body) != string(pb.Body) {
 			t.Fatalf("request %d body differs:\n%s\n%s", i+1, r.body, pb.Body)
 		}
-		if err := postback.Verify(h.integrator.WebhookSecret, r.header, r.body, time.Minute); err != nil {
+		if err := postbacktest.Verify(h.integrator.WebhookSecret, r.header, r.body, time.Minute); err != nil {
 			t.Fatalf("request %d: signature does not verify with the integrator's secret: %v", i+1, err)
 		}
 		if r.header.Get("webhook-id") != pb.ID.String() || r.header.Get("Content-Type") != "application/json" ||

@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/tasks"
@@ -11,7 +10,7 @@ import (
 
 // writePostback writes the postback of a state change in the change's own
 // transaction; nil means the record has no postback URL.
-func writePostback(ctx context.Context, tx *storage.Tx, ev *postback.Event) error {
+func writePostback(ctx context.Context, tx Tx, ev *postback.Event) error {
 	if ev == nil {
 		return nil
 	}
@@ -21,26 +20,11 @@ func writePostback(ctx context.Context, tx *storage.Tx, ev *postback.Event) erro
 
 func chargePostback(c storage.Charge) *postback.Event { return optional(postback.ForCharge(c)) }
 
-func withdrawalPostback(wd storage.Withdrawal) *postback.Event {
-	return optional(postback.ForWithdrawal(wd))
-}
-
-// refundPostback needs the refunded charge's pix_id for the body. It reads
-// the charge in the refund's own transaction, which has locked it: a read
-// through the pool would need a second connection while this one holds the
-// charge's and the wallet's locks, and with every connection of the pool
-// in such a transaction none would get one.
-func refundPostback(ctx context.Context, tx *storage.Tx, f storage.Refund) (*postback.Event, error) {
-	c, err := tx.ChargeByID(ctx, f.ChargeID)
-	if err != nil {
-		return nil, fmt.Errorf("refund %s: its charge: %w", f.ID, err)
-	}
-	chargePixID := ""
-	if c.PixID != nil {
-		chargePixID = *c.PixID
-	}
-	return optional(postback.ForRefund(f, chargePixID)), nil
-}
+// transferPostback needs nothing beyond the transfer: a refund carries its
+// charge's pix_id, read with it in the transaction that changed it (a read
+// through the pool would need a second connection while this one holds
+// the charge's and the wallet's locks).
+func transferPostback(t storage.Transfer) *postback.Event { return optional(postback.ForTransfer(t)) }
 
 func optional(ev postback.Event, ok bool) *postback.Event {
 	if !ok {
@@ -52,7 +36,7 @@ func optional(ev postback.Event, ok bool) *postback.Event {
 // redrivePostbacks delivers again postbacks whose queued retry was lost:
 // PENDING, and late by more than StaleAfter.
 func (w *Worker) redrivePostbacks(ctx context.Context, slot int64) error {
-	overdue, err := w.deps.DB.OverduePostbacks(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
+	overdue, err := w.postbacks.OverduePostbacks(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
 	if err != nil {
 		return err
 	}
@@ -61,7 +45,7 @@ func (w *Worker) redrivePostbacks(ctx context.Context, slot int64) error {
 			m := tasks.PostbackDeliverMessage(p.ID, int(slot))
 			// Only if still PENDING and still late: a task delivering it right
 			// now must not be undone.
-			_, err := w.deps.DB.RedriveOverduePostback(ctx, p.ID, w.cfg.Reconcile.StaleAfter, storage.OutboxMessage(m))
+			_, err := w.postbacks.RedriveOverduePostback(ctx, p.ID, w.cfg.Reconcile.StaleAfter, storage.OutboxMessage(m))
 			return err
 		})
 }

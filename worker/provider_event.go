@@ -28,7 +28,7 @@ func (w *Worker) applyProviderEvent(ctx context.Context, t *asynq.Task) error {
 	if err := tasks.Decode(t, &p); err != nil {
 		return err
 	}
-	ev, err := w.deps.DB.ProviderEventByID(ctx, p.EventID)
+	ev, err := w.events.PickProviderEvent(ctx, p.EventID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return fmt.Errorf("provider event %d does not exist: %w", p.EventID, asynq.SkipRetry)
 	}
@@ -38,36 +38,56 @@ func (w *Worker) applyProviderEvent(ctx context.Context, t *asynq.Task) error {
 	if ev.ProcessedAt != nil {
 		return nil
 	}
-	txn, err := w.deps.Provider.ConsultTransaction(ctx, ev.TransactionID)
+	if ev.TransactionType == string(providerclient.KindInfraction) {
+		return w.applyInfractionEvent(ctx, ev)
+	}
+	ref, err := w.eventRef(ctx, ev)
+	if err != nil {
+		return err
+	}
+	txn, err := w.provider.Read(ctx, ref)
 	if errors.Is(err, providerclient.ErrNotFound) {
 		w.log.Warn("notification for a transaction the provider does not know; ignored", "event_id", ev.ID, "transaction_id", ev.TransactionID)
-		outcome, err := w.ignore(ctx, "ignored: unknown to the provider", w.markEvent(ctx, ev, nil))
+		o, err := w.record(ctx, outcome{ignored, "unknown to the provider"}, w.markEvent(ctx, ev, nil))
 		if err == nil {
-			w.metrics.event(outcome)
+			w.metrics.event(o)
+		}
+		return err
+	}
+	if errors.Is(err, providerclient.ErrRejected) {
+		// The provider will not read what the notification names (an id of
+		// no transaction of PixGate's, in a contract that needs more to
+		// read it): nothing to apply; the reconciler reads PixGate's own.
+		w.log.Warn("notification for a transaction the provider will not read; ignored", "event_id", ev.ID,
+			"transaction_id", ev.TransactionID, "error", err)
+		o, err := w.record(ctx, outcome{ignored, "the provider refused to read it"}, w.markEvent(ctx, ev, nil))
+		if err == nil {
+			w.metrics.event(o)
 		}
 		return err
 	}
 	if err != nil {
 		return err // unavailable, unknown outcome or breaker open: retried
 	}
-	if txn.TransactionID == "" {
-		txn.TransactionID = ev.TransactionID
+	if txn.ProviderID == "" {
+		txn.ProviderID = ev.TransactionID
 	}
-	outcome, err := w.applyConfirmed(ctx, txn, w.markEvent(ctx, ev, txn))
+	o, err := w.applyConfirmed(ctx, txn, w.markEvent(ctx, ev, txn))
 	if err != nil {
 		return err
 	}
-	w.metrics.event(outcome)
-	w.log.Debug("provider event applied", "event_id", ev.ID, "outcome", outcome)
+	w.metrics.event(o)
+	w.log.Debug("provider event applied", "event_id", ev.ID, "outcome", o.String())
 	return nil
 }
 
-// markEvent records an event's outcome in the transaction that applied it,
-// confirmed when txn (the provider's answer, nil when it has none) bears the
-// claim out and the record reached the claimed state.
-func (w *Worker) markEvent(ctx context.Context, ev storage.ProviderEvent, txn *providerclient.Transaction) func(*storage.Tx, string) error {
-	return func(tx *storage.Tx, outcome string) error {
-		confirmed := txn != nil && txn.TransactionType == ev.TransactionType && txn.Status == ev.Status && reached(outcome)
-		return tx.MarkEventProcessed(ctx, ev.ID, outcome, confirmed)
+// markEvent records an event's outcome in the transaction that applied it:
+// borne out when txn (the provider's answer, nil when it has none) has the
+// claimed kind and status, confirmed when besides the record reached the
+// claimed state.
+func (w *Worker) markEvent(ctx context.Context, ev storage.ProviderEvent, txn *providerclient.Transaction) alsoFunc {
+	return func(tx Tx, o outcome) error {
+		borneOut := txn != nil && string(txn.Kind) == ev.TransactionType && string(txn.Status) == ev.Status
+		return tx.MarkEventProcessed(ctx, ev.ID, o.String(), borneOut && o.reached(), borneOut, taskID(ctx))
 	}
 }

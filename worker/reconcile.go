@@ -43,6 +43,12 @@ type ReconcileConfig struct {
 	MaxResends int
 	// Batch caps the records of each kind looked at per tick. Default 100.
 	Batch int
+	// InfractionPoll is how often a provider that does not notify MED
+	// infractions (efi) is asked for those opened or changed within
+	// InfractionPollWindow. Defaults 1m and 7 days. Open infractions are
+	// also re-read one by one once stale (StaleAfter), whatever the
+	// provider.
+	InfractionPoll, InfractionPollWindow time.Duration
 }
 
 func (c ReconcileConfig) withDefaults() ReconcileConfig {
@@ -70,6 +76,12 @@ func (c ReconcileConfig) withDefaults() ReconcileConfig {
 	if c.Batch <= 0 {
 		c.Batch = 100
 	}
+	if c.InfractionPoll <= 0 {
+		c.InfractionPoll = defaultInfractionPoll
+	}
+	if c.InfractionPollWindow <= 0 {
+		c.InfractionPollWindow = defaultInfractionPollWindow
+	}
 	return c
 }
 
@@ -83,20 +95,7 @@ func (w *Worker) reconcile(ctx context.Context, t *asynq.Task) error {
 	if err := tasks.Decode(t, &p); err != nil {
 		return err
 	}
-	steps := []struct {
-		name string
-		run  func(context.Context, int64) error
-	}{
-		{"settlement releases", w.releaseHeld}, // first: it needs no provider
-		{"provider events", w.redriveEvents},
-		{"pending charges", w.checkPendingCharges},
-		{"withdrawals", w.reconcileWithdrawals},
-		{"refunds", w.reconcileRefunds},
-		{"unissued charges", w.reconcileUnissuedCharges},
-		{"postbacks", w.redrivePostbacks},
-		{"flagged transfers", w.countFlagged},
-	}
-	for _, s := range steps {
+	for _, s := range w.reconcileSteps() {
 		if err := s.run(ctx, p.Slot); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -107,9 +106,35 @@ func (w *Worker) reconcile(ctx context.Context, t *asynq.Task) error {
 	return nil
 }
 
+// reconcileStep is one step of a tick.
+type reconcileStep struct {
+	name string
+	run  func(context.Context, int64) error
+}
+
+// reconcileSteps are a tick's steps, in order: one per kind of transfer.
+func (w *Worker) reconcileSteps() []reconcileStep {
+	steps := []reconcileStep{
+		{"settlement releases", w.releaseHeld}, // first: it needs no provider
+		{"provider events", w.redriveEvents},
+		{"pending charges", w.checkPendingCharges},
+	}
+	for _, kind := range storage.TransferKinds {
+		steps = append(steps, reconcileStep{string(kind) + "s", func(ctx context.Context, slot int64) error {
+			return w.reconcileTransfers(ctx, kind, slot)
+		}})
+	}
+	return append(steps,
+		reconcileStep{"infractions", w.reconcileInfractions},
+		reconcileStep{"infraction poll", w.pollInfractions},
+		reconcileStep{"unissued charges", w.reconcileUnissuedCharges},
+		reconcileStep{"postbacks", w.redrivePostbacks},
+		reconcileStep{"flagged transfers", w.countFlagged})
+}
+
 // redriveEvents re-enqueues notifications whose task was lost.
 func (w *Worker) redriveEvents(ctx context.Context, slot int64) error {
-	events, err := w.deps.DB.UnprocessedEvents(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
+	events, err := w.events.UnprocessedEvents(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
 	if err != nil {
 		return err
 	}
@@ -123,13 +148,13 @@ func (w *Worker) redriveEvents(ctx context.Context, slot int64) error {
 // the provider's answer was stored. Nobody saw their QR code; a retry with
 // the same external_id asks the provider again.
 func (w *Worker) reconcileUnissuedCharges(ctx context.Context, _ int64) error {
-	charges, err := w.deps.DB.UnissuedCharges(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
+	charges, err := w.charges.UnissuedCharges(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
 	if err != nil {
 		return err
 	}
 	return forEach(ctx, w, "unissued charges", charges, func(c storage.Charge) string { return c.ID.String() },
 		func(c storage.Charge) error {
-			_, err := w.deps.DB.FailCharge(ctx, c.ID, "issuance was interrupted; retry with the same external_id")
+			_, err := w.charges.FailCharge(ctx, c.ID, "issuance was interrupted; retry with the same external_id")
 			if errors.Is(err, storage.ErrStateChanged) {
 				return nil
 			}
@@ -144,7 +169,7 @@ func (w *Worker) enqueueNow(ctx context.Context, m tasks.Message) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.client.EnqueueContext(ctx, task)
+	_, err = w.queue.EnqueueContext(ctx, task)
 	if errors.Is(err, asynq.ErrTaskIDConflict) {
 		return nil
 	}

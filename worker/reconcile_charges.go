@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/providerclient"
-	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage"
 )
 
@@ -18,7 +17,7 @@ import (
 // instead of consulting them twice.
 func (w *Worker) checkPendingCharges(ctx context.Context, _ int64) error {
 	rc := w.cfg.Reconcile
-	charges, err := w.deps.DB.ClaimDueCharges(ctx, w.now(), rc.ChargeFirstCheck, rc.ChargeCheckLease, rc.Batch)
+	charges, err := w.charges.ClaimDueCharges(ctx, w.now(), rc.ChargeFirstCheck, rc.ChargeCheckLease, rc.Batch)
 	if err != nil {
 		return err
 	}
@@ -32,32 +31,32 @@ func (w *Worker) checkCharge(ctx context.Context, c storage.Charge) error {
 	rc := w.cfg.Reconcile
 	now := w.now()
 	expired := c.ExpiresAt != nil && !now.Before(c.ExpiresAt.Add(rc.ExpiryGrace))
-	txn, err := w.deps.Provider.ConsultTransaction(ctx, *c.PixID)
+	txn, err := w.provider.Read(ctx, chargeRef(c))
 	switch {
 	case errors.Is(err, providerclient.ErrNotFound) && expired:
 		// Nobody can pay a charge the provider does not know.
 		w.log.Warn("provider does not know an expired charge; it expires", "charge_id", c.ID, "pix_id", *c.PixID)
-		txn = &providerclient.Transaction{TransactionType: contract.TypeReceivePix, TransactionID: *c.PixID, ExternalID: c.ID.String()}
+		txn = &providerclient.Transaction{Kind: providerclient.KindCharge, ProviderID: *c.PixID, ExternalID: c.ID.String()}
 	case errors.Is(err, providerclient.ErrNotFound):
 		w.log.Warn("provider does not know a pending charge", "charge_id", c.ID, "pix_id", *c.PixID)
-		return w.deps.DB.ScheduleChargeCheck(ctx, c.ID, rc.nextChargeCheck(c, now))
+		return w.charges.ScheduleChargeCheck(ctx, c.ID, rc.nextChargeCheck(c, now))
 	case err != nil:
 		return err
 	}
-	if txn.TransactionID == "" {
-		txn.TransactionID = *c.PixID
+	if txn.ProviderID == "" {
+		txn.ProviderID = *c.PixID
 	}
-	if txn.Status != contract.StatusPaid && expired {
-		txn.Status = contract.StatusExpired // unpaid, past its expiry: the provider confirms it
+	if txn.Status != providerclient.StatusPaid && expired {
+		txn.Status = providerclient.StatusExpired // unpaid, past its expiry: the provider confirms it
 	}
-	if txn.Status == contract.StatusPaid || txn.Status == contract.StatusExpired {
+	if txn.Status == providerclient.StatusPaid || txn.Status == providerclient.StatusExpired {
 		if _, err := w.applyConfirmed(ctx, txn, nil); err != nil {
 			return err
 		}
 	}
 	// Still PENDING (not paid yet, or a payment refused for an operator):
 	// check again later. A charge that left PENDING is not rescheduled.
-	return w.deps.DB.ScheduleChargeCheck(ctx, c.ID, rc.nextChargeCheck(c, now))
+	return w.charges.ScheduleChargeCheck(ctx, c.ID, rc.nextChargeCheck(c, now))
 }
 
 // nextChargeCheck is when a PENDING charge checked at now is checked again:

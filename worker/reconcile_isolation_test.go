@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
@@ -48,7 +48,7 @@ func TestOneBrokenWithdrawalDoesNotStopTheOthers(t *testing.T) {
 	good := h.createWithdrawal(1000, "fulano@example.com")
 	h.loseRedis() // its notification and tasks are gone: only the reconciler can finish it
 	goodPix := h.payAtProvider(good.ID, good.Amount)
-	if err := h.db.RecordWithdrawalSent(ctx, good.ID, goodPix); err != nil {
+	if err := h.db.RecordTransferSent(ctx, storage.KindWithdrawal, good.ID, goodPix, ""); err != nil {
 		t.Fatal(err)
 	}
 	brokenID, _ := uuid.NewV7()
@@ -65,8 +65,8 @@ func TestOneBrokenWithdrawalDoesNotStopTheOthers(t *testing.T) {
 		}
 	}
 	h.start()
-	h.eventually("the good withdrawal COMPLETED", 5*time.Second, func() bool { return h.withdrawal(good.ID).Status == storage.WithdrawalCompleted })
-	if got := h.withdrawal(brokenID).Status; got != storage.WithdrawalProcessing {
+	h.eventually("the good withdrawal COMPLETED", 5*time.Second, func() bool { return h.withdrawal(good.ID).Status == storage.TransferCompleted })
+	if got := h.withdrawal(brokenID).Status; got != storage.TransferProcessing {
 		t.Fatalf("broken withdrawal %s; its completion cannot be posted", got)
 	}
 }
@@ -74,8 +74,8 @@ func TestOneBrokenWithdrawalDoesNotStopTheOthers(t *testing.T) {
 // payAtProvider makes the provider payment of a withdrawal, as its send does.
 func (h *harness) payAtProvider(id uuid.UUID, amount money.Money) string {
 	h.t.Helper()
-	pay, err := h.provider.CreatePayment(context.Background(), providerclient.PaymentRequest{Amount: amount, ExternalID: id.String(),
-		CreditParty: providerclient.CreditParty{Name: "Fulano de Tal", KeyType: "EMAIL", Key: "fulano@example.com", TaxID: "52998224725"}})
+	pay, err := h.provider.CreatePayment(context.Background(), family.PaymentRequest{Amount: amount, ExternalID: id.String(),
+		CreditParty: family.CreditParty{Name: "Fulano de Tal", KeyType: "EMAIL", Key: "fulano@example.com", TaxID: "52998224725"}})
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
@@ -50,7 +50,7 @@ func TestRedisLostNotificationIsAppliedByTheReconciler(t *testing.T) {
 	if _, err := h.sb.PayCharge(pixID, sandbox.Payer{}); err != nil {
 		t.Fatal(err)
 	}
-	h.storeEvent("RECEIVEPIX", pixID, "PAID")
+	h.storeEvent("charge", pixID, "PAID")
 	h.loseRedis()
 	h.start()
 	h.eventually("charge paid after re-drive", 5*time.Second, func() bool { return h.charge(c.ID).Status == storage.ChargePaid })
@@ -93,8 +93,8 @@ func (h *harness) issueCharge(amount money.Money) (storage.Charge, string) {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	issued, err := h.provider.CreateCharge(ctx, providerclient.ChargeRequest{Amount: amount, ExternalID: c.ID.String(),
-		Payer: &providerclient.Payer{Name: "Fulano de Tal", Document: "52998224725"}})
+	issued, err := h.provider.CreateCharge(ctx, family.ChargeRequest{Amount: amount, ExternalID: c.ID.String(),
+		Payer: &family.Payer{Name: "Fulano de Tal", Document: "52998224725"}})
 	if err != nil {
 		h.t.Fatal(err)
 	}

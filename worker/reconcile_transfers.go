@@ -4,83 +4,59 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/providerclient"
-	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage"
-	"github.com/pixgate/pixgate/tasks"
 )
 
-// staleTransfers is what the reconciler needs of one kind of transfer
-// beyond its transferKind: the stale ones, how to queue one never sent,
-// how to move one to the back of the queue and how to send one again.
-type staleTransfers[T any] struct {
-	transferKind[T]
-	list    func(context.Context, time.Duration, int) ([]T, error)
-	redrive func(context.Context, uuid.UUID, storage.OutboxMessage) error
-	message func(uuid.UUID, int) tasks.Message
-	touch   func(context.Context, uuid.UUID) error
-	resend  func(context.Context, T) (string, error)
-}
-
-// reconcileWithdrawals and reconcileRefunds send again transfers that were
-// never sent, and ask the provider about the others. A transfer that
-// fails is touched, so that it goes to the back of the queue instead of
-// heading every batch.
-func (w *Worker) reconcileWithdrawals(ctx context.Context, slot int64) error {
-	db := w.deps.DB
-	return reconcileTransfers(ctx, w, slot, staleTransfers[storage.Withdrawal]{transferKind: w.withdrawals(),
-		list: db.StaleWithdrawals, redrive: db.RedriveWithdrawal, message: tasks.WithdrawalSendMessage,
-		touch: db.TouchWithdrawal, resend: w.sendPayment})
-}
-
-func (w *Worker) reconcileRefunds(ctx context.Context, slot int64) error {
-	db := w.deps.DB
-	return reconcileTransfers(ctx, w, slot, staleTransfers[storage.Refund]{transferKind: w.refunds(),
-		list: db.StaleRefunds, redrive: db.RedriveRefund, message: tasks.RefundSendMessage,
-		touch: db.TouchRefund, resend: w.resendRefund})
-}
-
-func reconcileTransfers[T any](ctx context.Context, w *Worker, slot int64, s staleTransfers[T]) error {
-	stale, err := s.list(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
+// reconcileTransfers is the reconciler's step for the stale transfers of
+// a kind (one step per kind, "withdrawals", "refunds"): it sends again
+// those that were never sent, and asks the provider about the others. A
+// transfer whose reconciliation fails is touched, so that it goes to the
+// back of the queue instead of heading every batch.
+//
+// A kind storage has and outbound has no row for cannot be sent or read
+// back: its step fails, every tick, saying so, and the other steps go on.
+func (w *Worker) reconcileTransfers(ctx context.Context, kind storage.TransferKind, slot int64) error {
+	if _, ok := outbound[kind]; !ok {
+		return fmt.Errorf("the worker has no outbound row for %s transfers: they are neither sent again nor read back", kind)
+	}
+	stale, err := w.transfers.StaleTransfers(ctx, kind, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
 	if err != nil {
 		return err
 	}
-	id := func(rec T) uuid.UUID { id, _ := s.ident(rec); return id }
-	return forEach(ctx, w, s.what+"s", stale, func(rec T) string { return id(rec).String() },
-		func(rec T) error {
-			if _, pixID := s.ident(rec); pixID == nil {
-				return s.redrive(ctx, id(rec), storage.OutboxMessage(s.message(id(rec), int(slot))))
+	return forEach(ctx, w, string(kind)+"s", stale, func(t storage.Transfer) string { return t.ID.String() },
+		func(t storage.Transfer) error {
+			if t.PixID == nil {
+				return w.transfers.RedriveTransfer(ctx, kind, t.ID, storage.OutboxMessage(outbound[kind].sendTask(t.ID, int(slot))))
 			}
-			touch := func() error { return s.touch(ctx, id(rec)) }
-			return consultTransfer(ctx, w, s.transferKind, rec, touch, func() (string, error) { return s.resend(ctx, rec) })
+			return touchOnError(w.consultTransfer(ctx, t), func() error { return w.transfers.TouchTransfer(ctx, kind, t.ID) })
 		})
 }
 
 // consultTransfer applies what the provider says of a transfer it
-// accepted. Unknown to the provider, the transfer is sent again (resend)
-// or, past the bound, flagged for an operator. When nothing changes, touch
-// moves it to the back of the queue.
-func consultTransfer[T any](ctx context.Context, w *Worker, k transferKind[T], rec T, touch func() error, resend func() (string, error)) error {
-	_, pixID := k.ident(rec)
-	txn, err := w.deps.Provider.ConsultTransaction(ctx, *pixID)
+// accepted. Unknown to the provider, the transfer is sent again or, past
+// the bound, flagged for an operator. Still in flight there, it is touched.
+func (w *Worker) consultTransfer(ctx context.Context, t storage.Transfer) error {
+	ref, err := outbound[t.Kind].ref(ctx, w, t)
+	if err != nil {
+		return err
+	}
+	txn, err := w.provider.Read(ctx, ref)
 	if errors.Is(err, providerclient.ErrNotFound) {
-		return touchOnError(recoverUnknown(ctx, w, k, rec, resend), touch)
+		return w.recoverUnknown(ctx, t)
 	}
 	if err != nil {
-		return touchOnError(err, touch)
+		return err
 	}
-	if txn.TransactionID == "" {
-		txn.TransactionID = *pixID
+	if txn.ProviderID == "" {
+		txn.ProviderID = *t.PixID
 	}
-	if txn.Status != contract.StatusCompleted && txn.Status != contract.StatusFailed {
-		return touch()
+	if txn.Status != providerclient.StatusCompleted && txn.Status != providerclient.StatusFailed {
+		return w.transfers.TouchTransfer(ctx, t.Kind, t.ID)
 	}
 	_, err = w.applyConfirmed(ctx, txn, nil)
-	return touchOnError(err, touch)
+	return err
 }
 
 // recoverUnknown handles a transfer the provider accepted and no longer
@@ -89,68 +65,36 @@ func consultTransfer[T any](ctx context.Context, w *Worker, k transferKind[T], r
 // rejection fails it (its reservation returns). After MaxResends it is
 // flagged for an operator instead, once, with an error line, and the
 // reconciler leaves it alone.
-func recoverUnknown[T any](ctx context.Context, w *Worker, k transferKind[T], rec T, resend func() (string, error)) error {
-	id, pixID := k.ident(rec)
-	rc, err := w.deps.DB.TransferRecovery(ctx, k.kind, id)
+func (w *Worker) recoverUnknown(ctx context.Context, t storage.Transfer) error {
+	rc, err := w.transfers.TransferRecovery(ctx, t.Kind, t.ID)
 	if err != nil {
 		return err
 	}
-	resends := rc.Resends
-	if resends >= w.cfg.Reconcile.MaxResends {
-		reason := fmt.Sprintf("the provider does not know transaction %s, after %d re-sends", *pixID, resends)
-		flagged, err := w.deps.DB.FlagTransfer(ctx, k.kind, id, reason)
+	if rc.Resends >= w.cfg.Reconcile.MaxResends {
+		reason := fmt.Sprintf("the provider does not know transaction %s, after %d re-sends", *t.PixID, rc.Resends)
+		flagged, err := w.transfers.FlagTransfer(ctx, t.Kind, t.ID, reason)
 		if flagged {
-			w.metrics.flagged(string(k.kind))
-			w.log.Error(k.what+" flagged for an operator: settle or fail it with `pixgate transfer`", "id", id,
-				"pix_id", *pixID, "resends", resends, "reason", reason)
+			w.metrics.flagged(string(t.Kind))
+			w.log.Error(string(t.Kind)+" flagged for an operator: settle or fail it with `pixgate transfer`", "id", t.ID,
+				"pix_id", *t.PixID, "resends", rc.Resends, "reason", reason)
 		}
 		return err
 	}
-	newPixID, err := resend()
+	pixID, err := w.send(ctx, t)
 	if errors.Is(err, providerclient.ErrRejected) {
-		w.log.Warn(k.what+" unknown to the provider was rejected when sent again; it fails", "id", id, "err", err)
-		failure := storage.Failure{Reason: "provider rejected the " + k.what + " when it was sent again"}
-		var pe *providerclient.Error
-		if errors.As(err, &pe) && pe.Message != "" {
-			failure.Reason += ": " + pe.Message
-		}
-		return w.deps.DB.InTx(ctx, func(tx *storage.Tx) error {
-			_, _, ferr := k.failing(ctx, id, failure)(tx)
-			return ferr
-		})
+		w.log.Warn(string(t.Kind)+" unknown to the provider was rejected when sent again; it fails", "id", t.ID, "err", err)
+		return w.fail(ctx, t, rejectionReason(string(t.Kind)+" when it was sent again", err))
 	}
 	if err != nil {
 		return err
 	}
-	w.log.Warn(k.what+" unknown to the provider was sent again with the same external_id", "id", id,
-		"old_pix_id", *pixID, "pix_id", newPixID, "resend", resends+1)
-	err = w.deps.DB.RecordResent(ctx, k.kind, id, *pixID, newPixID)
+	w.log.Warn(string(t.Kind)+" unknown to the provider was sent again with the same external_id", "id", t.ID,
+		"old_pix_id", *t.PixID, "pix_id", pixID, "resend", rc.Resends+1)
+	err = w.transfers.RecordResent(ctx, t.Kind, t.ID, *t.PixID, pixID)
 	if errors.Is(err, storage.ErrStateChanged) {
 		return nil // finished meanwhile
 	}
 	return err
-}
-
-// resendRefund sends a refund to the provider, with its own id as
-// external_id so that sending it again never refunds twice, and returns the
-// provider's transaction id.
-func (w *Worker) resendRefund(ctx context.Context, f storage.Refund) (string, error) {
-	c, err := w.deps.DB.ChargeByID(ctx, f.ChargeID)
-	if err != nil {
-		return "", err
-	}
-	if c.PixID == nil {
-		return "", fmt.Errorf("refund %s: charge %s has no provider transaction", f.ID, c.ID)
-	}
-	req := providerclient.RefundRequest{PixID: *c.PixID, Amount: f.Amount, ExternalID: f.ID.String(), PostbackURL: w.cfg.ProviderWebhookURL}
-	if f.Description != nil {
-		req.Description = *f.Description
-	}
-	r, err := w.deps.Provider.CreateRefund(ctx, req)
-	if err != nil {
-		return "", err
-	}
-	return r.TransactionID, nil
 }
 
 // countFlagged keeps the gauge of transfers waiting for an operator.
@@ -158,11 +102,12 @@ func (w *Worker) countFlagged(ctx context.Context, _ int64) error {
 	if w.metrics == nil {
 		return nil
 	}
-	withdrawals, refunds, err := w.deps.DB.CountFlaggedTransfers(ctx)
+	counts, err := w.transfers.CountFlaggedTransfers(ctx)
 	if err != nil {
 		return err
 	}
-	w.metrics.setFlagged(string(storage.KindWithdrawal), withdrawals)
-	w.metrics.setFlagged(string(storage.KindRefund), refunds)
+	for _, kind := range storage.TransferKinds {
+		w.metrics.setFlagged(string(kind), counts[kind])
+	}
 	return nil
 }

@@ -22,7 +22,7 @@ func TestWithdrawalUnknownToTheProviderIsSentAgain(t *testing.T) {
 	h.reconcile = fastReconcile
 	w := h.createWithdrawal(1000, "fulano@example.com")
 	h.loseRedis()
-	if err := h.db.RecordWithdrawalSent(context.Background(), w.ID, "forgotten-by-the-provider"); err != nil {
+	if err := h.db.RecordTransferSent(context.Background(), storage.KindWithdrawal, w.ID, "forgotten-by-the-provider", ""); err != nil {
 		t.Fatal(err)
 	}
 	h.start()
@@ -37,7 +37,7 @@ func TestWithdrawalUnknownToTheProviderIsSentAgain(t *testing.T) {
 	if _, err := h.sb.Settle(pixID); err != nil {
 		t.Fatal(err)
 	}
-	h.eventually("withdrawal COMPLETED", 5*time.Second, func() bool { return h.withdrawal(w.ID).Status == storage.WithdrawalCompleted })
+	h.eventually("withdrawal COMPLETED", 5*time.Second, func() bool { return h.withdrawal(w.ID).Status == storage.TransferCompleted })
 	if n := h.sb.Stats().PaymentsCreated; n != 1 {
 		t.Fatalf("payments = %d, want 1", n)
 	}
@@ -57,7 +57,7 @@ func TestWithdrawalLostAgainAndAgainIsFlaggedForAnOperator(t *testing.T) {
 	ctx := context.Background()
 	w := h.createWithdrawal(1000, "fulano@example.com")
 	h.loseRedis()
-	if err := h.db.RecordWithdrawalSent(ctx, w.ID, "lost-once"); err != nil {
+	if err := h.db.RecordTransferSent(ctx, storage.KindWithdrawal, w.ID, "lost-once", ""); err != nil {
 		t.Fatal(err)
 	}
 	h.start()
@@ -74,13 +74,13 @@ func TestWithdrawalLostAgainAndAgainIsFlaggedForAnOperator(t *testing.T) {
 	if f := flagged[0]; f.ID != w.ID || f.Kind != storage.KindWithdrawal || f.Resends != 1 || f.FlagReason == "" {
 		t.Fatalf("flagged %+v", f)
 	}
-	if got := h.withdrawal(w.ID); got.Status != storage.WithdrawalProcessing || *got.PixID != "lost-twice" {
+	if got := h.withdrawal(w.ID); got.Status != storage.TransferProcessing || *got.PixID != "lost-twice" {
 		t.Fatalf("flagged withdrawal %s %s; it waits for an operator", got.Status, *got.PixID)
 	}
 	if n := h.sb.Stats().PaymentsCreated; n != 1 {
 		t.Fatalf("payments = %d, want the one re-send", n)
 	}
-	if stale, _ := h.db.StaleWithdrawals(ctx, 0, 10); len(stale) != 0 {
+	if stale, _ := h.db.StaleTransfers(ctx, storage.KindWithdrawal, 0, 10); len(stale) != 0 {
 		t.Fatalf("the reconciler still looks at %d flagged withdrawals", len(stale))
 	}
 	if wl, _ := h.db.Wallet(ctx, h.integrator.ID); wl.Reserved != w.Amount+w.Fee {
@@ -97,16 +97,16 @@ func TestRefundUnknownToTheProviderIsSentAgain(t *testing.T) {
 	refundID := h.processingRefund(1000, "forgotten-refund")
 	h.start()
 	h.eventually("refund sent again", 5*time.Second, func() bool {
-		f, _ := h.db.RefundByID(context.Background(), refundID)
+		f, _ := h.db.TransferByID(context.Background(), storage.KindRefund, refundID)
 		return f.PixID != nil && *f.PixID != "forgotten-refund"
 	})
-	f, _ := h.db.RefundByID(context.Background(), refundID)
+	f, _ := h.db.TransferByID(context.Background(), storage.KindRefund, refundID)
 	if _, err := h.sb.Settle(*f.PixID); err != nil {
 		t.Fatal(err)
 	}
 	h.eventually("refund COMPLETED", 5*time.Second, func() bool {
-		f, _ := h.db.RefundByID(context.Background(), refundID)
-		return f.Status == storage.WithdrawalCompleted
+		f, _ := h.db.TransferByID(context.Background(), storage.KindRefund, refundID)
+		return f.Status == storage.TransferCompleted
 	})
 	if n := h.sb.Stats().RefundsCreated; n != 1 {
 		t.Fatalf("refunds = %d, want 1", n)
@@ -165,10 +165,10 @@ func TestOperatorSettlesAFlaggedRefund(t *testing.T) {
 		t.Fatal(err)
 	}
 	done, err := ResolveTransfer(ctx, h.db, Resolution{ID: refundID, Settle: true, Reason: "paid per statement", Operator: "alice"})
-	if err != nil || done.Kind != storage.KindRefund || done.Status != storage.WithdrawalCompleted || done.Action.Action != "refund.settle" {
+	if err != nil || done.Kind != storage.KindRefund || done.Status != storage.TransferCompleted || done.Action.Action != "refund.settle" {
 		t.Fatalf("resolved %+v, %v", done, err)
 	}
-	f, _ := h.db.RefundByID(ctx, refundID)
+	f, _ := h.db.TransferByID(ctx, storage.KindRefund, refundID)
 	if c, _ := h.db.ChargeByID(ctx, f.ChargeID); c.Status != storage.ChargeRefunded {
 		t.Fatalf("charge %s after its whole amount was refunded", c.Status)
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/providerclient"
-	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/storagetest"
 )
@@ -26,24 +25,24 @@ func TestFinishingARefundTakesOneConnection(t *testing.T) {
 	c, chargePixID := h.paidCharge(2000)
 	f := h.createRefund(c, 500)
 	one := h.openOwnDB(1)
-	w := New(Config{}, Deps{DB: one, Redis: h.rdb, Provider: h.provider, Logger: h.log})
+	w := New(Config{}, Deps{DB: one, Redis: h.rdb, Provider: h.conn, Logger: h.log})
 	// The bound only ends the wait of a refund that cannot finish.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, status := range []string{contract.StatusCompleted, contract.StatusFailed} {
-		if status == contract.StatusFailed {
+	for _, status := range []providerclient.Status{providerclient.StatusCompleted, providerclient.StatusFailed} {
+		if status == providerclient.StatusFailed {
 			f = h.createRefund(c, 700)
 		}
-		txn := &providerclient.Transaction{TransactionType: contract.TypeRefund, TransactionID: strings.ReplaceAll(f.ID.String(), "-", ""),
+		txn := &providerclient.Transaction{Kind: providerclient.KindRefund, ProviderID: strings.ReplaceAll(f.ID.String(), "-", ""),
 			ExternalID: f.ID.String(), Amount: f.Amount, Status: status}
 		if _, err := w.applyConfirmed(ctx, txn, nil); err != nil {
 			t.Fatalf("refund %s with one connection: %v", status, err)
 		}
-		if got := h.refund(f.ID); got.Status != status {
+		if got := h.refund(f.ID); string(got.Status) != string(status) {
 			t.Fatalf("refund is %s, want %s", got.Status, status)
 		}
 		var body []byte
-		if err := h.db.Pool().QueryRow(ctx, `SELECT body FROM postbacks WHERE resource_id = $1 AND event = $2`, f.ID, status).Scan(&body); err != nil {
+		if err := h.db.Pool().QueryRow(ctx, `SELECT body FROM postbacks WHERE resource_id = $1 AND event = $2`, f.ID, string(status)).Scan(&body); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(string(body), `"pix_id":"`+chargePixID+`"`) {

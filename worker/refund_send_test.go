@@ -45,7 +45,7 @@ func (h *harness) markPaid(c storage.Charge) storage.Charge {
 }
 
 // createRefund commits a refund as the API does.
-func (h *harness) createRefund(c storage.Charge, amount money.Money) storage.Refund {
+func (h *harness) createRefund(c storage.Charge, amount money.Money) storage.Transfer {
 	h.t.Helper()
 	id, _ := uuid.NewV7()
 	f, _, err := h.db.CreateRefund(context.Background(), storage.NewRefund{
@@ -59,9 +59,9 @@ func (h *harness) createRefund(c storage.Charge, amount money.Money) storage.Ref
 	return f
 }
 
-func (h *harness) refund(id uuid.UUID) storage.Refund {
+func (h *harness) refund(id uuid.UUID) storage.Transfer {
 	h.t.Helper()
-	f, err := h.db.RefundByID(context.Background(), id)
+	f, err := h.db.TransferByID(context.Background(), storage.KindRefund, id)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -98,8 +98,8 @@ func TestRefundsAreSentAndComplete(t *testing.T) {
 		if _, err := h.sb.Settle(providerID); err != nil {
 			t.Fatal(err)
 		}
-		h.storeEvent("REFUND", providerID, "COMPLETED")
-		h.eventually("refund completed", 3*time.Second, func() bool { return h.refund(f.ID).Status == storage.WithdrawalCompleted })
+		h.storeEvent("refund", providerID, "COMPLETED")
+		h.eventually("refund completed", 3*time.Second, func() bool { return h.refund(f.ID).Status == storage.TransferCompleted })
 		if n := h.postbacks(f.ID, "COMPLETED"); n != 1 {
 			t.Fatalf("refund %d: %d COMPLETED postbacks to the charge's URL, want 1", i, n)
 		}
@@ -132,7 +132,7 @@ func TestRejectedRefundFailsAndRestores(t *testing.T) {
 	before, _ := h.db.Wallet(context.Background(), h.integrator.ID)
 	f := h.createRefund(c, 700)
 	h.start()
-	h.eventually("refund failed", 3*time.Second, func() bool { return h.refund(f.ID).Status == storage.WithdrawalFailed })
+	h.eventually("refund failed", 3*time.Second, func() bool { return h.refund(f.ID).Status == storage.TransferFailed })
 	got := h.refund(f.ID)
 	if got.FailureReason == nil || *got.FailureReason == "" || got.PixID != nil {
 		t.Fatalf("failed refund = %+v", got)

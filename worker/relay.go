@@ -16,28 +16,29 @@ import (
 // relayBatch is how many outbox rows one relay transaction claims.
 const relayBatch = 100
 
-// relayGather is how long a woken relay waits before it claims rows.
-const relayGather = 2 * time.Millisecond
-
 // enqueuer is the part of asynq.Client the relay uses.
 type enqueuer interface {
 	EnqueueContext(ctx context.Context, task *asynq.Task, opts ...asynq.Option) (*asynq.TaskInfo, error)
 }
 
-// relay moves outbox rows into the queue. It wakes when a transaction that
-// wrote outbox rows commits (LISTEN/NOTIFY) and polls every interval besides,
-// so nothing waits on a lost notification. Relays in many processes share
-// the work: rows are claimed with FOR UPDATE SKIP LOCKED.
+// relay is the outbox's safety net. Every outbox row is queued right after
+// the commit that wrote it and deleted by its task's handler; the relay
+// queues, every interval, the rows still there after delay: those whose
+// hand-off was lost (the process died between its commit and the enqueue,
+// Redis was down) and those whose task has not finished yet (the queue
+// then refuses the duplicate id, and the row is marked sent). Relays in
+// many processes share the work: rows are claimed with FOR UPDATE SKIP
+// LOCKED.
 type relay struct {
-	db       *storage.DB
+	store    outboxStore
 	enqueuer enqueuer
 	log      *slog.Logger
 	interval time.Duration
-	lag      func(time.Duration) // reports the outbox lag once per interval
+	delay    time.Duration
+	lag      func(time.Duration) // reports the relay's lag once per interval
 }
 
 func (r *relay) start(ctx context.Context, wg *sync.WaitGroup) {
-	wake := r.db.ListenOutbox(ctx)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -48,26 +49,17 @@ func (r *relay) start(ctx context.Context, wg *sync.WaitGroup) {
 			select {
 			case <-ctx.Done():
 				return
-			case <-wake:
-				// Commits arrive one after another under load: a moment's
-				// wait lets one relay round carry several of them.
-				select {
-				case <-ctx.Done():
-				case <-time.After(relayGather):
-				}
 			case <-timer.C:
-				// The lag gauge is refreshed on the tick, not on every
-				// wake: under load the relay wakes once per commit.
 				r.reportLag(ctx)
 			}
 		}
 	}()
 }
 
-// drain relays until the outbox is empty or a round fails.
+// drain relays until no row is due or a round fails.
 func (r *relay) drain(ctx context.Context) {
 	for ctx.Err() == nil {
-		n, err := r.db.RelayOutbox(ctx, relayBatch, r.enqueue)
+		n, err := r.store.RelayOutbox(ctx, r.delay, relayBatch, r.enqueue)
 		if err != nil {
 			if ctx.Err() == nil {
 				r.log.Warn("outbox relay round failed", "err", err)
@@ -98,7 +90,7 @@ func (r *relay) reportLag(ctx context.Context) {
 	if r.lag == nil || ctx.Err() != nil {
 		return
 	}
-	if lag, err := r.db.OutboxLag(ctx); err == nil {
+	if lag, err := r.store.OutboxLag(ctx, r.delay); err == nil {
 		r.lag(lag)
 	}
 }

@@ -22,7 +22,7 @@ const releaseRetryAfter = 10 * time.Minute
 // charge that fails is set aside for releaseRetryAfter, so broken records
 // cannot fill every batch, and the others are still released.
 func (w *Worker) releaseHeld(ctx context.Context, _ int64) error {
-	due, err := w.deps.DB.DueReleases(ctx, w.cfg.Reconcile.Batch)
+	due, err := w.charges.DueReleases(ctx, w.cfg.Reconcile.Batch)
 	if err != nil {
 		return err
 	}
@@ -31,9 +31,9 @@ func (w *Worker) releaseHeld(ctx context.Context, _ int64) error {
 		count int
 	)
 	err = forEach(ctx, w, "settlement releases", due, uuid.UUID.String, func(id uuid.UUID) error {
-		released, err := w.deps.DB.ReleaseCharge(ctx, id)
+		released, err := w.charges.ReleaseCharge(ctx, id)
 		if err != nil {
-			if derr := w.deps.DB.DeferRelease(ctx, id, releaseRetryAfter); derr != nil {
+			if derr := w.charges.DeferRelease(ctx, id, releaseRetryAfter); derr != nil {
 				w.log.Warn("could not set a failed release aside", "charge_id", id, "err", derr)
 			}
 			return err

@@ -5,8 +5,6 @@ import (
 	"log/slog"
 	"sync"
 	"time"
-
-	"github.com/pixgate/pixgate/storage"
 )
 
 // RetentionConfig says how long finished bookkeeping is kept. Without it
@@ -57,9 +55,9 @@ func (c RetentionConfig) withDefaults() RetentionConfig {
 // the rows another one holds, so running it everywhere costs nothing and
 // needs no coordination.
 type retention struct {
-	db  *storage.DB
-	cfg RetentionConfig
-	log *slog.Logger
+	store retentionStore
+	cfg   RetentionConfig
+	log   *slog.Logger
 }
 
 func (r *retention) start(ctx context.Context, wg *sync.WaitGroup) {
@@ -87,8 +85,8 @@ func (r *retention) prune(ctx context.Context) {
 		keep  time.Duration
 		prune func(context.Context, time.Duration, int) (int64, error)
 	}{
-		{"processed provider events", r.cfg.ProcessedEvents, r.db.PruneProcessedEvents},
-		{"sent outbox rows", r.cfg.SentOutbox, r.db.PruneSentOutbox},
+		{"processed provider events", r.cfg.ProcessedEvents, r.store.PruneProcessedEvents},
+		{"sent outbox rows", r.cfg.SentOutbox, r.store.PruneSentOutbox},
 	} {
 		if p.keep < 0 {
 			continue

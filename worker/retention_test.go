@@ -33,7 +33,7 @@ func TestRetentionPrunesFinishedBookkeeping(t *testing.T) {
 	ctx := context.Background()
 	for i := range 7 {
 		if _, _, err := h.db.RecordProviderEvent(ctx, storage.NewProviderEvent{
-			TransactionType: "PAYMENT", TransactionID: "tx" + string(rune('a'+i)), Status: "COMPLETED", Payload: []byte(`{}`),
+			TransactionType: "payout", TransactionID: "tx" + string(rune('a'+i)), Status: "COMPLETED", Payload: []byte(`{}`),
 		}, func(id int64) storage.OutboxMessage { return storage.OutboxMessage(tasks.ProviderEventMessage(id, 0)) }); err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func TestRetentionPrunesFinishedBookkeeping(t *testing.T) {
 	h.exec(`UPDATE outbox SET enqueued_at = now() - interval '1 day' WHERE id = (SELECT id FROM outbox ORDER BY id OFFSET 5 LIMIT 1)`)
 	h.exec(`UPDATE outbox SET created_at = now() - interval '40 days' WHERE enqueued_at IS NULL`)
 
-	r := &retention{db: h.db, cfg: RetentionConfig{Batch: 2}.withDefaults(), log: h.log}
+	r := &retention{store: h.db, cfg: RetentionConfig{Batch: 2}.withDefaults(), log: h.log}
 	r.prune(ctx)
 	if got := h.count(`SELECT count(*) FROM provider_events`); got != 2 {
 		t.Fatalf("provider events left: %d, want 2 (the recent one and the unprocessed one)", got)
@@ -66,7 +66,7 @@ func TestRetentionPrunesFinishedBookkeeping(t *testing.T) {
 	// Negative retention keeps everything.
 	h.exec(`UPDATE provider_events SET processed_at = now() - interval '400 days', outcome = 'x'`)
 	h.exec(`UPDATE outbox SET enqueued_at = now() - interval '400 days'`)
-	keep := &retention{db: h.db, cfg: RetentionConfig{ProcessedEvents: -1, SentOutbox: -1}.withDefaults(), log: h.log}
+	keep := &retention{store: h.db, cfg: RetentionConfig{ProcessedEvents: -1, SentOutbox: -1}.withDefaults(), log: h.log}
 	keep.prune(ctx)
 	if h.count(`SELECT count(*) FROM provider_events`) != 2 || h.count(`SELECT count(*) FROM outbox`) != 2 {
 		t.Fatal("negative retention pruned")
@@ -76,7 +76,7 @@ func TestRetentionPrunesFinishedBookkeeping(t *testing.T) {
 // A running worker prunes on its own.
 func TestWorkerRunsRetention(t *testing.T) {
 	h := newHarness(t)
-	h.receive("PAYMENT", "old", "COMPLETED")
+	h.receive("payout", "old", "COMPLETED")
 	h.exec(`UPDATE provider_events SET processed_at = now() - interval '31 days', outcome = 'x'`)
 	h.exec(`UPDATE outbox SET enqueued_at = now() - interval '31 days'`)
 	h.start()

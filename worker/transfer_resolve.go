@@ -37,7 +37,7 @@ type Resolution struct {
 type Resolved struct {
 	Kind   storage.TransferKind   `json:"kind"`
 	ID     uuid.UUID              `json:"id"`
-	Status string                 `json:"status"`
+	Status storage.TransferStatus `json:"status"`
 	Action storage.OperatorAction `json:"action"`
 }
 
@@ -53,54 +53,59 @@ var (
 // postback as the provider's own answer would make, and an audit record of
 // who, why and when, all in one SQL transaction.
 func ResolveTransfer(ctx context.Context, db *storage.DB, r Resolution) (Resolved, error) {
+	return resolveTransfer(ctx, dbStore{db}, r)
+}
+
+// resolveStore is what an operator's resolution reads and writes.
+type resolveStore interface {
+	transferStore
+	txRunner
+}
+
+func resolveTransfer(ctx context.Context, st resolveStore, r Resolution) (Resolved, error) {
 	if strings.TrimSpace(r.Reason) == "" || strings.TrimSpace(r.Operator) == "" {
 		return Resolved{}, errors.New("an operator resolution needs the operator's name and a reason")
 	}
-	wd, err := db.WithdrawalByID(ctx, r.ID)
-	if err == nil {
-		return resolve(ctx, db, withdrawalKind(db), wd, r)
-	}
-	if !errors.Is(err, storage.ErrNotFound) {
-		return Resolved{}, err
-	}
-	f, err := db.RefundByID(ctx, r.ID)
+	t, err := findTransfer(ctx, st, r.ID)
 	if err != nil {
 		return Resolved{}, err
 	}
-	return resolve(ctx, db, refundKind(db), f, r)
-}
-
-func resolve[T any](ctx context.Context, db *storage.DB, k transferKind[T], rec T, r Resolution) (Resolved, error) {
-	id, _ := k.ident(rec)
-	if st := k.status(rec); st != storage.WithdrawalProcessing {
-		return Resolved{}, fmt.Errorf("%s %s is %s: %w", k.what, id, st, ErrNotProcessing)
+	if t.Status != storage.TransferProcessing {
+		return Resolved{}, fmt.Errorf("%s %s is %s: %w", t.Kind, t.ID, t.Status, ErrNotProcessing)
 	}
 	if !r.Force {
-		rc, err := db.TransferRecovery(ctx, k.kind, id)
+		rc, err := st.TransferRecovery(ctx, t.Kind, t.ID)
 		if err != nil {
 			return Resolved{}, err
 		}
 		if rc.FlaggedAt == nil {
-			return Resolved{}, fmt.Errorf("%s %s: %w", k.what, id, ErrNotFlagged)
+			return Resolved{}, fmt.Errorf("%s %s: %w", t.Kind, t.ID, ErrNotFlagged)
 		}
 	}
-	change, verb := k.failing(ctx, id, storage.Failure{Reason: "failed by an operator: " + r.Reason}), "fail"
-	if r.Settle {
-		change, verb = k.completing(ctx, id, storage.Settlement{EndToEndID: r.EndToEndID, At: time.Now()}), "settle"
-	}
-	out := Resolved{Kind: k.kind, ID: id}
-	err := db.InTx(ctx, func(tx *storage.Tx) error {
-		done, changed, err := change(tx)
+	out := Resolved{Kind: t.Kind, ID: t.ID}
+	err = st.InTx(ctx, func(tx Tx) error {
+		var (
+			done    storage.Transfer
+			changed bool
+			err     error
+			verb    = "fail"
+		)
+		if r.Settle {
+			verb = "settle"
+			done, changed, err = completeTransfer(ctx, tx, t.Kind, t.ID, storage.Settlement{EndToEndID: r.EndToEndID, At: time.Now()})
+		} else {
+			done, changed, err = failTransfer(ctx, tx, t.Kind, t.ID, storage.Failure{Reason: "failed by an operator: " + r.Reason})
+		}
 		if err != nil {
 			return err
 		}
 		if !changed {
-			return fmt.Errorf("%s %s finished meanwhile: %w", k.what, id, ErrNotProcessing)
+			return fmt.Errorf("%s %s finished meanwhile: %w", t.Kind, t.ID, ErrNotProcessing)
 		}
-		out.Status = k.status(done)
+		out.Status = done.Status
 		out.Action, err = tx.RecordOperatorAction(ctx, storage.OperatorAction{
-			Operator: r.Operator, Action: k.what + "." + verb, ResourceType: k.what, ResourceID: id, Reason: r.Reason,
-			LedgerReference: storage.TransferPosting(k.kind, id, r.Settle),
+			Operator: r.Operator, Action: string(t.Kind) + "." + verb, ResourceType: string(t.Kind), ResourceID: t.ID, Reason: r.Reason,
+			LedgerReference: storage.TransferPosting(t.Kind, t.ID, r.Settle),
 		})
 		return err
 	})
@@ -108,4 +113,15 @@ func resolve[T any](ctx context.Context, db *storage.DB, k transferKind[T], rec 
 		return Resolved{}, err
 	}
 	return out, nil
+}
+
+// findTransfer reads the transfer whose id is id, whatever its kind.
+func findTransfer(ctx context.Context, st transferStore, id uuid.UUID) (storage.Transfer, error) {
+	for _, kind := range storage.TransferKinds {
+		t, err := st.TransferByID(ctx, kind, id)
+		if !errors.Is(err, storage.ErrNotFound) {
+			return t, err
+		}
+	}
+	return storage.Transfer{}, storage.ErrNotFound
 }

@@ -10,52 +10,94 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/tasks"
 )
 
-// sendTransfer sends a PROCESSING withdrawal or refund to the provider with
-// send, whose external_id is the record's id, so a repeated send (a
-// redelivered task, a retry after a lost answer) never moves money twice.
+// sendWithdrawal and sendRefund are the send tasks of each kind.
+func (w *Worker) sendWithdrawal(ctx context.Context, t *asynq.Task) error {
+	var p tasks.WithdrawalSend
+	if err := tasks.Decode(t, &p); err != nil {
+		return err
+	}
+	return w.sendTransfer(ctx, storage.KindWithdrawal, p.WithdrawalID)
+}
+
+func (w *Worker) sendRefund(ctx context.Context, t *asynq.Task) error {
+	var p tasks.RefundSend
+	if err := tasks.Decode(t, &p); err != nil {
+		return err
+	}
+	return w.sendTransfer(ctx, storage.KindRefund, p.RefundID)
+}
+
+func (w *Worker) sendMedReturn(ctx context.Context, t *asynq.Task) error {
+	var p tasks.MedReturnSend
+	if err := tasks.Decode(t, &p); err != nil {
+		return err
+	}
+	return w.sendTransfer(ctx, storage.KindMedReturn, p.MedReturnID)
+}
+
+// sendTransfer sends a PROCESSING transfer to the provider, with its own id
+// as external_id, so a repeated send (a redelivered task, a retry after a
+// lost answer) never moves money twice.
 //
-//   - accepted: record stores the provider's transaction id; the final
+//   - accepted: the provider's transaction id is recorded; the final
 //     status arrives later by notification or reconciliation;
 //   - rejected: the transfer fails, its reservation is released and its
 //     postback written, in one SQL transaction;
 //   - unavailable, unknown outcome, breaker open: the task is retried.
-func sendTransfer[T any](ctx context.Context, w *Worker, id uuid.UUID, k transferKind[T],
-	send func(context.Context, T) (providerID string, err error), record func(context.Context, uuid.UUID, string) error) error {
-	rec, err := k.byID(ctx, id)
+func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id uuid.UUID) error {
+	t, err := w.transfers.TransferByID(ctx, kind, id)
 	if errors.Is(err, storage.ErrNotFound) {
-		return fmt.Errorf("%s %s does not exist: %w", k.what, id, asynq.SkipRetry)
+		return fmt.Errorf("%s %s does not exist: %w", kind, id, asynq.SkipRetry)
 	}
 	if err != nil {
 		return err
 	}
-	if _, sent := k.ident(rec); k.status(rec) != storage.WithdrawalProcessing || sent != nil {
+	if t.Status != storage.TransferProcessing || t.PixID != nil {
 		return nil // already sent, or already final
 	}
-	providerID, err := send(ctx, rec)
+	pixID, err := w.send(ctx, t)
 	switch {
-	case err == nil:
-		return record(ctx, id, providerID)
-	case errors.Is(err, providerclient.ErrRejected):
-		failure := storage.Failure{Reason: rejectionReason(k.what, err)}
-		return w.deps.DB.InTx(ctx, func(tx *storage.Tx) error {
-			_, _, err := k.failing(ctx, id, failure)(tx)
+	case err == nil && outbound[kind].madeByProvider:
+		// The provider made it on its own: it may be final already, and
+		// its notification may have come before PixGate knew its id.
+		if err := w.transfers.RecordTransferSent(ctx, kind, id, pixID, taskID(ctx)); err != nil {
 			return err
-		})
+		}
+		t.PixID = &pixID
+		return w.consultTransfer(ctx, t)
+	case err == nil:
+		return w.transfers.RecordTransferSent(ctx, kind, id, pixID, taskID(ctx))
+	case errors.Is(err, providerclient.ErrRejected):
+		return w.fail(ctx, t, rejectionReason(outbound[kind].noun, err))
 	default:
 		return err
 	}
 }
 
-// rejectionReason is the provider's own words, for the integrator.
+// send hands a transfer to the provider, the first time or again, and
+// returns the provider's transaction id.
+func (w *Worker) send(ctx context.Context, t storage.Transfer) (string, error) {
+	return outbound[t.Kind].send(ctx, w, t)
+}
+
+// fail fails a transfer with its postback, in one transaction.
+func (w *Worker) fail(ctx context.Context, t storage.Transfer, reason string) error {
+	return w.tx.InTx(ctx, func(tx Tx) error {
+		_, _, err := failTransfer(ctx, tx, t.Kind, t.ID, storage.Failure{Reason: reason})
+		return err
+	})
+}
+
+// rejectionReason is the provider's own words, for the integrator:
+// "provider rejected the <what>: <its message>".
 func rejectionReason(what string, err error) string {
-	if what == "withdrawal" {
-		what = "payment"
-	}
+	reason := "provider rejected the " + what
 	var pe *providerclient.Error
 	if errors.As(err, &pe) && pe.Message != "" {
-		return "provider rejected the " + what + ": " + pe.Message
+		reason += ": " + pe.Message
 	}
-	return "provider rejected the " + what
+	return reason
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/tasks"
@@ -24,7 +24,7 @@ func TestWithdrawalIsSentQuickly(t *testing.T) {
 	if err != nil || tx.ExternalID != w.ID.String() {
 		t.Fatalf("provider transaction = %+v, %v; want external_id %s", tx, err, w.ID)
 	}
-	if got.Status != storage.WithdrawalProcessing {
+	if got.Status != storage.TransferProcessing {
 		t.Fatalf("status = %s; the final status comes from the provider", got.Status)
 	}
 	if n := h.sb.Stats().PaymentsCreated; n != 1 {
@@ -67,7 +67,7 @@ func TestCrashAfterEnqueueBeforeMarkingSendsOnce(t *testing.T) {
 	h.start()
 	h.eventually("withdrawal sent", 3*time.Second, func() bool { return h.withdrawal(w.ID).PixID != nil })
 	h.eventually("outbox row marked sent", 3*time.Second, func() bool {
-		lag, _ := h.db.OutboxLag(context.Background())
+		lag, _ := h.db.OutboxLag(context.Background(), 0)
 		return lag == 0
 	})
 	if n := h.sb.Stats().PaymentsCreated; n != 1 {
@@ -81,9 +81,9 @@ func TestCrashAfterEnqueueBeforeMarkingSendsOnce(t *testing.T) {
 func TestCrashAfterProviderAcceptedPaysOnce(t *testing.T) {
 	h := newHarness(t)
 	w := h.createWithdrawal(1000, "fulano@example.com")
-	first, err := h.provider.CreatePayment(context.Background(), providerclient.PaymentRequest{
+	first, err := h.provider.CreatePayment(context.Background(), family.PaymentRequest{
 		Amount: w.Amount, ExternalID: w.ID.String(),
-		CreditParty: providerclient.CreditParty{Name: "Fulano de Tal", KeyType: "EMAIL", Key: "fulano@example.com", TaxID: "52998224725"},
+		CreditParty: family.CreditParty{Name: "Fulano de Tal", KeyType: "EMAIL", Key: "fulano@example.com", TaxID: "52998224725"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestRejectedPaymentFailsAndReleases(t *testing.T) {
 	// The sandbox refuses a payment whose key is not valid for its type.
 	w := h.createWithdrawal(1000, "not-an-email")
 	h.start()
-	h.eventually("withdrawal failed", 3*time.Second, func() bool { return h.withdrawal(w.ID).Status == storage.WithdrawalFailed })
+	h.eventually("withdrawal failed", 3*time.Second, func() bool { return h.withdrawal(w.ID).Status == storage.TransferFailed })
 	got := h.withdrawal(w.ID)
 	if got.FailureReason == nil || *got.FailureReason == "" {
 		t.Fatal("no failure reason kept")
@@ -154,7 +154,7 @@ func TestOutageDelaysButDoesNotLose(t *testing.T) {
 	}
 	h.sb.ResetFaults()
 	h.eventually("withdrawal sent after the outage", 8*time.Second, func() bool { return h.withdrawal(w.ID).PixID != nil })
-	if got := h.withdrawal(w.ID); got.Status != storage.WithdrawalProcessing {
+	if got := h.withdrawal(w.ID); got.Status != storage.TransferProcessing {
 		t.Fatalf("status = %s", got.Status)
 	}
 	if n := h.sb.Stats().PaymentsCreated; n != 1 {
@@ -172,7 +172,7 @@ func TestRejectedPaymentHasItsPostback(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.start()
-	h.eventually("withdrawal failed", 3*time.Second, func() bool { return h.withdrawal(w.ID).Status == storage.WithdrawalFailed })
+	h.eventually("withdrawal failed", 3*time.Second, func() bool { return h.withdrawal(w.ID).Status == storage.TransferFailed })
 	var event string
 	if err := h.db.Pool().QueryRow(ctx, `SELECT event FROM postbacks WHERE resource_id = $1`, w.ID).Scan(&event); err != nil || event != "FAILED" {
 		t.Fatalf("postback of the rejected withdrawal: %q, %v", event, err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -28,6 +29,9 @@ type ChargeRequest struct {
 	PayerQuestion *string
 	PostbackURL   *string
 	Split         json.RawMessage // canonical form
+	// Expiration is how long the charge can be paid, in seconds; nil
+	// leaves it to the provider.
+	Expiration *int
 }
 
 // fingerprint identifies the request for idempotency: a replay of the same
@@ -35,7 +39,9 @@ type ChargeRequest struct {
 // It does not depend on the surface that carried the request, so the same
 // external_id sent through v1 and then v2 is the same charge. The fee is
 // left out: it is PixGate's, not the integrator's, and may change between
-// tries. "charge/v1" versions this form, which stored fingerprints keep.
+// tries. "charge/v1" versions this form, which stored fingerprints keep:
+// a member added later is left out when absent (expiration), so requests
+// without it keep the fingerprints they had.
 func (r ChargeRequest) fingerprint() []byte {
 	return fingerprint(struct {
 		Kind          string          `json:"k"`
@@ -45,7 +51,8 @@ func (r ChargeRequest) fingerprint() []byte {
 		PayerQuestion *string         `json:"q"`
 		PostbackURL   *string         `json:"u"`
 		Split         json.RawMessage `json:"s"`
-	}{"charge/v1", r.ExternalID, r.Amount, r.Payer, r.PayerQuestion, r.PostbackURL, r.Split})
+		Expiration    *int            `json:"x,omitempty"`
+	}{"charge/v1", r.ExternalID, r.Amount, r.Payer, r.PayerQuestion, r.PostbackURL, r.Split, r.Expiration})
 }
 
 // CreateCharge creates a dynamic-QR charge and has the provider issue it.
@@ -74,7 +81,7 @@ func (s *Service) CreateCharge(ctx context.Context, in storage.Integrator, r Cha
 	ch, created, err = s.store.CreateCharge(ctx, storage.NewCharge{
 		ID: id, IntegratorID: in.ID, ExternalID: r.ExternalID,
 		Amount: r.Amount, Fee: fee, Payer: r.Payer,
-		PayerQuestion: r.PayerQuestion, PostbackURL: r.PostbackURL, Split: r.Split,
+		PayerQuestion: r.PayerQuestion, PostbackURL: r.PostbackURL, Split: r.Split, Expiration: r.Expiration,
 		RequestHash: r.fingerprint(),
 	})
 	if err != nil {
@@ -111,7 +118,8 @@ func (s *Service) ensureIssued(ctx context.Context, ch storage.Charge) (storage.
 		}
 		return ch, fmt.Errorf("charge %s: %w", ch.ID, err)
 	}
-	issued, err := s.store.IssueCharge(ctx, ch.ID, storage.ChargeIssue{PixID: pc.TransactionID, QRCode: pc.QRCode, ExpiresAt: pc.ExpiresAt})
+	issued, err := s.store.IssueCharge(ctx, ch.ID, storage.ChargeIssue{PixID: pc.ProviderID, QRCode: pc.BRCode, ExpiresAt: pc.ExpiresAt,
+		Expiration: int(pc.Expiration / time.Second)})
 	if errors.Is(err, storage.ErrStateChanged) { // a concurrent replay recorded the outcome
 		return s.store.Charge(ctx, ch.IntegratorID, ch.ID.String())
 	}
@@ -125,8 +133,8 @@ func (s *Service) requestQRCode(ctx context.Context, ch storage.Charge) (*provid
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.ProviderTimeout)
 	defer cancel()
 	req := providerclient.ChargeRequest{
-		Amount: ch.Amount, ExternalID: ch.ID.String(), PostbackURL: s.cfg.ProviderWebhookURL,
-		Payer: &providerclient.Payer{Name: ch.Payer.Name, Document: ch.Payer.Document},
+		ID: ch.ID.String(), Amount: ch.Amount, NotifyURL: s.cfg.ProviderWebhookURL,
+		Payer: providerclient.Party{Name: ch.Payer.Name, Document: ch.Payer.Document},
 	}
 	if ch.Payer.Email != nil {
 		req.Payer.Email = *ch.Payer.Email
@@ -134,10 +142,13 @@ func (s *Service) requestQRCode(ctx context.Context, ch storage.Charge) (*provid
 	if ch.PayerQuestion != nil {
 		req.PayerQuestion = *ch.PayerQuestion
 	}
+	if ch.Expiration != nil {
+		req.Expiration = time.Duration(*ch.Expiration) * time.Second
+	}
 	pc, err := s.provider.CreateCharge(ctx, req)
-	if err == nil && (pc.TransactionID == "" || pc.QRCode == "") {
-		err = &providerclient.Error{Op: "create charge", Kind: providerclient.ErrUnknownOutcome, StatusCode: http.StatusOK,
-			Message: "answer without transactionId or qrcode"}
+	if err == nil && (pc.ProviderID == "" || pc.BRCode == "") {
+		err = &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrUnknownOutcome, StatusCode: http.StatusOK,
+			Message: "answer without the charge's id or BR Code"}
 	}
 	return pc, err
 }

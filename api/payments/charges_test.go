@@ -3,6 +3,7 @@ package payments
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"regexp"
 	"strings"
@@ -89,8 +90,8 @@ func TestChargeIssueAndFailure(t *testing.T) {
 			if err != nil || created || ch.ID != failed.ID || ch.Status != storage.ChargePending || !ch.Issued() || ch.Fee != 23 {
 				t.Fatalf("retry: %+v, created %v, %v", ch, created, err)
 			}
-			if len(prov.calls) != 2 || prov.calls[0].ExternalID != ch.ID.String() || prov.calls[1].ExternalID != ch.ID.String() ||
-				prov.calls[1].PostbackURL != "https://pixgate.example/webhooks/provider/t" {
+			if len(prov.calls) != 2 || prov.calls[0].ID != ch.ID.String() || prov.calls[1].ID != ch.ID.String() ||
+				prov.calls[1].NotifyURL != "https://pixgate.example/webhooks/provider/t" {
 				t.Fatalf("provider calls %+v: want both with the charge id and PixGate's webhook", prov.calls)
 			}
 		})
@@ -162,5 +163,31 @@ func TestChargeFingerprint(t *testing.T) {
 	changed.Amount++
 	if _, _, err := s.CreateCharge(ctx, integrator(money.Fixed(10), money.Fixed(0)), changed); !errors.Is(err, storage.ErrIdempotencyConflict) {
 		t.Fatalf("a different request with the same external_id: %v", err)
+	}
+}
+
+// Fingerprints are stored: a charge request without expiration must keep
+// the fingerprint it had before expiration existed, or every replay of an
+// older charge would be a conflict. With expiration it differs.
+func TestChargeFingerprintWithoutExpirationIsUnchanged(t *testing.T) {
+	q := "Pedido 1"
+	r := chargeRequest(1550)
+	r.PayerQuestion = &q
+	before := fingerprint(struct {
+		Kind          string          `json:"k"`
+		ExternalID    string          `json:"e"`
+		Amount        money.Money     `json:"a"`
+		Payer         storage.Payer   `json:"p"`
+		PayerQuestion *string         `json:"q"`
+		PostbackURL   *string         `json:"u"`
+		Split         json.RawMessage `json:"s"`
+	}{"charge/v1", r.ExternalID, r.Amount, r.Payer, r.PayerQuestion, r.PostbackURL, r.Split})
+	if !bytes.Equal(r.fingerprint(), before) {
+		t.Fatal("the fingerprint of a request without expiration changed")
+	}
+	exp := 600
+	r.Expiration = &exp
+	if bytes.Equal(r.fingerprint(), before) {
+		t.Fatal("expiration is not part of the fingerprint")
 	}
 }

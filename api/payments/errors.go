@@ -14,7 +14,27 @@ var (
 	// ErrRefundExceedsCharge: the refunds of a charge never add up to more
 	// than its amount.
 	ErrRefundExceedsCharge = errors.New("the refund exceeds what is left of the charge")
+	// ErrChargeDisputed: a charge under an open MED infraction cannot be
+	// refunded (its money is blocked, and the MED may return it).
+	ErrChargeDisputed = errors.New("the charge is under an open MED infraction")
+	// ErrKeyNotFound: the withdrawal's key is not in the DICT.
+	ErrKeyNotFound = errors.New("the PIX key does not exist")
+	// ErrKeyFraudMarked: the DICT marks the withdrawal's key for fraud.
+	ErrKeyFraudMarked = errors.New("the PIX key is marked for fraud")
+	// ErrNotSameHolder: a same-holder integrator's withdrawal to a key of
+	// someone other than creditParty.taxId.
+	ErrNotSameHolder = errors.New("the PIX key belongs to someone other than creditParty.taxId")
 )
+
+// Rule codes: the error code a refusal is answered with, when it is not
+// the generic validation_failed.
+var ruleCodes = map[error]string{
+	ErrChargeDisputed: "infraction_open", ErrKeyNotFound: "key_not_found",
+	ErrKeyFraudMarked: "key_fraud_marked", ErrNotSameHolder: "not_same_holder",
+}
+
+// Code is the error code of the rule e breaks ("" for the generic one).
+func (e *RuleError) Code() string { return ruleCodes[e.Rule] }
 
 // RuleError is a request that a payment rule refuses: well formed, but not
 // allowed. Field names the request field at fault; Detail completes a

@@ -3,13 +3,14 @@ package payments
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/providerclient"
-	"github.com/pixgate/pixgate/providerclient/contract"
+	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/storage"
 )
 
@@ -22,6 +23,8 @@ type fakeStore struct {
 	hashes      map[uuid.UUID][]byte
 	withdrawals []storage.NewWithdrawal
 	refunds     []storage.NewRefund
+	events      []storage.NewProviderEvent
+	outbox      []storage.OutboxMessage
 	writes      int
 }
 
@@ -88,17 +91,53 @@ func (f *fakeStore) Charge(_ context.Context, integratorID int64, ref string) (s
 	return storage.Charge{}, storage.ErrNotFound
 }
 
-func (f *fakeStore) CreateWithdrawal(_ context.Context, nw storage.NewWithdrawal) (storage.Withdrawal, bool, error) {
+func (f *fakeStore) CreateWithdrawal(_ context.Context, nw storage.NewWithdrawal) (storage.Transfer, bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.writes++
 	f.withdrawals = append(f.withdrawals, nw)
-	return storage.Withdrawal{ID: nw.ID, IntegratorID: nw.IntegratorID, ExternalID: nw.ExternalID, Amount: nw.Amount, Fee: nw.Fee,
-		Status: storage.WithdrawalProcessing, CreditParty: nw.CreditParty}, true, nil
+	return storage.Transfer{Kind: storage.KindWithdrawal, ID: nw.ID, IntegratorID: nw.IntegratorID, ExternalID: nw.ExternalID, Amount: nw.Amount, Fee: nw.Fee,
+		Status: storage.TransferProcessing, CreditParty: nw.CreditParty}, true, nil
+}
+
+func (f *fakeStore) ListCharges(context.Context, storage.ListParams) ([]storage.Charge, bool, error) {
+	return nil, false, nil
+}
+
+func (f *fakeStore) Transfer(context.Context, storage.TransferKind, int64, string) (storage.Transfer, error) {
+	return storage.Transfer{}, storage.ErrNotFound
+}
+
+// RecordProviderEvent stores every notification as a new event: the
+// duplicates storage recognises are storage's own business.
+func (f *fakeStore) RecordProviderEvent(_ context.Context, e storage.NewProviderEvent, outbox func(int64) storage.OutboxMessage) (int64, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.writes++
+	f.events = append(f.events, e)
+	id := int64(len(f.events))
+	f.outbox = append(f.outbox, outbox(id))
+	return id, true, nil
 }
 
 func (f *fakeStore) Wallet(context.Context, int64) (storage.Wallet, error) {
 	return storage.Wallet{Available: 1000}, nil
+}
+
+// ListTransfers lists the refunds made, of p.ChargeID when set.
+func (f *fakeStore) ListTransfers(_ context.Context, kind storage.TransferKind, p storage.ListParams) ([]storage.Transfer, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []storage.Transfer
+	for _, nr := range f.refunds {
+		for _, c := range f.charges {
+			if kind == storage.KindRefund && c.IntegratorID == p.IntegratorID && c.PixID != nil && *c.PixID == nr.ChargePixID &&
+				(p.ChargeID == nil || *p.ChargeID == c.ID) {
+				out = append(out, storage.Transfer{Kind: kind, ID: nr.ID, ChargeID: c.ID, Amount: nr.Amount})
+			}
+		}
+	}
+	return out, false, nil
 }
 
 func (f *fakeStore) TransactionByPixID(context.Context, int64, string) (storage.PixTransaction, error) {
@@ -119,15 +158,18 @@ func (p *fakeProvider) CreateCharge(_ context.Context, req providerclient.Charge
 	if p.err != nil {
 		return nil, p.err
 	}
-	return &providerclient.Charge{
-		Charge:    contract.Charge{TransactionID: "tx-" + req.ExternalID, QRCode: "000201", Status: contract.StatusPending, Amount: req.Amount},
-		ExpiresAt: time.Date(2026, 3, 10, 19, 0, 0, 0, time.UTC),
-	}, nil
+	return &providerclient.Charge{ProviderID: "tx-" + req.ID, BRCode: "000201", Status: providerclient.StatusPending,
+		ExpiresAt: time.Date(2026, 3, 10, 19, 0, 0, 0, time.UTC)}, nil
+}
+
+// ParseNotification is the family's reading of a notification.
+func (p *fakeProvider) ParseNotification(h http.Header, body []byte) ([]providerclient.Event, error) {
+	return family.NewConnector(providerclient.Config{}).ParseNotification(h, body)
 }
 
 // CreateRefund judges the charge named by pix_id with nr.Check, as storage
 // does under the charge's lock.
-func (f *fakeStore) CreateRefund(_ context.Context, nr storage.NewRefund) (storage.Refund, bool, error) {
+func (f *fakeStore) CreateRefund(_ context.Context, nr storage.NewRefund) (storage.Transfer, bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, c := range f.charges {
@@ -135,13 +177,13 @@ func (f *fakeStore) CreateRefund(_ context.Context, nr storage.NewRefund) (stora
 			continue
 		}
 		if err := nr.Check(*c); err != nil {
-			return storage.Refund{}, false, err
+			return storage.Transfer{}, false, err
 		}
 		f.writes++
 		f.refunds = append(f.refunds, nr)
 		c.RefundedAmount += nr.Amount
-		return storage.Refund{ID: nr.ID, IntegratorID: nr.IntegratorID, ChargeID: c.ID, Amount: nr.Amount, Fee: nr.Fee,
-			Status: storage.WithdrawalProcessing}, true, nil
+		return storage.Transfer{Kind: storage.KindRefund, ID: nr.ID, IntegratorID: nr.IntegratorID, ChargeID: c.ID, Amount: nr.Amount, Fee: nr.Fee,
+			Status: storage.TransferProcessing}, true, nil
 	}
-	return storage.Refund{}, false, storage.ErrNotFound
+	return storage.Transfer{}, false, storage.ErrNotFound
 }

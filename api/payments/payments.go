@@ -1,8 +1,9 @@
 // Package payments is what PixGate does for an integrator, whichever surface
-// asked: create a charge, a withdrawal or a refund, find a transaction by its
-// pix_id, read the balance. The v1 and v2 handlers parse their requests into
-// the inputs below, call a Service, and render what it returns in their own
-// shape; no HTTP is spoken here.
+// asked: create a charge, a withdrawal or a refund, find a record by its id,
+// external_id or pix_id, list records, read the balance; and what it does
+// with the provider's notifications. The v1 and v2 handlers parse their
+// requests into the inputs below, call a Service, and render what it
+// returns in their own shape; no HTTP is spoken here.
 //
 // Errors are typed: a *RuleError (a payment rule refused the request; it
 // names the field), and the errors of the layers below as they are:
@@ -13,6 +14,7 @@ package payments
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/google/uuid"
@@ -29,17 +31,23 @@ type Store interface {
 	IssueCharge(ctx context.Context, id uuid.UUID, is storage.ChargeIssue) (storage.Charge, error)
 	FailCharge(ctx context.Context, id uuid.UUID, reason string) (storage.Charge, error)
 	Charge(ctx context.Context, integratorID int64, ref string) (storage.Charge, error)
-	CreateWithdrawal(ctx context.Context, nw storage.NewWithdrawal) (storage.Withdrawal, bool, error)
-	CreateRefund(ctx context.Context, nr storage.NewRefund) (storage.Refund, bool, error)
+	ListCharges(ctx context.Context, p storage.ListParams) ([]storage.Charge, bool, error)
+	CreateWithdrawal(ctx context.Context, nw storage.NewWithdrawal) (storage.Transfer, bool, error)
+	CreateRefund(ctx context.Context, nr storage.NewRefund) (storage.Transfer, bool, error)
+	Transfer(ctx context.Context, kind storage.TransferKind, integratorID int64, ref string) (storage.Transfer, error)
+	ListTransfers(ctx context.Context, kind storage.TransferKind, p storage.ListParams) ([]storage.Transfer, bool, error)
 	Wallet(ctx context.Context, integratorID int64) (storage.Wallet, error)
 	TransactionByPixID(ctx context.Context, integratorID int64, pixID string) (storage.PixTransaction, error)
+	RecordProviderEvent(ctx context.Context, e storage.NewProviderEvent, outbox func(eventID int64) storage.OutboxMessage) (int64, bool, error)
 }
 
-// Provider is the provider call made while the integrator waits: issuing a
-// charge's QR code (the payer is at a checkout). Everything else reaches the
-// provider through the outbox and a worker.
+// Provider is what the API asks of the provider's connector: the one call
+// made while the integrator waits, issuing a charge's QR code (the payer is
+// at a checkout), and reading the claims of its notifications (no call).
+// Everything else reaches the provider through the outbox and a worker.
 type Provider interface {
 	CreateCharge(ctx context.Context, req providerclient.ChargeRequest) (*providerclient.Charge, error)
+	ParseNotification(header http.Header, body []byte) ([]providerclient.Event, error)
 }
 
 // Config holds the payment settings.
@@ -61,10 +69,11 @@ const DefaultProviderTimeout = 15 * time.Second
 
 // Service runs the payment operations. It is safe for concurrent use.
 type Service struct {
-	cfg      Config
-	store    Store
-	provider Provider // nil: charges are refused before anything is written
-	log      *slog.Logger
+	cfg         Config
+	store       Store
+	infractions InfractionStore // nil: the MED operations answer ErrNotFound
+	provider    Provider        // nil: charges are refused before anything is written
+	log         *slog.Logger
 }
 
 // New builds a Service; a nil logger discards.
@@ -78,5 +87,6 @@ func New(cfg Config, store Store, provider Provider, log *slog.Logger) *Service 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{cfg: cfg, store: store, provider: provider, log: log}
+	infractions, _ := store.(InfractionStore)
+	return &Service{cfg: cfg, store: store, infractions: infractions, provider: provider, log: log}
 }

@@ -25,6 +25,9 @@ type RefundRequest struct {
 	// ExternalID, optional, is the integrator's reference for the refund
 	// and makes a retry safe: the same request again is the same refund.
 	ExternalID *string
+	// chargeField is what the request names the charge by, for refusals:
+	// "pix_id" (v2's body) unless RefundCharge set "charge" (v1's path).
+	chargeField string
 }
 
 // fingerprint is ChargeRequest.fingerprint's rule for refunds.
@@ -46,34 +49,78 @@ func (r RefundRequest) fingerprint() []byte {
 // the other, so concurrent ones never exceed it. Another integrator's
 // charge is storage.ErrNotFound, as one that does not exist. created is
 // false for a replay.
-func (s *Service) CreateRefund(ctx context.Context, in storage.Integrator, r RefundRequest) (storage.Refund, bool, error) {
+func (s *Service) CreateRefund(ctx context.Context, in storage.Integrator, r RefundRequest) (storage.Transfer, bool, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
-		return storage.Refund{}, false, fmt.Errorf("refund id: %w", err)
+		return storage.Transfer{}, false, fmt.Errorf("refund id: %w", err)
 	}
 	return s.store.CreateRefund(ctx, storage.NewRefund{
 		ID: id, IntegratorID: in.ID, ChargePixID: r.PixID, ExternalID: r.ExternalID,
 		Amount: r.Amount, Fee: in.CashOut.Compute(r.Amount), Description: r.Description,
 		RequestHash: r.fingerprint(),
 		Outbox:      []storage.OutboxMessage{storage.OutboxMessage(tasks.RefundSendMessage(id, 0))},
-		Check:       func(c storage.Charge) error { return refundable(c, r.Amount, s.cfg.Now()) },
+		Check:       func(c storage.Charge) error { return refundable(c, r, s.cfg.Now()) },
 	})
 }
 
-// refundable says whether amount of charge c can be refunded at now: c is
-// PAID, paid within RefundWindow, and amount fits in what its refunds (those
-// not failed) left of it.
-func refundable(c storage.Charge, amount money.Money, now time.Time) error {
+// RefundCharge is CreateRefund for the charge named by ref, its id or its
+// external_id (v1 names it in the path). The refund is the one of the
+// charge's pix_id, so the same external_id through v1 and v2 is one refund.
+// A charge the provider never issued has no pix_id, and is not PAID.
+func (s *Service) RefundCharge(ctx context.Context, in storage.Integrator, ref string, r RefundRequest) (storage.Transfer, bool, error) {
+	ch, err := s.store.Charge(ctx, in.ID, ref)
+	if err != nil {
+		return storage.Transfer{}, false, err
+	}
+	r.chargeField = "charge"
+	if ch.PixID == nil {
+		return storage.Transfer{}, false, notPaid(r, ch)
+	}
+	r.PixID = *ch.PixID
+	return s.CreateRefund(ctx, in, r)
+}
+
+// ChargeRefunds is one page of the refunds of the integrator's charge named
+// by ref (its id or external_id), newest first.
+func (s *Service) ChargeRefunds(ctx context.Context, integratorID int64, ref string, p storage.ListParams) ([]storage.Transfer, bool, error) {
+	ch, err := s.store.Charge(ctx, integratorID, ref)
+	if err != nil {
+		return nil, false, err
+	}
+	p.IntegratorID, p.ChargeID = integratorID, &ch.ID
+	return s.store.ListTransfers(ctx, storage.KindRefund, p)
+}
+
+// refundable says whether r's amount of charge c can be refunded at now: c
+// is PAID, paid within RefundWindow, and the amount fits in what its
+// refunds (those not failed) left of it.
+func refundable(c storage.Charge, r RefundRequest, now time.Time) error {
+	amount := r.Amount
 	switch {
 	case c.Status != storage.ChargePaid:
-		return &RuleError{Rule: ErrChargeNotPaid, Field: "pix_id",
-			Detail: fmt.Sprintf("must name a PAID charge; this one is %s", c.Status)}
+		return notPaid(r, c)
+	case c.Disputed:
+		return &RuleError{Rule: ErrChargeDisputed, Field: r.chargeName(),
+			Detail: "must not name a charge under an open MED infraction: its money is blocked until the infraction closes"}
 	case c.PaidAt == nil || now.Sub(*c.PaidAt) > RefundWindow:
-		return &RuleError{Rule: ErrRefundWindowClosed, Field: "pix_id",
+		return &RuleError{Rule: ErrRefundWindowClosed, Field: r.chargeName(),
 			Detail: "must name a charge paid within the last 90 days"}
 	case amount > c.Amount-c.RefundedAmount:
 		return &RuleError{Rule: ErrRefundExceedsCharge, Field: "amount",
 			Detail: fmt.Sprintf("must not exceed what is left to refund of the charge, R$ %s", c.Amount-c.RefundedAmount)}
 	}
 	return nil
+}
+
+// chargeName is the field that names the charge in r.
+func (r RefundRequest) chargeName() string {
+	if r.chargeField == "" {
+		return "pix_id"
+	}
+	return r.chargeField
+}
+
+func notPaid(r RefundRequest, c storage.Charge) error {
+	return &RuleError{Rule: ErrChargeNotPaid, Field: r.chargeName(),
+		Detail: fmt.Sprintf("must name a PAID charge; this one is %s", c.Status)}
 }

@@ -40,7 +40,7 @@ func TestRefundable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := refundable(tt.charge, tt.amount, now)
+			err := refundable(tt.charge, RefundRequest{Amount: tt.amount}, now)
 			if tt.rule == nil {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
@@ -86,5 +86,45 @@ func TestCreateRefund(t *testing.T) {
 	other.ID = 8
 	if _, _, err := s.CreateRefund(ctx, other, RefundRequest{PixID: pixID, Amount: 1}); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("another integrator's charge: %v, want not found", err)
+	}
+}
+
+// v1 names the charge in the path (its id or external_id): the refund is
+// the one of its pix_id, and refusals name "charge", not pix_id.
+func TestRefundCharge(t *testing.T) {
+	ctx, store := context.Background(), newFakeStore()
+	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	s := New(Config{Now: func() time.Time { return now }}, store, nil, nil)
+	paidAt, pixID := now.Add(-time.Hour), "k3v9x2m8q1w7e5r4t6y0u2i8o3p5a7s1"
+	paid, pending := uuid.New(), uuid.New()
+	store.charges[paid] = &storage.Charge{ID: paid, IntegratorID: 7, ExternalID: "order-1", Amount: 10_000, Status: storage.ChargePaid, PixID: &pixID, PaidAt: &paidAt}
+	store.charges[pending] = &storage.Charge{ID: pending, IntegratorID: 7, ExternalID: "order-2", Amount: 10_000, Status: storage.ChargeFailed}
+	in := integrator(money.Fixed(0), money.Fixed(50))
+
+	f, created, err := s.RefundCharge(ctx, in, "order-1", RefundRequest{Amount: 1_000})
+	if err != nil || !created || f.Fee != 50 || store.refunds[0].ChargePixID != pixID {
+		t.Fatalf("refund by external_id: %+v, %v, %v", f, created, err)
+	}
+	// The same request through v2 (by pix_id) has the same fingerprint.
+	if v2 := (RefundRequest{PixID: pixID, Amount: 1_000}); string(v2.fingerprint()) != string(store.refunds[0].RequestHash) {
+		t.Fatal("a v1 refund and the same v2 refund differ")
+	}
+	var re *RuleError
+	if _, _, err := s.RefundCharge(ctx, in, paid.String(), RefundRequest{Amount: 9_001}); !errors.As(err, &re) || re.Field != "amount" {
+		t.Fatalf("over the rest: %v", err)
+	}
+	if _, _, err := s.RefundCharge(ctx, in, "order-2", RefundRequest{Amount: 1}); !errors.Is(err, ErrChargeNotPaid) ||
+		!errors.As(err, &re) || re.Field != "charge" {
+		t.Fatalf("a charge never issued: %v, want not PAID naming charge", err)
+	}
+	if _, _, err := s.RefundCharge(ctx, in, "order-9", RefundRequest{Amount: 1}); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("no such charge: %v", err)
+	}
+	items, _, err := s.ChargeRefunds(ctx, 7, "order-1", storage.ListParams{Limit: 15})
+	if err != nil || len(items) != 1 || items[0].ChargeID != paid {
+		t.Fatalf("refunds of order-1: %+v, %v", items, err)
+	}
+	if _, _, err := s.ChargeRefunds(ctx, 8, "order-1", storage.ListParams{Limit: 15}); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("another integrator's charge's refunds: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -40,10 +41,13 @@ func (r WithdrawalRequest) fingerprint() []byte {
 // PROCESSING and the outbox row that asks a worker to send it; when this
 // returns, the money is reserved and the send will happen. The provider is
 // never called here. created is false for a replay.
-func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r WithdrawalRequest) (storage.Withdrawal, bool, error) {
+func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r WithdrawalRequest) (storage.Transfer, bool, error) {
+	if err := s.checkNew(ctx, in, r); err != nil {
+		return storage.Transfer{}, false, err
+	}
 	id, err := uuid.NewV7()
 	if err != nil {
-		return storage.Withdrawal{}, false, fmt.Errorf("withdrawal id: %w", err)
+		return storage.Transfer{}, false, fmt.Errorf("withdrawal id: %w", err)
 	}
 	return s.store.CreateWithdrawal(ctx, storage.NewWithdrawal{
 		ID: id, IntegratorID: in.ID, ExternalID: r.ExternalID,
@@ -52,6 +56,22 @@ func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r
 		RequestHash: r.fingerprint(),
 		Outbox:      []storage.OutboxMessage{storage.OutboxMessage(tasks.WithdrawalSendMessage(id, 0))},
 	})
+}
+
+// checkNew checks the recipient of a withdrawal that is not a replay (a
+// replay is answered as it was the first time, whatever the key's holder
+// has become).
+func (s *Service) checkNew(ctx context.Context, in storage.Integrator, r WithdrawalRequest) error {
+	if r.ExternalID != nil {
+		_, err := s.store.Transfer(ctx, storage.KindWithdrawal, in.ID, *r.ExternalID)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
+	}
+	return s.checkRecipient(ctx, in, r.CreditParty)
 }
 
 // fingerprint hashes the canonical JSON of a request.

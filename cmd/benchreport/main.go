@@ -6,8 +6,9 @@
 //	go run ./cmd/benchreport [-command CMD]... < bin/bench.txt > docs/benchmarks.md
 //
 // It reads the machine's CPU from /proc/cpuinfo and asks Postgres and Redis
-// (where the benchmarks ran: PIXGATE_TEST_DATABASE_URL and
-// PIXGATE_TEST_REDIS_ADDR, as storagetest) for their versions. It fails when
+// (where the benchmarks ran, as storagetest chooses: PIXGATE_TEST_DATABASE_URL;
+// PIXGATE_TEST_REDIS_ADDR, else the installed redis-server, which the tests
+// start privately) for their versions. It fails when
 // the input reports a failure or lacks a benchmark the report needs.
 package main
 
@@ -16,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"strings"
 	"time"
@@ -30,6 +32,7 @@ func main() {
 		env                  Env
 		cpuinfo, pgURL, addr string
 		loadPath             string
+		reconPath, reconCmd  string
 	)
 	flag.Var(&commands, "command", "a command that produced the input, quoted in the report (repeatable)")
 	flag.StringVar(&env.Date, "date", time.Now().UTC().Format("2006-01-02 15:04 UTC"), "when the benchmarks ran")
@@ -37,9 +40,11 @@ func main() {
 	flag.StringVar(&env.Redis, "redis-version", "", "Redis server version (default: asked of -redis-addr)")
 	flag.StringVar(&cpuinfo, "cpuinfo", "/proc/cpuinfo", "where the CPU model is read")
 	flag.StringVar(&pgURL, "pg-url", envOr("PIXGATE_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "Postgres the benchmarks used")
-	flag.StringVar(&addr, "redis-addr", envOr("PIXGATE_TEST_REDIS_ADDR", "127.0.0.1:6379"), "Redis the benchmarks used")
+	flag.StringVar(&addr, "redis-addr", os.Getenv("PIXGATE_TEST_REDIS_ADDR"), "Redis the benchmarks used (default: the installed redis-server's version)")
 	flag.StringVar(&loadPath, "load", "", "the deployed stack's section written by cmd/pixgate-load (optional)")
 	flag.StringVar(&env.LoadCommand, "load-command", "", "the command that produced -load, quoted in the report")
+	flag.StringVar(&reconPath, "reconcile", "", "the output of the reconciliation benchmark, run alone (optional)")
+	flag.StringVar(&reconCmd, "reconcile-command", "", "the command that produced -reconcile, quoted in the report")
 	flag.Parse()
 	if loadPath != "" {
 		b, err := os.ReadFile(loadPath)
@@ -50,6 +55,17 @@ func main() {
 		env.Load = string(b)
 	}
 
+	if reconPath != "" {
+		f, err := os.Open(reconPath)
+		if err == nil {
+			env.Reconciliation, err = ParseReconciliation(f, reconCmd)
+			f.Close()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchreport: -reconcile:", err)
+			os.Exit(1)
+		}
+	}
 	env.Commands = commands
 	env.CPUModel, env.Cores = readCPUInfo(cpuinfo)
 	if env.Cores == 0 {
@@ -99,6 +115,8 @@ type Env struct {
 	// Load is the Markdown that cmd/pixgate-load wrote (empty: none), and
 	// LoadCommand the command that wrote it.
 	Load, LoadCommand string
+	// Reconciliation is the reconciliation benchmark's (nil: none).
+	Reconciliation *Reconciliation
 }
 
 // readCPUInfo returns the first model name and the number of processors.
@@ -135,6 +153,16 @@ func postgresVersion(ctx context.Context, url string) string {
 }
 
 func redisVersion(ctx context.Context, addr string) string {
+	if addr == "" {
+		// "Redis server v=7.0.15 sha=... bits=64 build=..."
+		out, err := exec.CommandContext(ctx, "redis-server", "--version").Output()
+		for _, f := range strings.Fields(string(out)) {
+			if v, ok := strings.CutPrefix(f, "v="); ok && err == nil {
+				return v
+			}
+		}
+		addr = "127.0.0.1:6379" // storagetest's fallback without redis-server
+	}
 	c := redis.NewClient(&redis.Options{Addr: addr})
 	defer c.Close()
 	info, err := c.Info(ctx, "server").Result()

@@ -103,6 +103,9 @@ func Render(w io.Writer, res *Results, env Env) error {
 	if env.Load != "" {
 		loadSection(p, env)
 	}
+	if env.Reconciliation != nil {
+		reconcileSection(p, env.Reconciliation)
+	}
 
 	p.f("## The machine's raw limits\n\n")
 	p.f("| Benchmark | One operation | Median | Min – max | Throughput |\n|---|---|--:|--:|--:|\n")

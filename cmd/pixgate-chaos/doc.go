@@ -26,6 +26,7 @@ type reportRun struct {
 	malformed        []string
 	proxied, proxy5x int64
 	global           []string
+	reconciliation   []string // each day the run touched, reconciled with the sandbox's statement
 }
 
 // report collects the facts, judges every record, writes the report and
@@ -44,6 +45,9 @@ func report(ctx context.Context, c *cluster, sb *sandboxClient, l *load, o optio
 	}
 	rr.end, rr.rate, rr.bound, rr.records = time.Now(), o.rate, o.bound, len(recs)
 	rr.finalAudit = audit(ctx, c)
+	var recProblems []string
+	rr.reconciliation, recProblems = reconcileDays(ctx, c, rr.begin)
+	rr.global = append(rr.global, recProblems...)
 	if out, err := c.pixgate(ctx, "version"); err == nil {
 		rr.version = strings.TrimSpace(string(out))
 	}
@@ -88,6 +92,9 @@ func renderDoc(w io.Writer, rows []row, rr reportRun) {
 	}
 	fmt.Fprintf(w, "- Postbacks: %d deliveries reached the receiver, %d of them answered 500 on purpose; %d bad signatures, %d unreadable bodies.\n",
 		rr.deliveries, rr.failedOnPurpose, len(rr.forged), len(rr.malformed))
+	for _, r := range rr.reconciliation {
+		fmt.Fprintf(w, "- `pixgate reconcile` of the sandbox's day %s.\n", r)
+	}
 	fmt.Fprintf(w, "- The notification balancer passed over a stopped API %d times and answered 502 %d times.\n", rr.proxied, rr.proxy5x)
 	for _, s := range append(rr.forged, rr.malformed...) {
 		fmt.Fprintf(w, "- PROBLEM: postback %s\n", s)

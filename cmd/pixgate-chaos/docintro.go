@@ -83,6 +83,10 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   (charges ` + "`PAID`" + `/` + "`EXPIRED`" + `, transfers ` + "`COMPLETED`" + `/` + "`FAILED`" + `) answered 2xx at
   least once, none under two ` + "`webhook-id`" + `s, every signature valid.
 - **Audit.** ` + "`pixgate audit`" + ` exits 0 after every scenario and after the drain.
+- **Reconciliation.** After the drain every day the run touched is reconciled with
+  the sandbox's statement, as an operator would (` + "`pixgate reconcile run`" + `, then
+  ` + "`report --json`" + `; [reconciliation.md](reconciliation.md)): each must reconcile,
+  with no exception of any kind and no balance difference left unexplained.
 
 ## Reading the table
 

@@ -142,13 +142,6 @@ func (m *model) update(f func()) {
 	f()
 }
 
-// lookup finds a record by kind, integrator index and external id.
-func (m *model) lookup(k kind, integrator int, ext string) *record {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.byExt[extKey(k, integrator, ext)]
-}
-
 // snapshot copies every record (refunds point at their charge's copy).
 func (m *model) snapshot() []record {
 	m.mu.Lock()

@@ -83,3 +83,10 @@ func TestRecentCreatedOnlyConfirmed(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 }
+
+// lookup finds a record by kind, integrator index and external id.
+func (m *model) lookup(k kind, integrator int, ext string) *record {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.byExt[extKey(k, integrator, ext)]
+}

@@ -2,9 +2,12 @@
 // of the same Postgres measured in the same run. It starts its own Redis
 // server and its own database, runs one `pixgate sandbox`, one `pixgate
 // api` and one `pixgate worker` of the given binary, and drives them over
-// HTTP: withdrawal create with the worker running and stopped, charge
-// create, balance, the whole cash-out lifecycle at fixed rates, sandbox
-// payment → postback, and withdrawal create with 100,000 integrators. It
+// HTTP: withdrawal create with the worker running and stopped (for 64
+// integrators and for one), charge create, balance, the whole cash-out
+// lifecycle against the bare lifecycle (the same durable work with no
+// framework and no queue, bare.go) closed-loop and at fixed rates, for 64
+// integrators and for one, sandbox payment → postback, the idle stack, and
+// withdrawal create with 100,000 integrators. It
 // ends by checking the run's correctness (audit clean, every withdrawal
 // final, every postback received) and writes a Markdown section with each
 // operation's rate, latency percentiles, ratio to the raw reservation and
@@ -47,7 +50,7 @@ func main() {
 	flag.BoolVar(&o.short, "short", false, "shorter phases, for trying the harness")
 	flag.IntVar(&o.conns, "conns", 64, "HTTP connections, and integrators driven")
 	flag.IntVar(&o.many, "many", 100_000, "integrators in the many-integrators case")
-	only := flag.String("phases", "", "comma-separated phases to run (raw,balance,create,stopped,charges,lifecycle,postback,many); default all")
+	only := flag.String("phases", "", "comma-separated phases to run (raw,bare,balance,create,stopped,charges,lifecycle,postback,idle,many); default all")
 	stack.EnvFlag(&o.env, "KEY=value added to the pixgate processes' environment (repeatable), e.g. PIXGATE_DATABASE_MAX_CONNS=8")
 	flag.Parse()
 	o.phases = stack.Set(*only)

@@ -9,9 +9,6 @@ import (
 	"github.com/pixgate/pixgate/storage"
 )
 
-// lagLimit is the lifecycle goal's bound on create → COMPLETED.
-const lagLimit = time.Second
-
 // measure runs every phase in order and checks the run at the end.
 func measure(ctx context.Context, t *topology, o options) (*report, error) {
 	rep := &report{Start: time.Now(), Conns: o.conns, Many: o.many, Phases: map[string]phase{}}
@@ -62,7 +59,14 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 			rep.Phases[k] = v
 		}
 	}
-	rawRate := rep.raw()
+	if o.want("bare") {
+		stepf("bare lifecycle, %d in flight over %d wallets, PixGate idle", bareClients, bareWallets)
+		bp, err := runBare(ctx, t, t.postbacks, warmup, window)
+		if err != nil {
+			return nil, err
+		}
+		rep.Phases["bare"] = bp
+	}
 
 	if o.want("balance") {
 		stepf("balance")
@@ -71,7 +75,7 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 
 	if o.want("create") {
 		stepf("withdrawal create as deployed")
-		rep.Phases["create"] = r.createWithdrawals(ctx, "create", "`POST /api/v1/withdrawals`, as deployed (worker running)")
+		rep.Phases["create"] = r.createWithdrawals(ctx, "create", "`POST /api/v1/withdrawals`, as deployed (worker running)", r.in.tokens)
 		if _, _, err := r.drain(ctx, 3*time.Minute); err != nil {
 			rep.Problems = append(rep.Problems, "after create: "+err.Error())
 		}
@@ -88,7 +92,10 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 		rep.Phases["charge-create"] = r.createCharges(ctx)
 	}
 	if o.want("lifecycle") {
-		r.lifecycles(ctx, rep, max(0.15*rawRate, 10))
+		r.lifecycles(ctx, rep)
+	}
+	if p, ok := rep.Phases["life-peak"]; ok && p.Result.Ops > 0 {
+		peak = p.Result.rate()
 	}
 	if o.want("postback") {
 		pbRate := max(0.3*peak, 5)
@@ -99,13 +106,17 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 		}
 		rep.Phases["payment-postback"] = pp
 	}
+	if o.want("idle") {
+		stepf("the stack idle")
+		rep.Phases["idle"] = r.idle(ctx, 2*window)
+	}
 	if o.want("many") {
 		stepf("%d integrators", o.many)
 		if err := fillIntegrators(ctx, db, o.many-o.conns); err != nil {
 			return nil, err
 		}
 		rep.Phases["create-many"] = r.createWithdrawals(ctx, "create-many",
-			fmt.Sprintf("`POST /api/v1/withdrawals`, as deployed, %d integrators", o.many))
+			fmt.Sprintf("`POST /api/v1/withdrawals`, as deployed, %d integrators", o.many), r.in.tokens)
 	}
 
 	stepf("correctness")
@@ -120,7 +131,10 @@ func (r *run) stoppedAndDrain(ctx context.Context, rep *report) error {
 	t := r.t
 	stepf("withdrawal create, worker stopped")
 	t.stop("worker")
-	rep.Phases["create-stopped"] = r.createWithdrawals(ctx, "create-stopped", "`POST /api/v1/withdrawals`, worker stopped")
+	rep.Phases["create-stopped"] = r.createWithdrawals(ctx, "create-stopped", "`POST /api/v1/withdrawals`, worker stopped", r.in.tokens)
+	stepf("withdrawal create, worker stopped, one integrator")
+	rep.Phases["create-stopped-hot"] = r.createWithdrawals(ctx, "create-stopped-hot",
+		"`POST /api/v1/withdrawals`, worker stopped, every connection for one integrator", r.in.tokens[:1])
 	if err := t.startWorker(ctx); err != nil {
 		return err
 	}
@@ -135,28 +149,26 @@ func (r *run) stoppedAndDrain(ctx context.Context, rep *report) error {
 	return nil
 }
 
-// lifecycles runs the lifecycle at fixed rates: from rate (the goal's) up
-// while each holds, or down while each falls behind, so the report names
-// the highest rate that held.
-func (r *run) lifecycles(ctx context.Context, rep *report, rate float64) {
-	step := 1.5
-	for i := 0; i < 4; i++ {
-		stepf("lifecycle at %.0f/s", rate)
-		p, ok := r.lifecycle(ctx, rate, lagLimit)
-		p.Offered = rate
-		rep.Lifecycle = append(rep.Lifecycle, p)
-		switch {
-		case ok:
-			rep.Sustained = max(rep.Sustained, rate)
-			if step < 1 {
-				return // the first rate that held on the way down
-			}
-		case i == 0:
-			step = 0.6
-		case step > 1:
-			return // the first rate that fell behind on the way up
-		}
-		rate *= step
+// lifecycles measures the whole cash-out lifecycle with postbacks:
+// closed-loop as the bare lifecycle runs (its peak), for 64 integrators
+// and for one; then open-loop at 30% of the bare lifecycle's rate and at
+// 30% of PixGate's peak.
+func (r *run) lifecycles(ctx context.Context, rep *report) {
+	stepf("lifecycle closed-loop, %d in flight over %d integrators", bareClients, len(r.in.tokens))
+	peak := r.lifecycleClosed(ctx, "life-peak", fmt.Sprintf("whole cash-out lifecycle with a postback, closed-loop, %d in flight over %d integrators (its peak)",
+		bareClients, len(r.in.tokens)), r.in.tokens)
+	rep.Phases["life-peak"] = peak
+	stepf("lifecycle closed-loop, one integrator")
+	rep.Phases["life-hot"] = r.lifecycleClosed(ctx, "life-hot", fmt.Sprintf("the same, %d in flight for one integrator", bareClients), r.in.tokens[:1])
+	if bare := rep.Phases["bare"].Result.rate(); bare > 0 {
+		rate := 0.3 * bare
+		stepf("lifecycle at %.0f/s (30%% of the bare lifecycle)", rate)
+		rep.Phases["life-30bare"] = r.lifecycleOpen(ctx, "life-30bare", "the lifecycle at 30% of the bare lifecycle's rate, open-loop, create → postback received", rate, r.in.tokens)
+	}
+	if p := peak.Result.rate(); p > 0 {
+		rate := 0.3 * p
+		stepf("lifecycle at %.0f/s (30%% of its peak)", rate)
+		rep.Phases["life-30peak"] = r.lifecycleOpen(ctx, "life-30peak", "the lifecycle at 30% of its peak, open-loop, create → postback received", rate, r.in.tokens)
 	}
 }
 

@@ -113,9 +113,11 @@ func (t *topology) pgBackends(ctx context.Context, conn *pgx.Conn) map[int]time.
 	return m
 }
 
-// commits reads the database's committed transactions so far (the
-// statistics are flushed at most every 500 ms: a phase's count is exact
-// to that).
+// commits reads the database's committed transactions so far. A session
+// reports its counts when it goes idle, at most once a second, and a
+// session that then stays idle reports what it held back 10 s later
+// (statsFlush): a phase's count is exact to that; committedSince counts
+// exactly.
 func (t *topology) commits(ctx context.Context, conn *pgx.Conn) int64 {
 	var n int64
 	_, _ = conn.Exec(ctx, `SELECT pg_stat_clear_snapshot()`)
@@ -125,7 +127,9 @@ func (t *topology) commits(ctx context.Context, conn *pgx.Conn) int64 {
 
 func (t *topology) newProbe(ctx context.Context) *probe {
 	p := &probe{t: t, start: map[string]time.Duration{}, states: map[string]int{}}
-	conn, err := pgx.Connect(ctx, t.dbURL)
+	// The probe's own queries go through the admin database, so that they
+	// are not counted among the run's commits.
+	conn, err := pgx.Connect(ctx, t.adminURL)
 	if err == nil {
 		p.conn = conn
 		p.pgPID = t.pgBackends(ctx, conn)
@@ -137,7 +141,7 @@ func (t *topology) newProbe(ctx context.Context) *probe {
 	sctx, stop := context.WithCancel(ctx)
 	p.stop = stop
 	if conn != nil {
-		sampler, _ := pgx.Connect(ctx, t.dbURL)
+		sampler, _ := pgx.Connect(ctx, t.adminURL)
 		if sampler != nil {
 			p.wg.Go(func() { p.sample(sctx, sampler) })
 		}
@@ -211,4 +215,39 @@ func (p *probe) finish(ctx context.Context) usage {
 		}
 	}
 	return u
+}
+
+// statsFlush is how long after its last transaction a session's counts
+// have surely reached pg_stat_database (PGSTAT_IDLE_INTERVAL, 10 s, and a
+// margin).
+const statsFlush = 11 * time.Second
+
+// commitCount counts a phase's commits exactly: from before its first
+// transaction to statsFlush after its last, when every session has
+// reported them.
+type commitCount struct {
+	t     *topology
+	start int64
+}
+
+func (t *topology) countCommits(ctx context.Context) commitCount {
+	return commitCount{t: t, start: t.commitsNow(ctx)}
+}
+
+// since waits for the sessions' counts to arrive and returns the commits
+// since the count began.
+func (c commitCount) since(ctx context.Context) int64 {
+	sleepCtx(ctx, statsFlush)
+	return c.t.commitsNow(ctx) - c.start
+}
+
+// commitsNow reads the commits so far through a connection of its own to
+// the admin database (not counted).
+func (t *topology) commitsNow(ctx context.Context) int64 {
+	conn, err := pgx.Connect(ctx, t.adminURL)
+	if err != nil {
+		return 0
+	}
+	defer conn.Close(ctx)
+	return t.commits(ctx, conn)
 }

@@ -71,3 +71,42 @@ func TestCostAgainstRaw(t *testing.T) {
 		t.Fatalf("no cost of 6.0 in:\n%s", b.String())
 	}
 }
+
+// TestLifecycleAgainstBare: the lifecycle's figures are ratios of the bare
+// lifecycle's in the same run, whose CPU counts only its own processes.
+func TestLifecycleAgainstBare(t *testing.T) {
+	bare := phaseAt(1000)
+	bare.Name, bare.Desc, bare.Only = "bare", "bare", []string{"postgres", "load"}
+	bare.Usage.CPU = map[string]time.Duration{"postgres": 10 * time.Second, "load": 10 * time.Second, "worker": 50 * time.Second} // 2 ms per op
+	bare.Usage.Commits = 30_000
+	peak := phaseAt(600)
+	peak.Name, peak.Desc = "life-peak", "peak"
+	peak.Usage.CPU = map[string]time.Duration{"postgres": 18 * time.Second, "worker": 6 * time.Second} // 4 ms per op
+	peak.Usage.Commits = 24_000
+	low := phaseAt(180)
+	low.Name, low.Desc = "life-30peak", "low"
+	low.Usage.CPU = map[string]time.Duration{"postgres": 9 * time.Second} // 5 ms per op
+	low.Usage.Commits = 9_000
+	hot := phaseAt(240)
+	idle := phase{Usage: usage{Elapsed: 10 * time.Second, CPU: map[string]time.Duration{"api": 100 * time.Millisecond, "worker": 50 * time.Millisecond}}}
+	rep := &report{Phases: map[string]phase{"bare": bare, "life-peak": peak, "life-30peak": low, "life-hot": hot, "idle": idle}}
+	var b bytes.Buffer
+	rep.render(&b)
+	out := b.String()
+	for _, want := range []string{
+		"| bare | 1,000 | 1.00 | — | — | 2.0 ms | 1.00 | 3.0 | postgres 1.00 · load 1.00 |",
+		"| peak | 600 | 0.60 |",
+		"| lifecycle with postbacks at its peak ≥ 0.5× the bare lifecycle | 0.60× | met |",
+		"| CPU per lifecycle ≤ 2× the bare lifecycle's, at peak | 2.00× (4.0 ms against 2.0 ms) | met |",
+		"| commits per lifecycle ≤ 4, at peak | 4.0 | met |",
+		"| CPU per lifecycle ≤ 2× the bare lifecycle's, at 30% of peak | 2.50× (5.0 ms against 2.0 ms) | **missed** |",
+		"| commits per lifecycle ≤ 4, at 30% of peak | 5.0 | **missed** |",
+		"| idle stack (api + worker, no traffic) ≤ 2% of one core | 1.5% | met |",
+		"| one integrator: lifecycle ≥ 0.5× the rate over 64 | 0.40× | **missed** |",
+		"| at 30% of the bare lifecycle's rate, create → postback delivered p99 ≤ 1 s | not measured in this run | **missed** |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}

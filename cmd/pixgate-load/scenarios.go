@@ -20,9 +20,17 @@ type phase struct {
 	Result     result
 	Usage      usage
 	NoLatency  bool     // the latencies are not per operation
-	Lag        *result  // lifecycle: create → COMPLETED
 	Offered    float64  // open-loop phases: the rate asked for
 	Notes      []string // what else the phase saw
+	// Only names the components whose CPU is the phase's own (all when
+	// empty): the bare lifecycle's is the harness's and Postgres'.
+	Only []string
+	// Commits and Lifecycles, when Lifecycles > 0, count exactly every
+	// commit of the phase and every lifecycle it ran, its warmup and its
+	// tail included (Usage.Commits is the timed window's, which the
+	// sessions' late reports blur).
+	Commits    int64
+	Lifecycles int
 }
 
 // run is one harness run: the topology, its integrators and clients.
@@ -76,14 +84,15 @@ func withdrawalBody(ext, postbackURL string) []byte {
 		`"key": "beltrano@example.com", "taxId": "52998224725"}%s}`, ext, pb)
 }
 
-// createWithdrawals drives POST /api/v1/withdrawals closed-loop.
-func (r *run) createWithdrawals(ctx context.Context, name, desc string) phase {
+// createWithdrawals drives POST /api/v1/withdrawals closed-loop, over
+// the integrators of tokens.
+func (r *run) createWithdrawals(ctx context.Context, name, desc string, tokens []string) phase {
 	r.external++
 	prefix := fmt.Sprintf("%s-%d-", name, r.external)
 	stopProfile := r.startProfiles(ctx, name)
 	p := r.measured(ctx, name, desc, func() result {
 		return closedLoop(ctx, r.api, r.conns, r.warmup, r.measure, 201, func(req *fasthttp.Request, g, i int) {
-			r.setJSON(req, "POST", "/api/v1/withdrawals", r.in.tokens[g%len(r.in.tokens)], withdrawalBody(prefix+fmt.Sprint(i), ""))
+			r.setJSON(req, "POST", "/api/v1/withdrawals", tokens[g%len(tokens)], withdrawalBody(prefix+fmt.Sprint(i), ""))
 		})
 	})
 	stopProfile()
@@ -136,66 +145,6 @@ func (r *run) drain(ctx context.Context, limit time.Duration) (finished int, rat
 		return before - last, 0, fmt.Errorf("%d withdrawals still PROCESSING: %w", last, err)
 	}
 	return before, float64(before) / time.Since(start).Seconds(), nil
-}
-
-// lagOf reads, for the withdrawals whose external_id starts with prefix,
-// how long each took from its creation to COMPLETED and to its postback
-// being delivered (database clock on both ends).
-func (r *run) lagOf(ctx context.Context, prefix string) (completed, postback result, err error) {
-	rows, err := r.db.Pool().Query(ctx, `SELECT extract(epoch FROM w.updated_at - w.created_at)::float8,
-			coalesce(extract(epoch FROM p.delivered_at - w.created_at)::float8, -1)
-		FROM withdrawals w LEFT JOIN postbacks p ON p.resource_type = 'withdrawal' AND p.resource_id = w.id
-		WHERE w.external_id LIKE $1 || '%' AND w.status = 'COMPLETED'`, prefix)
-	if err != nil {
-		return completed, postback, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var c, p float64
-		if err := rows.Scan(&c, &p); err != nil {
-			return completed, postback, err
-		}
-		completed.Latencies = append(completed.Latencies, seconds(c))
-		if p >= 0 {
-			postback.Latencies = append(postback.Latencies, seconds(p))
-		}
-	}
-	slices.Sort(completed.Latencies)
-	slices.Sort(postback.Latencies)
-	completed.Ops, postback.Ops = len(completed.Latencies), len(postback.Latencies)
-	return completed, postback, rows.Err()
-}
-
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-
-// lifecycle drives withdrawals with a postback at a fixed rate and follows
-// each to COMPLETED; it holds when all completed and the lag's p99 is
-// within limit.
-func (r *run) lifecycle(ctx context.Context, rate float64, limit time.Duration) (phase, bool) {
-	r.external++
-	prefix := fmt.Sprintf("life-%d-", r.external)
-	p := r.measured(ctx, "lifecycle", "whole cash-out lifecycle at a fixed rate, create → `COMPLETED`", func() result {
-		return openLoop(ctx, r.api, rate, r.measure, 512, 201, func(req *fasthttp.Request, g, i int) {
-			r.setJSON(req, "POST", "/api/v1/withdrawals", r.in.tokens[i%len(r.in.tokens)], withdrawalBody(prefix+fmt.Sprint(i), r.t.postbacks+"/postbacks"))
-		}, nil)
-	})
-	p.Name, p.Offered = fmt.Sprintf("lifecycle@%.0f", rate), rate
-	// Wait (a bounded time) for the stragglers: a rate that falls behind
-	// shows as a long lag, or as withdrawals not final.
-	_, _, err := r.drain(ctx, 20*time.Second)
-	if err != nil {
-		p.Notes = append(p.Notes, err.Error())
-	}
-	lag, pbLag, lerr := r.lagOf(ctx, prefix)
-	if lerr != nil {
-		p.Notes = append(p.Notes, lerr.Error())
-	}
-	p.Lag = &lag
-	if pbLag.Ops > 0 {
-		p.Notes = append(p.Notes, fmt.Sprintf("create → postback delivered p50 %s, p99 %s", ms(pbLag.percentile(0.5)), ms(pbLag.percentile(0.99))))
-	}
-	ok := err == nil && lerr == nil && p.Result.Errors == 0 && lag.Ops == p.Result.Ops && lag.percentile(0.99) <= limit
-	return p, ok
 }
 
 // paymentPostback creates charges with a postback URL, pays them at the

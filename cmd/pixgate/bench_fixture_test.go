@@ -23,6 +23,7 @@ import (
 
 	"github.com/pixgate/pixgate/api"
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
@@ -245,8 +246,10 @@ func newBenchAPI(tb testing.TB, integrators int) benchAPI {
 		// High enough never to refuse: the limiter's Redis round trip is
 		// measured, not its refusals.
 		V1RatePerMinute: 1 << 30,
-	}, api.Deps{DB: db, Redis: rdb, Provider: providerclient.New(providerclient.Config{
-		BaseURL: psrv.URL, ClientID: sandbox.DefaultClientID, ClientSecret: sandbox.DefaultClientSecret})})
+	}, api.Deps{DB: db, Redis: rdb, Provider: func() providerclient.Connector {
+		cfg := providerclient.Config{BaseURL: psrv.URL, ClientID: sandbox.DefaultClientID, ClientSecret: sandbox.DefaultClientSecret}
+		return providerclient.Wrap(family.NewConnector(cfg), cfg)
+	}()})
 	return benchAPI{wallets: newWallets(tb, db, integrators), url: listen(tb, srv.App()), client: benchHTTPClient(tb)}
 }
 

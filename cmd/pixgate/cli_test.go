@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,8 +21,15 @@ type pixgate struct {
 	env map[string]string
 }
 
+// newPixgate is pixgate on a fresh database, with the suite's bound on
+// connections per process, and its demo key (if pixgate dev makes one) in
+// the test's temporary directory, not the user's cache directory.
 func newPixgate(t *testing.T) *pixgate {
-	return &pixgate{t: t, env: map[string]string{"PIXGATE_DATABASE_URL": storagetest.NewDatabaseURL(t)}}
+	return &pixgate{t: t, env: map[string]string{
+		"PIXGATE_DATABASE_URL":       storagetest.NewDatabaseURL(t),
+		"PIXGATE_DATABASE_MAX_CONNS": strconv.Itoa(storagetest.ProcessPool),
+		"PIXGATE_DEMO_KEY_FILE":      filepath.Join(t.TempDir(), "demo-key.json"),
+	}}
 }
 
 func (p *pixgate) run(args ...string) (code int, stdout, stderr string) {

@@ -15,7 +15,7 @@ import (
 func (c *cli) apiCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "api",
-		Short: "Serve the HTTP API: /api/v1, /v2 (tokens, balance), the provider webhook, /docs, /healthz and /readyz",
+		Short: "Serve the HTTP API: /api/v1, /v2, the provider webhook, /openapi.yaml, /docs, /healthz and /readyz",
 		Long: `Serve the HTTP API. API processes are stateless: run as many as the load needs
 behind a load balancer (set PIXGATE_PROXY_HEADER and PIXGATE_TRUSTED_PROXIES).`,
 		Args: cobra.NoArgs,
@@ -23,10 +23,16 @@ behind a load balancer (set PIXGATE_PROXY_HEADER and PIXGATE_TRUSTED_PROXIES).`,
 			if err := c.requireWebhookToken(); err != nil {
 				return err
 			}
-			return c.runStack(cmd.Context(), func(*stack) error {
+			if err := c.bind(settingHTTPAddr, settingAPIMetricsAddr); err != nil {
+				return err
+			}
+			defer c.closeListeners()
+			err := c.runStack(cmd.Context(), func(*stack) error {
 				c.log.Info("api listening", "addr", c.cfg.HTTPAddr, "metrics", c.cfg.APIMetricsAddr)
 				return nil
 			}, c.startAPI, c.startAPIMetrics)
+			c.logStopped("api", err)
+			return err
 		},
 	}
 }
@@ -34,11 +40,11 @@ behind a load balancer (set PIXGATE_PROXY_HEADER and PIXGATE_TRUSTED_PROXIES).`,
 // startAPIMetrics serves /metrics (and /debug/pprof/ when PIXGATE_PPROF is
 // set) on its own listener, off the public port.
 func (c *cli) startAPIMetrics(ctx context.Context, g *errgroup.Group, st *stack) error {
-	serve, err := serveHTTP(ctx, c.withPprof(promhttp.HandlerFor(st.registry, promhttp.HandlerOpts{})), c.cfg.APIMetricsAddr, nil)
+	ln, err := c.listener(settingAPIMetricsAddr)
 	if err != nil {
 		return err
 	}
-	g.Go(serve)
+	g.Go(serveHTTP(ctx, c.withPprof(promhttp.HandlerFor(st.registry, promhttp.HandlerOpts{})), ln, nil))
 	return nil
 }
 
@@ -48,6 +54,10 @@ const groupCommitSize = 32
 // startAPI binds the API's address and adds its server to g.
 func (c *cli) startAPI(ctx context.Context, g *errgroup.Group, st *stack) error {
 	maxAmount, err := c.cfg.maxAmount()
+	if err != nil {
+		return err
+	}
+	ln, err := c.listener(settingHTTPAddr)
 	if err != nil {
 		return err
 	}
@@ -65,6 +75,7 @@ func (c *cli) startAPI(ctx context.Context, g *errgroup.Group, st *stack) error 
 		V2TokenRatePerMinute:  c.cfg.V2TokenRatePerMinute,
 		V2RatePerMinute:       c.cfg.V2RatePerMinute,
 		AuthFailuresPerMinute: c.cfg.AuthFailuresPerMinute,
+		KeyLookupsPerMinute:   c.cfg.KeyLookupsPerMinute,
 		AllowHTTPPostbacks:    c.cfg.PostbackAllowHTTP,
 		// The workers' delivery policy, checked when a URL is given.
 		PostbackURLPolicy: func(ctx context.Context, raw string) error { return postback.CheckURL(ctx, raw, c.postbackPolicy()) },
@@ -78,11 +89,8 @@ func (c *cli) startAPI(ctx context.Context, g *errgroup.Group, st *stack) error 
 		Logger:   c.log,
 		Metrics:  st.registry,
 		Ready:    []api.ReadyCheck{{Name: "redis", Check: func(ctx context.Context) error { return st.redis.Ping(ctx).Err() }}},
+		Live:     st.db.PoolStarved,
 	})
-	serve, err := serveFiber(ctx, srv.App(), c.cfg.HTTPAddr)
-	if err != nil {
-		return err
-	}
-	g.Go(serve)
+	g.Go(serveFiber(ctx, srv.App(), ln))
 	return nil
 }

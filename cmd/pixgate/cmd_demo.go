@@ -36,7 +36,8 @@ addresses are PIXGATE_HTTP_ADDR and PIXGATE_SANDBOX_ADDR unless given.`,
 			if t.token == "" {
 				k, err := c.readDemoKey()
 				if errors.Is(err, fs.ErrNotExist) {
-					return errors.New("no demo key yet: start pixgate dev (make run) first, or pass --token")
+					path, _ := c.demoKeyFile()
+					return c.noDemoKey(path)
 				}
 				if err != nil {
 					return err

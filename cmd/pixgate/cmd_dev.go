@@ -6,10 +6,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 )
@@ -24,8 +28,20 @@ func (c *cli) devCommand() *cobra.Command {
 process, and print a demo integrator's credentials. This is what make run starts.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c.devDefaults()
+			if err := c.devDefaults(); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
+			// Every address first: a taken port stops dev before it
+			// creates or migrates the database.
+			addrs := []string{settingSandboxAddr, settingHTTPAddr, settingWorkerAddr}
+			if c.sandboxContract() == sandbox.ContractEfi {
+				addrs = append(addrs, settingSandboxTLSAddr)
+			}
+			if err := c.bind(addrs...); err != nil {
+				return err
+			}
+			defer c.closeListeners()
 			err := c.runStack(ctx, func(st *stack) error {
 				demo, err := c.ensureDemo(ctx, st.db)
 				if err == nil {
@@ -33,7 +49,7 @@ process, and print a demo integrator's credentials. This is what make run starts
 				}
 				return err
 			}, c.startSandbox, c.startAPI, c.startWorker)
-			c.log.Info("pixgate dev stopped")
+			c.logStopped("pixgate dev", err)
 			return err
 		},
 	}
@@ -43,30 +59,57 @@ process, and print a demo integrator's credentials. This is what make run starts
 // connection of its own, apart from the stack's pool, so PixGate's load on
 // that pool never holds up the provider PixGate is waiting for.
 func (c *cli) startSandbox(ctx context.Context, g *errgroup.Group, _ *stack) error {
-	sb, stop, err := c.openSandbox(ctx, c.cfg.SandboxAddr)
+	ln, err := c.listener(settingSandboxAddr)
 	if err != nil {
 		return err
 	}
-	serve, err := serveHTTP(ctx, sb.Handler(), c.cfg.SandboxAddr, stop)
+	var tlsLn net.Listener
+	if c.sandboxContract() == sandbox.ContractEfi {
+		if tlsLn, err = c.listener(settingSandboxTLSAddr); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+	sb, stop, err := c.openSandbox(ctx, c.cfg.SandboxAddr)
 	if err != nil {
+		ln.Close()
+		if tlsLn != nil {
+			tlsLn.Close()
+		}
+		return err
+	}
+	if err := c.serveSandbox(ctx, g, sb, ln, tlsLn, stop); err != nil {
 		stop()
 		return err
 	}
-	g.Go(serve)
 	return nil
 }
 
 // devDefaults adjusts settings for a developer's machine where the operator
-// left them unset: readable logs, the in-process sandbox as the provider,
-// http and private postback URLs allowed, generated secrets.
-func (c *cli) devDefaults() {
+// left them unset: readable logs, the in-process sandbox as the provider
+// (speaking the contract of PIXGATE_PROVIDER_KIND, with its certificates for
+// efi), http and private postback URLs allowed, generated secrets.
+func (c *cli) devDefaults() error {
 	set := func(name string) bool { _, ok := c.environ[name]; return ok }
 	if !set("PIXGATE_LOG_FORMAT") {
 		c.cfg.LogFormat = "text"
 		c.setLogger(newLogger(c.stderr, c.cfg.LogLevel, c.cfg.LogFormat))
 	}
+	if !set("PIXGATE_SANDBOX_CONTRACT") {
+		c.cfg.SandboxContract = strings.ToLower(c.cfg.ProviderKind)
+	}
+	efiSandbox := c.sandboxContract() == sandbox.ContractEfi
 	if !set("PIXGATE_PROVIDER_URL") {
 		c.cfg.ProviderURL = "http://" + c.cfg.SandboxAddr
+		if efiSandbox {
+			c.cfg.ProviderURL = "https://" + c.cfg.SandboxTLSAddr
+		}
+	}
+	if !set("PIXGATE_PROVIDER_EXTENSIONS") && !set("PIXGATE_PROVIDER_URL") {
+		c.cfg.ProviderExtensions = true // its own sandbox serves them
+	}
+	if efiSandbox && !set("PIXGATE_PROVIDER_PIX_KEY") {
+		c.cfg.ProviderPixKey = sandbox.DefaultPixKey
 	}
 	if !set("PIXGATE_PUBLIC_BASE_URL") {
 		c.cfg.PublicBaseURL = "http://" + c.cfg.HTTPAddr
@@ -81,8 +124,30 @@ func (c *cli) devDefaults() {
 		c.cfg.ProviderWebhookToken = c.devWebhookToken()
 	}
 	if c.cfg.MonitoringPassword == "" {
-		c.cfg.MonitoringPassword = randomHex(8)
+		c.cfg.MonitoringPassword = c.devMonitoringPassword()
 	}
+	if efiSandbox && strings.EqualFold(c.cfg.ProviderKind, sandbox.ContractEfi) {
+		return c.useSandboxTLS()
+	}
+	if c.sandboxContract() == sandbox.ContractWoovi && strings.EqualFold(c.cfg.ProviderKind, sandbox.ContractWoovi) &&
+		!set("PIXGATE_PROVIDER_WEBHOOK_KEY") {
+		// PixGate checks the sandbox's webhook signatures as Woovi's.
+		key, err := c.sandboxWooviKey()
+		if err != nil {
+			return err
+		}
+		c.wooviKey, c.cfg.ProviderWebhookKey = key, publicKeyPEM(key)
+	}
+	return nil
+}
+
+// invokedAs is how this binary was started ("./bin/pixgate" by make run),
+// for commands the banner suggests; "pixgate" when it was found on the PATH.
+func invokedAs() string {
+	if strings.Contains(os.Args[0], "/") {
+		return os.Args[0]
+	}
+	return "pixgate"
 }
 
 func randomHex(n int) string {
@@ -146,7 +211,7 @@ func (c *cli) printBanner(d demoIntegrator) {
 	c.printf("\nTry (the key stays the same from one run to the next):\n")
 	c.printf("  export PIXGATE_AUTH='%s'\n", auth)
 	c.printf("  curl -s %s/api/v1/balance -H \"$PIXGATE_AUTH\"\n", base)
-	c.printf("  pixgate demo     # the README's tour: a charge paid, a withdrawal completed, every request and answer shown\n")
+	c.printf("  %s demo     # the README's tour: a charge paid, a withdrawal completed, every request and answer shown\n", invokedAs())
 	c.printf("  # v2, as the provider family's clients call it (docs/api-v2.md):\n")
 	c.printf("  curl -s -X POST %s/v2/oauth/token -u '%s:%s'\n", base, d.creds.PublicID, d.creds.Secret)
 	c.printf("  curl -s -X POST %s/v2/balance -H 'Authorization: Bearer <access_token>'\n", base)

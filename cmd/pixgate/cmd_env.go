@@ -18,7 +18,7 @@ type settingView struct {
 }
 
 func (c *cli) envCommand() *cobra.Command {
-	var markdown, asJSON bool
+	var markdown, asJSON, generate bool
 	cmd := &cobra.Command{
 		Use:   "env",
 		Short: "List the PIXGATE_* settings with the values in force",
@@ -27,6 +27,10 @@ URLs show their host, port and database with only the password masked;
 secrets (tokens, passwords, client secrets) are never shown.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if generate {
+				c.printf("%s\n", newWebhookToken())
+				return nil
+			}
 			if markdown {
 				c.printf("%s", configMarkdown())
 				return nil
@@ -44,6 +48,7 @@ secrets (tokens, passwords, client secrets) are never shown.`,
 		},
 	}
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the settings as the README's Markdown table")
+	cmd.Flags().BoolVar(&generate, "generate-webhook-token", false, "print a new random PIXGATE_PROVIDER_WEBHOOK_TOKEN (256 bits) and nothing else")
 	addJSONFlag(cmd, &asJSON)
 	return cmd
 }
@@ -78,14 +83,14 @@ func maskSetting(name, value string) string {
 	return value
 }
 
-// isSecretVar says whether a setting's value must never be printed.
+// isSecretVar says whether a setting's value must never be printed: one
+// that names a secret, a token or a password by its last word, or a private
+// key (PIXGATE_PROVIDER_KEY_PEM). Settings
+// about them (PIXGATE_TOKEN_TTL, PIXGATE_V2_TOKEN_RATE_PER_MINUTE) are
+// shown.
 func isSecretVar(name string) bool {
-	for _, s := range []string{"SECRET", "TOKEN", "PASSWORD"} {
-		if strings.Contains(name, s) {
-			return true
-		}
-	}
-	return false
+	last := name[strings.LastIndex(name, "_")+1:]
+	return last == "SECRET" || last == "TOKEN" || last == "PASSWORD" || strings.HasSuffix(name, "_KEY_PEM")
 }
 
 // passwordParam finds password=... in a URL query or a key/value DSN.

@@ -23,13 +23,15 @@ type integratorView struct {
 	WebhookSecret string                   `json:"webhook_secret,omitempty"`
 	Fees          map[string]money.FeeView `json:"fees"`
 	CashInHold    string                   `json:"cashin_hold"`
+	SameHolder    bool                     `json:"same_holder"`
 	HeldCharges   *int                     `json:"held_charges,omitempty"`
 	CreatedAt     time.Time                `json:"created_at"`
 }
 
 func viewIntegrator(in storage.Integrator) integratorView {
 	return integratorView{ID: in.ID, Name: in.Name, Email: in.Email, CreatedAt: in.CreatedAt, CashInHold: formatHold(in.CashInHold),
-		Fees: map[string]money.FeeView{"cashin": in.CashIn.View("cashin"), "cashout": in.CashOut.View("cashout")}}
+		SameHolder: in.SameHolder,
+		Fees:       map[string]money.FeeView{"cashin": in.CashIn.View("cashin"), "cashout": in.CashOut.View("cashout")}}
 }
 
 func (c *cli) integratorCommand() *cobra.Command {
@@ -132,7 +134,7 @@ func (c *cli) integratorListCommand() *cobra.Command {
 				c.printfTo(tw, "ID\tNAME\tEMAIL\tCASH-IN FEE\tCASH-OUT FEE\tCASH-IN HOLD\tCREATED\n")
 				for _, in := range list {
 					c.printfTo(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", in.ID, in.Name, in.Email, in.CashIn, in.CashOut, formatHold(in.CashInHold),
-						in.CreatedAt.Format(time.DateTime))
+						in.CreatedAt.Format(timeLayout))
 				}
 				return tw.Flush()
 			})

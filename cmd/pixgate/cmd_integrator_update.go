@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pixgate/pixgate/providerclient/connectors"
 	"github.com/pixgate/pixgate/storage"
 )
 
@@ -15,50 +16,99 @@ func (c *cli) integratorUpdateCommand() *cobra.Command {
 	var (
 		integrator int64
 		hold       string
+		sameHolder bool
 		asJSON     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "update",
-		Short: "Change an integrator's cash-in settlement hold",
+		Short: "Change an integrator's cash-in settlement hold or same-holder rule",
 		Long: `Change how long the net of an integrator's paid charges stays in its pending
-balance before it becomes available. The new hold applies to charges paid from
-now on; charges already held keep the available_at they were given.`,
-		Example: `  pixgate integrator update --integrator 1 --cashin-hold 24h`,
-		Args:    cobra.NoArgs,
+balance before it becomes available (--cashin-hold), and whether it keeps only
+payments from its payers' own accounts and pays only to its recipients' own keys
+(--same-holder, as licensed betting operators must: Portaria SPA/MF 615/2024).
+
+The new hold applies to charges paid from now on; charges already held keep the
+available_at they were given. With the same-holder rule, a charge paid from an
+account whose document is not the charge's payer.document is returned to its
+payer in full, automatically, and a withdrawal to a key of anyone other than
+creditParty.taxId is refused (422) before anything is reserved.`,
+		Example: `  pixgate integrator update --integrator 1 --cashin-hold 24h
+  pixgate integrator update --integrator 1 --same-holder
+  pixgate integrator update --integrator 1 --same-holder=false`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			d, err := parseHold(hold)
-			if err != nil {
-				return err
+			setHold, setSame := cmd.Flags().Changed("cashin-hold"), cmd.Flags().Changed("same-holder")
+			if !setHold && !setSame {
+				return fmt.Errorf("nothing to change: give --cashin-hold, --same-holder, or both")
+			}
+			var d time.Duration
+			if setHold {
+				var err error
+				if d, err = parseHold(hold); err != nil {
+					return err
+				}
 			}
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
 				before, err := db.Integrator(cmd.Context(), integrator)
 				if err != nil {
 					return notFound("integrator", integrator, err)
 				}
-				in, held, err := db.SetCashInHold(cmd.Context(), integrator, d)
-				if err != nil {
-					return err
+				in, held := before, 0
+				if setHold {
+					if in, held, err = db.SetCashInHold(cmd.Context(), integrator, d); err != nil {
+						return err
+					}
+				}
+				if setSame {
+					if in, err = db.SetSameHolder(cmd.Context(), integrator, sameHolder); err != nil {
+						return err
+					}
 				}
 				if asJSON {
 					v := viewIntegrator(in)
-					v.HeldCharges = &held
+					if setHold {
+						v.HeldCharges = &held
+					}
 					return printJSON(c.stdout, v)
 				}
-				c.printf("integrator %d: cash-in hold %s (was %s), for charges paid from now on\n", in.ID, formatHold(in.CashInHold), formatHold(before.CashInHold))
-				if held > 0 {
-					c.printf("  %d charges already held keep their available_at\n", held)
+				if setHold {
+					c.printf("integrator %d: cash-in hold %s (was %s), for charges paid from now on\n", in.ID, formatHold(in.CashInHold), formatHold(before.CashInHold))
+					if held > 0 {
+						c.printf("  %d charges already held keep their available_at\n", held)
+					}
+				}
+				if setSame {
+					c.printf("integrator %d: same holder %s (was %s), for payments confirmed and withdrawals created from now on\n",
+						in.ID, onOff(in.SameHolder), onOff(before.SameHolder))
+					if in.SameHolder && !c.providerReportsPayers() {
+						c.printf("  warning: the %s provider does not report who paid a charge: every payment to this integrator will be returned\n",
+							c.cfg.ProviderKind)
+					}
 				}
 				return nil
 			})
 		},
 	}
 	cmd.Flags().Int64Var(&integrator, "integrator", 0, "integrator id (required)")
-	cmd.Flags().StringVar(&hold, "cashin-hold", "", "settlement hold of cash-in, e.g. 24h, 2d, 30m, or 0 for none (required)")
+	cmd.Flags().StringVar(&hold, "cashin-hold", "", "settlement hold of cash-in, e.g. 24h, 2d, 30m, or 0 for none")
+	cmd.Flags().BoolVar(&sameHolder, "same-holder", false, "take payments only from the payer's own account and pay only to the recipient's own key (--same-holder=false turns it off)")
 	addJSONFlag(cmd, &asJSON)
-	for _, f := range []string{"integrator", "cashin-hold"} {
-		_ = cmd.MarkFlagRequired(f)
-	}
+	_ = cmd.MarkFlagRequired("integrator")
 	return cmd
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// providerReportsPayers says whether the configured provider's connector
+// names who paid a charge, which the same-holder rule needs.
+func (c *cli) providerReportsPayers() bool {
+	conn, err := connectors.Bare(c.providerConfig())
+	return err == nil && conn.Capabilities().PayerDocument
 }
 
 // parseHold reads a settlement hold: a Go duration (90s, 30m, 24h, 1h30m),

@@ -99,7 +99,7 @@ func (c *cli) keyRevokeCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "revoke PUBLIC_ID",
 		Short: "Revoke an API key at once",
-		Args:  cobra.ExactArgs(1),
+		Args:  oneArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
 				k, err := db.Key(cmd.Context(), args[0])
@@ -116,7 +116,7 @@ func (c *cli) keyRevokeCommand() *cobra.Command {
 					return printJSON(c.stdout, map[string]any{"public_id": args[0], "revoked": true, "already_revoked": already})
 				}
 				if already {
-					c.printf("key %s was already revoked on %s\n", args[0], k.RevokedAt.Format(time.DateTime))
+					c.printf("key %s was already revoked on %s\n", args[0], k.RevokedAt.Format(timeLayout))
 					return nil
 				}
 				c.printf("key %s revoked\n", args[0])
@@ -158,10 +158,10 @@ func (c *cli) keyListCommand() *cobra.Command {
 				for _, k := range keys {
 					revoked := "-"
 					if k.RevokedAt != nil {
-						revoked = k.RevokedAt.Format(time.DateTime)
+						revoked = k.RevokedAt.Format(timeLayout)
 					}
 					c.printfTo(tw, "%s\t%s\t%s\t%s\t%s\n", k.PublicID, strings.Join(k.Scopes, ","), allowlistText(k.IPAllowlist),
-						k.CreatedAt.Format(time.DateTime), revoked)
+						k.CreatedAt.Format(timeLayout), revoked)
 				}
 				return tw.Flush()
 			})

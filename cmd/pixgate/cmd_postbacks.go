@@ -90,7 +90,7 @@ func (c *cli) postbacksListCommand() *cobra.Command {
 				for _, p := range list {
 					c.printfTo(tw, "%s\t%s %s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", p.ID, p.ResourceType, p.ResourceID,
 						orDash(deref(postbackExternalID(p.Body))), p.Event, p.Status, p.Attempts, codeText(p.LastStatusCode),
-						timeText(p.NextAttemptAt), p.CreatedAt.Format(time.DateTime))
+						timeText(p.NextAttemptAt), p.CreatedAt.Format(timeLayout))
 				}
 				return tw.Flush()
 			})
@@ -108,7 +108,7 @@ func (c *cli) postbacksShowCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show ID",
 		Short: "Show one postback, its body and every delivery attempt",
-		Args:  cobra.ExactArgs(1),
+		Args:  oneArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, err := uuid.Parse(args[0])
 			if err != nil {
@@ -142,7 +142,7 @@ func (c *cli) postbacksShowCommand() *cobra.Command {
 					if a.Error != nil {
 						errText = *a.Error
 					}
-					c.printfTo(tw, "%d\t%s\t%s\t%dms\t%s\n", a.Attempt, a.CreatedAt.Format(time.DateTime), codeText(a.StatusCode),
+					c.printfTo(tw, "%d\t%s\t%s\t%dms\t%s\n", a.Attempt, a.CreatedAt.Format(timeLayout), codeText(a.StatusCode),
 						a.Latency.Milliseconds(), orDash(errText))
 				}
 				return tw.Flush()
@@ -162,7 +162,7 @@ func (c *cli) postbacksRedeliverCommand() *cobra.Command {
 running worker sends it within a second). It gets at least one attempt; if that
 fails it is retried on the usual schedule while it is younger than the
 postback maximum age, and given up otherwise.`,
-		Args: cobra.ExactArgs(1),
+		Args: oneArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, err := uuid.Parse(args[0])
 			if err != nil {
@@ -197,7 +197,7 @@ func (c *cli) printPostback(p storage.Postback) {
 	c.printf("postback %s\n  integrator      %d\n  resource        %s %s\n  external id     %s\n  event           %s\n  url             %s\n",
 		p.ID, p.IntegratorID, p.ResourceType, p.ResourceID, orDash(deref(postbackExternalID(p.Body))), p.Event, p.URL)
 	c.printf("  status          %s after %d attempt(s), last code %s\n  next attempt    %s\n  created         %s\n",
-		p.Status, p.Attempts, codeText(p.LastStatusCode), timeText(p.NextAttemptAt), p.CreatedAt.Format(time.DateTime))
+		p.Status, p.Attempts, codeText(p.LastStatusCode), timeText(p.NextAttemptAt), p.CreatedAt.Format(timeLayout))
 	if p.LastError != nil {
 		c.printf("  last error      %s\n", *p.LastError)
 	}
@@ -214,7 +214,7 @@ func timeText(t *time.Time) string {
 	if t == nil {
 		return "-"
 	}
-	return t.Format(time.DateTime)
+	return t.Format(timeLayout)
 }
 
 // postbackExternalID is the integrator's external_id of the record a

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
@@ -60,7 +59,7 @@ func (c *cli) transferListCommand() *cobra.Command {
 						pix = *f.PixID
 					}
 					c.printfTo(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\n", f.Kind, f.ID, f.IntegratorID, f.Amount, f.Fee, orDash(pix),
-						f.Resends, f.FlaggedAt.Format(time.DateTime), f.FlagReason)
+						f.Resends, f.FlaggedAt.Format(timeLayout), f.FlagReason)
 				}
 				return tw.Flush()
 			})

@@ -12,6 +12,7 @@ type walletView struct {
 	Available     money.Money `json:"available"`
 	Pending       money.Money `json:"pending"`
 	Reserved      money.Money `json:"reserved"`
+	Blocked       money.Money `json:"blocked"`
 	TransactionID int64       `json:"transaction_id,omitempty"`
 	Credited      money.Money `json:"credited,omitempty"`
 	Debited       money.Money `json:"debited,omitempty"`
@@ -30,7 +31,7 @@ func (c *cli) walletShowCommand() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "show",
-		Short: "Show an integrator's available, pending and reserved balances",
+		Short: "Show an integrator's available, pending, reserved and blocked balances",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
@@ -39,9 +40,11 @@ func (c *cli) walletShowCommand() *cobra.Command {
 					return notFound("integrator", integrator, err)
 				}
 				if asJSON {
-					return printJSON(c.stdout, walletView{IntegratorID: integrator, Available: w.Available, Pending: w.Pending, Reserved: w.Reserved})
+					return printJSON(c.stdout, walletView{IntegratorID: integrator, Available: w.Available, Pending: w.Pending, Reserved: w.Reserved,
+						Blocked: w.Blocked})
 				}
-				c.printf("integrator %d: available R$ %s, pending R$ %s, reserved R$ %s\n", integrator, w.Available, w.Pending, w.Reserved)
+				c.printf("integrator %d: available R$ %s, pending R$ %s, reserved R$ %s, blocked R$ %s\n", integrator, w.Available, w.Pending,
+					w.Reserved, w.Blocked)
 				return nil
 			})
 		},

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/worker"
 	"github.com/pixgate/pixgate/worker/postback"
+	"github.com/pixgate/pixgate/worker/statements"
 )
 
 func (c *cli) workerCommand() *cobra.Command {
@@ -22,35 +25,52 @@ processes as the load needs; they share the work through Postgres and Redis.`,
 			if err := c.requireWebhookToken(); err != nil {
 				return err
 			}
-			return c.runStack(cmd.Context(), func(*stack) error {
+			if err := c.bind(settingWorkerAddr); err != nil {
+				return err
+			}
+			defer c.closeListeners()
+			err := c.runStack(cmd.Context(), func(*stack) error {
 				c.log.Info("worker running", "monitor", c.cfg.WorkerAddr)
 				return nil
 			}, c.startWorker)
+			c.logStopped("worker", err)
+			return err
 		},
 	}
 }
 
 // startWorker adds the worker and its side server to g.
 func (c *cli) startWorker(ctx context.Context, g *errgroup.Group, st *stack) error {
+	ln, err := c.listener(settingWorkerAddr)
+	if err != nil {
+		return err
+	}
 	w := worker.New(worker.Config{
 		Concurrency:        c.cfg.WorkerConcurrency,
 		ProviderWebhookURL: c.webhookURL(),
 		Postbacks:          c.postbackPolicy(),
-		Reconcile:          worker.ReconcileConfig{Interval: c.cfg.ReconcileInterval, StaleAfter: c.cfg.ReconcileStaleAfter},
-		Retention:          worker.RetentionConfig{ProcessedEvents: c.cfg.RetainEvents, SentOutbox: c.cfg.RetainOutbox},
-	}, worker.Deps{DB: st.db, Redis: st.redis, Provider: st.provider, Logger: c.log, Metrics: st.registry})
+		Reconcile: worker.ReconcileConfig{Interval: c.cfg.ReconcileInterval, StaleAfter: c.cfg.ReconcileStaleAfter,
+			InfractionPoll: c.cfg.InfractionPoll, InfractionPollWindow: c.cfg.InfractionPollWindow},
+		Retention: worker.RetentionConfig{ProcessedEvents: c.cfg.RetainEvents, SentOutbox: c.cfg.RetainOutbox},
+	}, worker.Deps{DB: st.db, Redis: st.redis, Queue: st.queue, Provider: st.provider, Logger: c.log, Metrics: st.registry})
 	connOpt, err := c.redisConnOpt()
 	if err != nil {
+		ln.Close()
 		return err
 	}
 	monitor := w.MonitorHandler(worker.MonitorConfig{User: c.cfg.MonitoringUser, Password: c.cfg.MonitoringPassword,
-		RedisConnOpt: connOpt, Registry: st.registry})
-	serveMonitor, err := serveHTTP(ctx, c.withPprof(monitor), c.cfg.WorkerAddr, nil)
-	if err != nil {
-		return err
-	}
+		RedisConnOpt: connOpt, Registry: st.registry, Live: st.db.PoolStarved})
 	g.Go(func() error { return w.Run(ctx) })
-	g.Go(serveMonitor)
+	g.Go(serveHTTP(ctx, c.withPprof(monitor), ln, nil))
+	// Each provider's previous day, reconciled once across all workers.
+	books := statements.New(c.reconcileConfig(), st.db, func() []providerclient.Connector { return []providerclient.Connector{st.provider} },
+		c.log, statements.NewMetrics(st.registry))
+	g.Go(func() error {
+		var wg sync.WaitGroup
+		books.Start(ctx, &wg)
+		wg.Wait()
+		return nil
+	})
 	return nil
 }
 

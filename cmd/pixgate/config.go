@@ -12,6 +12,8 @@ import (
 
 	"github.com/caarlos0/env/v11"
 
+	"github.com/pixgate/pixgate/api"
+	"github.com/pixgate/pixgate/providerclient/connectors"
 	"github.com/pixgate/pixgate/storage/money"
 )
 
@@ -26,6 +28,11 @@ type config struct {
 	MigrateOnStart   bool   `env:"PIXGATE_MIGRATE_ON_START" envDefault:"true" desc:"api and worker apply pending migrations at start (false: they refuse to start until pixgate migrate ran, e.g. as a Kubernetes Job)"`
 	RedisURL         string `env:"PIXGATE_REDIS_URL" envDefault:"redis://127.0.0.1:6379/0" desc:"Redis for queues, access tokens and rate limits: redis://, rediss://, redis-sentinel://[:pw@]s1:26379,s2:26379/0?master=NAME or redis-cluster://[:pw@]n1:6379,n2:6379"`
 
+	// The acquire timeout bounds the wait for a free connection, never a
+	// statement: a request that waited this long is answered 503 with
+	// Retry-After.
+	DatabaseAcquireTimeout time.Duration `env:"PIXGATE_DATABASE_ACQUIRE_TIMEOUT" envDefault:"5s" desc:"longest wait for a free database connection; a request that waits longer is answered 503 with Retry-After"`
+
 	HTTPAddr       string `env:"PIXGATE_HTTP_ADDR" envDefault:"127.0.0.1:8080" desc:"API listen address"`
 	WorkerAddr     string `env:"PIXGATE_WORKER_ADDR" envDefault:"127.0.0.1:8081" desc:"worker side server: /healthz, /metrics, /monitoring"`
 	APIMetricsAddr string `env:"PIXGATE_API_METRICS_ADDR" envDefault:"127.0.0.1:8082" desc:"pixgate api's /metrics listener (kept off the public port)"`
@@ -38,6 +45,7 @@ type config struct {
 	GroupCommit           int           `env:"PIXGATE_GROUP_COMMIT" envDefault:"4" desc:"withdrawal creates pixgate api commits together, in up to this many transactions at once (0: each alone)"`
 	KeyCacheTTL           time.Duration `env:"PIXGATE_KEY_CACHE_TTL" envDefault:"10s" desc:"how long pixgate api keeps a used API key in memory (0: no cache); revoking or changing a key reaches every api process at once, through Postgres notifications"`
 	V1RatePerMinute       int           `env:"PIXGATE_V1_RATE_PER_MINUTE" envDefault:"600" desc:"requests per minute per v1 API key (negative: no limit)"`
+	KeyLookupsPerMinute   int           `env:"PIXGATE_KEY_LOOKUPS_PER_MINUTE" envDefault:"30" desc:"GET /api/v1/pix-keys/{key} lookups per minute per integrator, on top of each key's limit (negative: no limit)"`
 	AuthFailuresPerMinute int           `env:"PIXGATE_AUTH_FAILURES_PER_MINUTE" envDefault:"30" desc:"failed authentications per minute per client address (IPv6: per /64) before it gets 429 (negative: no limit)"`
 	BodyLimit             int           `env:"PIXGATE_BODY_LIMIT" envDefault:"65536" desc:"largest request body, in bytes"`
 	ProxyHeader           string        `env:"PIXGATE_PROXY_HEADER" desc:"header with the client address behind a proxy; use one the proxy overwrites, e.g. X-Real-IP"`
@@ -46,7 +54,7 @@ type config struct {
 
 	TokenTTL             seconds `env:"PIXGATE_TOKEN_TTL" envDefault:"3600" desc:"lifetime of a v2 access token: seconds, or a duration such as 1h (whole seconds, at least 1)"`
 	V2TokenRatePerMinute int     `env:"PIXGATE_V2_TOKEN_RATE_PER_MINUTE" envDefault:"20" desc:"POST /v2/oauth/token requests per minute per client IP (negative: no limit)"`
-	V2RatePerMinute      int     `env:"PIXGATE_V2_RATE_PER_MINUTE" envDefault:"600" desc:"requests per minute per v2 access token on the other /v2 routes, and per client IP without one (negative: no limit)"`
+	V2RatePerMinute      int     `env:"PIXGATE_V2_RATE_PER_MINUTE" envDefault:"600" desc:"requests per minute per API key on the other /v2 routes (all its access tokens together), and per client IP without a token (negative: no limit)"`
 
 	PostbackAllowPrivate    bool          `env:"PIXGATE_POSTBACK_ALLOW_PRIVATE" envDefault:"false" desc:"let postbacks reach loopback and private addresses (development; pixgate dev sets it)"`
 	PostbackTimeout         time.Duration `env:"PIXGATE_POSTBACK_TIMEOUT" envDefault:"10s" desc:"timeout of one postback attempt"`
@@ -54,22 +62,41 @@ type config struct {
 	PostbackInitialInterval time.Duration `env:"PIXGATE_POSTBACK_INITIAL_INTERVAL" envDefault:"10s" desc:"first postback retry delay (doubles each time, with jitter)"`
 	PostbackMaxInterval     time.Duration `env:"PIXGATE_POSTBACK_MAX_INTERVAL" envDefault:"6h" desc:"longest delay between two postback attempts"`
 
-	ReconcileInterval   time.Duration `env:"PIXGATE_RECONCILE_INTERVAL" envDefault:"5s" desc:"how often the reconciler runs (once per interval across all workers); a due check of a pending charge waits at most this long"`
-	ReconcileStaleAfter time.Duration `env:"PIXGATE_RECONCILE_STALE_AFTER" envDefault:"2m" desc:"age at which PROCESSING transfers, unprocessed notifications and late postbacks are re-driven"`
-	RetainEvents        time.Duration `env:"PIXGATE_RETAIN_PROVIDER_EVENTS" envDefault:"720h" desc:"how long processed provider notifications are kept (negative: forever)"`
-	RetainOutbox        time.Duration `env:"PIXGATE_RETAIN_OUTBOX" envDefault:"720h" desc:"how long outbox rows are kept once their task is queued (negative: forever)"`
+	ReconcileInterval    time.Duration `env:"PIXGATE_RECONCILE_INTERVAL" envDefault:"5s" desc:"how often the reconciler runs (once per interval across all workers); a due check of a pending charge waits at most this long"`
+	ReconcileStaleAfter  time.Duration `env:"PIXGATE_RECONCILE_STALE_AFTER" envDefault:"2m" desc:"age at which PROCESSING transfers, unprocessed notifications, open infractions and late postbacks are re-driven"`
+	InfractionPoll       time.Duration `env:"PIXGATE_INFRACTION_POLL" envDefault:"1m" desc:"how often a provider that does not notify MED infractions (efi) is asked for new ones"`
+	InfractionPollWindow time.Duration `env:"PIXGATE_INFRACTION_POLL_WINDOW" envDefault:"168h" desc:"how far back each poll of MED infractions looks"`
+	ReconcileGrace       time.Duration `env:"PIXGATE_RECONCILE_GRACE" envDefault:"24h" desc:"how long after a day's end its items that time may still settle (payments heard of late, transactions near midnight) are expected rather than exceptions; the worker reconciles the day again when it ends (default: T+1)"`
+	ReconcileBoundary    time.Duration `env:"PIXGATE_RECONCILE_BOUNDARY" envDefault:"15m" desc:"how close to midnight a transaction is near it, where PixGate and the provider may date it on different days"`
+	RetainEvents         time.Duration `env:"PIXGATE_RETAIN_PROVIDER_EVENTS" envDefault:"720h" desc:"how long processed provider notifications are kept (negative: forever)"`
+	RetainOutbox         time.Duration `env:"PIXGATE_RETAIN_OUTBOX" envDefault:"720h" desc:"how long outbox rows are kept once their task is queued (negative: forever)"`
 
-	ProviderURL          string        `env:"PIXGATE_PROVIDER_URL" envDefault:"http://127.0.0.1:9090" desc:"settlement provider base URL (the dev sandbox by default)"`
-	ProviderClientID     string        `env:"PIXGATE_PROVIDER_CLIENT_ID" envDefault:"sandbox" desc:"provider client id"`
-	ProviderClientSecret string        `env:"PIXGATE_PROVIDER_CLIENT_SECRET" envDefault:"sandbox" desc:"provider client secret"`
-	ProviderTimeout      time.Duration `env:"PIXGATE_PROVIDER_TIMEOUT" envDefault:"10s" desc:"timeout of one provider call"`
-	ProviderWebhookToken string        `env:"PIXGATE_PROVIDER_WEBHOOK_TOKEN" desc:"secret path segment of /webhooks/provider/{token}, at least 32 characters; required by api and worker (pixgate dev generates one and keeps it beside the demo key)"`
+	ProviderKind            string        `env:"PIXGATE_PROVIDER_KIND" envDefault:"family" desc:"the provider's contract: family (the BSPay / PixUp family's /v2), efi (the BCB API Pix as Efí serves it, over mutual TLS) or woovi (Woovi's API; PIXGATE_PROVIDER_CLIENT_ID is the AppID); see docs/provider.md"`
+	ProviderURL             string        `env:"PIXGATE_PROVIDER_URL" envDefault:"http://127.0.0.1:9090" desc:"settlement provider base URL (the dev sandbox by default; efi: https://pix.api.efipay.com.br, or https://pix-h.api.efipay.com.br to try it)"`
+	ProviderClientID        string        `env:"PIXGATE_PROVIDER_CLIENT_ID" envDefault:"sandbox" desc:"provider client id"`
+	ProviderClientSecret    string        `env:"PIXGATE_PROVIDER_CLIENT_SECRET" envDefault:"sandbox" desc:"provider client secret"`
+	ProviderTimeout         time.Duration `env:"PIXGATE_PROVIDER_TIMEOUT" envDefault:"10s" desc:"timeout of one provider call"`
+	ProviderCertFile        string        `env:"PIXGATE_PROVIDER_CERT_FILE" desc:"efi: the client certificate for mutual TLS, a PEM file (it may hold the key too; convert Efí's .p12 with openssl pkcs12 -in cert.p12 -out cert.pem -nodes)"`
+	ProviderKeyFile         string        `env:"PIXGATE_PROVIDER_KEY_FILE" desc:"efi: the client certificate's private key, a PEM file (default: PIXGATE_PROVIDER_CERT_FILE)"`
+	ProviderCertPEM         string        `env:"PIXGATE_PROVIDER_CERT_PEM" desc:"efi: the client certificate as PEM text, instead of a file"`
+	ProviderKeyPEM          string        `env:"PIXGATE_PROVIDER_KEY_PEM" desc:"efi: the client certificate's private key as PEM text, instead of a file"`
+	ProviderCAFile          string        `env:"PIXGATE_PROVIDER_CA_FILE" desc:"the CA that signs the provider's server certificate, a PEM file (default: the system's roots)"`
+	ProviderCAPEM           string        `env:"PIXGATE_PROVIDER_CA_PEM" desc:"the provider's CA as PEM text, instead of a file"`
+	ProviderPixKey          string        `env:"PIXGATE_PROVIDER_PIX_KEY" desc:"efi: the account's PIX key: charges are issued to it, PIX are sent from it and the webhook is registered on it"`
+	ProviderWebhookSkipMTLS bool          `env:"PIXGATE_PROVIDER_WEBHOOK_NO_MTLS" envDefault:"false" desc:"efi: register the webhook asking Efí not to require mutual TLS of PixGate's webhook endpoint (x-skip-mtls-checking), for a proxy that cannot check Efí's certificate; PixGate reads every notified transaction back either way"`
+	ProviderWebhookKey      string        `env:"PIXGATE_PROVIDER_WEBHOOK_KEY" desc:"woovi: the public key (PEM) Woovi signs its webhooks with; set, unsigned or badly signed webhooks are refused (pixgate dev sets the sandbox's)"`
+	ProviderExtensions      bool          `env:"PIXGATE_PROVIDER_EXTENSIONS" envDefault:"false" desc:"family: the provider serves PixGate's extensions of the contract (MED infractions, the key directory, the day's statement), as PixGate's sandbox does; pixgate dev sets it for its sandbox (see docs/provider.md)"`
+	ProviderWebhookToken    string        `env:"PIXGATE_PROVIDER_WEBHOOK_TOKEN" desc:"secret path segment of /webhooks/provider/{token}, at least 32 characters; required by api and worker (pixgate dev generates one and keeps it beside the demo key)"`
 
 	WorkerConcurrency  int    `env:"PIXGATE_WORKER_CONCURRENCY" envDefault:"20" desc:"tasks one worker process runs at once"`
 	MonitoringUser     string `env:"PIXGATE_MONITORING_USER" envDefault:"admin" desc:"user for the worker's /monitoring (asynqmon)"`
-	MonitoringPassword string `env:"PIXGATE_MONITORING_PASSWORD" desc:"password for /monitoring; unset: /monitoring is off (pixgate dev generates one)"`
+	MonitoringPassword string `env:"PIXGATE_MONITORING_PASSWORD" desc:"password for /monitoring; unset: /monitoring is off (pixgate dev generates one and keeps it beside the demo key)"`
 
-	SandboxAddr         string        `env:"PIXGATE_SANDBOX_ADDR" envDefault:"127.0.0.1:9090" desc:"sandbox provider listen address"`
+	SandboxContract     string        `env:"PIXGATE_SANDBOX_CONTRACT" desc:"the contract pixgate sandbox speaks: family, efi or woovi (default family; pixgate dev: PIXGATE_PROVIDER_KIND)"`
+	SandboxAddr         string        `env:"PIXGATE_SANDBOX_ADDR" envDefault:"127.0.0.1:9090" desc:"sandbox provider listen address (efi: its control endpoints only)"`
+	SandboxTLSAddr      string        `env:"PIXGATE_SANDBOX_TLS_ADDR" envDefault:"127.0.0.1:9443" desc:"efi sandbox: where its API listens, over mutual TLS"`
+	SandboxTLSDir       string        `env:"PIXGATE_SANDBOX_TLS_DIR" desc:"the sandbox's keys: the efi face's CA (ca.pem), server and client certificates (client.pem, client-key.pem), the woovi face's webhook signing key (woovi-webhook-key.pem, woovi-webhook-public.pem); made when missing (default: the user cache directory)"`
+	SandboxWebhookURL   string        `env:"PIXGATE_SANDBOX_WEBHOOK_URL" desc:"woovi sandbox: where it sends its webhooks (default: PixGate's, from PIXGATE_PUBLIC_BASE_URL and PIXGATE_PROVIDER_WEBHOOK_TOKEN)"`
 	SandboxClientID     string        `env:"PIXGATE_SANDBOX_CLIENT_ID" envDefault:"sandbox" desc:"client id the sandbox accepts"`
 	SandboxClientSecret string        `env:"PIXGATE_SANDBOX_CLIENT_SECRET" envDefault:"sandbox" desc:"client secret the sandbox accepts"`
 	SandboxSettleDelay  time.Duration `env:"PIXGATE_SANDBOX_SETTLE_DELAY" envDefault:"1s" desc:"how long sandbox payments and refunds take to settle"`
@@ -87,6 +114,9 @@ func loadConfig(environ map[string]string) (config, error) {
 		return config{}, configError(environ, err)
 	}
 	var errs []error
+	if err := checkDatabaseURL(c.DatabaseURL); err != nil {
+		errs = append(errs, err)
+	}
 	if _, err := c.maxAmount(); err != nil {
 		errs = append(errs, err)
 	}
@@ -99,13 +129,40 @@ func loadConfig(environ map[string]string) (config, error) {
 	if !slices.Contains(sandboxStores, strings.ToLower(c.SandboxStore)) {
 		errs = append(errs, fmt.Errorf("PIXGATE_SANDBOX_STORE: %q is not one of %s", c.SandboxStore, strings.Join(sandboxStores, ", ")))
 	}
+	if !slices.Contains(connectors.Kinds, strings.ToLower(c.ProviderKind)) {
+		errs = append(errs, fmt.Errorf("PIXGATE_PROVIDER_KIND: %q is not one of %s", c.ProviderKind, strings.Join(connectors.Kinds, ", ")))
+	}
+	if s := strings.ToLower(c.SandboxContract); s != "" && !slices.Contains(connectors.Kinds, s) {
+		errs = append(errs, fmt.Errorf("PIXGATE_SANDBOX_CONTRACT: %q is not one of %s", c.SandboxContract, strings.Join(connectors.Kinds, ", ")))
+	}
 	if d := time.Duration(c.TokenTTL); d < time.Second || d%time.Second != 0 {
 		errs = append(errs, fmt.Errorf("PIXGATE_TOKEN_TTL: must be a whole number of seconds, at least 1 (e.g. 3600 or 1h), not %s", d))
+	}
+	if err := checkProxies(c.ProxyHeader, c.TrustedProxies); err != nil {
+		errs = append(errs, err)
+	}
+	if c.DatabaseAcquireTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("PIXGATE_DATABASE_ACQUIRE_TIMEOUT: must be above zero (e.g. 5s), not %s", c.DatabaseAcquireTimeout))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return config{}, fmt.Errorf("configuration: %w", err)
 	}
 	return c, nil
+}
+
+// checkProxies refuses a proxy header without trusted proxies: believed
+// from every client, it would let any of them pass an IP allowlist and
+// escape the per-address limits by naming an address.
+func checkProxies(header string, trusted []string) error {
+	prefixes, err := api.ParseTrustedProxies(trusted)
+	switch {
+	case err != nil:
+		return fmt.Errorf("PIXGATE_TRUSTED_PROXIES: %w", err)
+	case header != "" && len(prefixes) == 0:
+		return errors.New("PIXGATE_PROXY_HEADER is set but PIXGATE_TRUSTED_PROXIES is empty: the header would be believed from every client; " +
+			"set PIXGATE_TRUSTED_PROXIES to the proxies' addresses, or unset PIXGATE_PROXY_HEADER")
+	}
+	return nil
 }
 
 // seconds is a duration read as a number of seconds ("3600", as expires_in

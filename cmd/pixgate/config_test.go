@@ -43,6 +43,8 @@ func TestConfigurationErrorsNameTheVariable(t *testing.T) {
 		{"PIXGATE_TOKEN_TTL", "an hour", `PIXGATE_TOKEN_TTL: "an hour" is neither a number of seconds nor a duration`},
 		{"PIXGATE_TOKEN_TTL", "0", `PIXGATE_TOKEN_TTL: must be a whole number of seconds`},
 		{"PIXGATE_SANDBOX_STORE", "disk", `PIXGATE_SANDBOX_STORE: "disk" is not one of postgres, memory`},
+		{"PIXGATE_DATABASE_ACQUIRE_TIMEOUT", "0s", `PIXGATE_DATABASE_ACQUIRE_TIMEOUT: must be above zero`},
+		{"PIXGATE_TRUSTED_PROXIES", "10.0.0.0/8,proxy.internal", `PIXGATE_TRUSTED_PROXIES: "proxy.internal" is neither an IP address nor a CIDR prefix`},
 	}
 	for _, tt := range tests {
 		p := &pixgate{t: t, env: map[string]string{tt.name: tt.value}}
@@ -97,4 +99,24 @@ func captureFD2(t *testing.T, fn func()) string {
 	_ = syscall.Close(saved)
 	b, _ := os.ReadFile(f.Name())
 	return string(b)
+}
+
+// A proxy header without trusted proxies would be believed from every
+// client (an allowlisted key answered anyone naming its address in
+// X-Forwarded-For): every command refuses it, naming both variables.
+func TestProxyHeaderWithoutTrustedProxiesIsRefused(t *testing.T) {
+	for _, env := range []map[string]string{
+		{"PIXGATE_PROXY_HEADER": "X-Forwarded-For"},
+		{"PIXGATE_PROXY_HEADER": "X-Real-IP", "PIXGATE_TRUSTED_PROXIES": " , "},
+	} {
+		p := &pixgate{t: t, env: env}
+		code, _, errs := p.run("env")
+		if code == 0 || !strings.Contains(errs, "PIXGATE_PROXY_HEADER") || !strings.Contains(errs, "PIXGATE_TRUSTED_PROXIES") {
+			t.Errorf("%v: exit %d, stderr %q; want a refusal naming both variables", env, code, errs)
+		}
+	}
+	p := &pixgate{t: t, env: map[string]string{"PIXGATE_PROXY_HEADER": "X-Real-IP", "PIXGATE_TRUSTED_PROXIES": "10.0.0.0/8,192.0.2.1"}}
+	if code, _, errs := p.run("env"); code != 0 {
+		t.Fatalf("header with trusted proxies refused: %s", errs)
+	}
 }

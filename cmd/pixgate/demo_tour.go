@@ -45,7 +45,7 @@ func (t *tour) doAs(ctx context.Context, auth, method, url string, body any, wan
 		return nil, err
 	}
 	if status != want {
-		return nil, fmt.Errorf("%s %s answered %d, expected %d", method, url, status, want)
+		return nil, fmt.Errorf("%s %s answered %d, expected %d%s", method, url, status, want, statusHint(status))
 	}
 	var a answer
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -74,7 +74,7 @@ func (t *tour) awaitV2(ctx context.Context, auth, pixID, status string) error {
 
 // poll repeats fetch every 200 ms until its answer's status (requestBody's
 // for v2, as the family's clients read it) is status, then fetches once more,
-// printing.
+// printing. An answer other than 200 stops it at once, shown.
 func (t *tour) poll(ctx context.Context, what, status string, fetch func(show bool) (int, []byte, error)) error {
 	deadline := time.Now().Add(15 * time.Second)
 	for {
@@ -90,7 +90,13 @@ func (t *tour) poll(ctx context.Context, what, status string, fetch func(show bo
 		if rec.RequestBody != nil {
 			rec.Status = rec.RequestBody.Status
 		}
-		if code == http.StatusOK && rec.Status == status {
+		if code != http.StatusOK {
+			// A refused key, a rate limit, a failing server: asking again
+			// would not help, and repeated refusals get 127.0.0.1 limited.
+			fmt.Fprintf(t.out, "==> %s\n<== %d %s\n%s\n", what, code, http.StatusText(code), indented(raw))
+			return fmt.Errorf("%s answered %d, expected 200%s", what, code, statusHint(code))
+		}
+		if rec.Status == status {
 			_, _, err := fetch(true)
 			return err
 		}
@@ -153,6 +159,17 @@ func (t *tour) exchange(ctx context.Context, auth, method, url string, body any,
 		fmt.Fprintf(t.out, "<== %s\n%s\n", resp.Status, indented(raw))
 	}
 	return resp.StatusCode, raw, nil
+}
+
+// statusHint says what an error status usually means on the tour.
+func statusHint(code int) string {
+	switch code {
+	case http.StatusUnauthorized:
+		return ": the API refused the key (is it the demo key of the pixgate dev running on that address, on the same database?)"
+	case http.StatusTooManyRequests:
+		return ": rate-limited; wait a minute before trying again"
+	}
+	return ""
 }
 
 func indented(b []byte) []byte {

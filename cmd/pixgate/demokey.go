@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/pixgate/pixgate/storage"
 )
@@ -34,6 +35,7 @@ type demoKey struct {
 	IntegratorID int64  `json:"integrator_id"`
 	PublicID     string `json:"public_id"`
 	Secret       string `json:"secret"`
+	Database     string `json:"database,omitempty"` // "NAME on HOST:PORT", for messages
 }
 
 func (k demoKey) token() string { return k.PublicID + "." + k.Secret }
@@ -62,8 +64,32 @@ func (c *cli) writeDemoKey(k demoKey) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
+	k.Database = databaseName(c.cfg.DatabaseURL)
 	b, _ := json.Marshal(k)
 	return os.WriteFile(path, b, 0o600)
+}
+
+// noDemoKey explains a missing demo key file: pixgate dev keeps one per
+// database, so a pixgate demo with another PIXGATE_DATABASE_URL than dev's
+// finds none; the keys kept for other databases are named.
+func (c *cli) noDemoKey(path string) error {
+	if c.cfg.DemoKeyFile != "" {
+		return fmt.Errorf("no demo key in %s (PIXGATE_DEMO_KEY_FILE): start pixgate dev with that PIXGATE_DEMO_KEY_FILE first, or pass --token", path)
+	}
+	var others []string
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "demo-key-*.json"))
+	for _, f := range files {
+		var k demoKey
+		if b, err := os.ReadFile(f); err == nil && json.Unmarshal(b, &k) == nil {
+			others = append(others, orDefault(k.Database, "a database not recorded ("+filepath.Base(f)+")"))
+		}
+	}
+	if len(others) == 0 {
+		return errors.New("no demo key yet: start pixgate dev (make run) first, or pass --token")
+	}
+	return fmt.Errorf("no demo key for database %s (PIXGATE_DATABASE_URL); pixgate dev keeps one per database, and keeps some for: %s. "+
+		"Run pixgate demo with the PIXGATE_DATABASE_URL pixgate dev runs with, or pass --token",
+		databaseName(c.cfg.DatabaseURL), strings.Join(others, "; "))
 }
 
 // demoCredentials returns the demo integrator's key: the one kept from an

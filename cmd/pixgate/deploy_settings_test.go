@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
 )
@@ -24,8 +25,8 @@ func TestSandboxPublicHostFromConfiguration(t *testing.T) {
 	srv := httptest.NewServer(sb.Handler())
 	defer srv.Close()
 	defer sb.Close()
-	pc := providerclient.New(providerclient.Config{BaseURL: srv.URL, ClientID: "id", ClientSecret: "secret", Timeout: 5 * time.Second})
-	ch, err := pc.CreateCharge(context.Background(), providerclient.ChargeRequest{Amount: money.FromReais(10, 0), ExternalID: "x"})
+	pc := family.NewBase(providerclient.Config{BaseURL: srv.URL, ClientID: "id", ClientSecret: "secret", Timeout: 5 * time.Second})
+	ch, err := pc.CreateCharge(context.Background(), family.ChargeRequest{Amount: money.FromReais(10, 0), ExternalID: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,27 +8,53 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/connectors"
 )
 
-// newProvider builds the process's one provider client: API handlers and
-// workers share its token cache and its circuit breaker.
-func (c *cli) newProvider(reg prometheus.Registerer) providerclient.Client {
+// providerConfig is the single provider of PIXGATE_PROVIDER_*, named
+// "default".
+func (c *cli) providerConfig() providerclient.Config {
+	keyFile := c.cfg.ProviderKeyFile
+	if keyFile == "" && c.cfg.ProviderKeyPEM == "" {
+		keyFile = c.cfg.ProviderCertFile // one PEM file with both
+	}
+	return providerclient.Config{
+		Name:         providerclient.DefaultName,
+		Kind:         strings.ToLower(c.cfg.ProviderKind),
+		BaseURL:      c.cfg.ProviderURL,
+		ClientID:     c.cfg.ProviderClientID,
+		ClientSecret: c.cfg.ProviderClientSecret,
+		Timeout:      c.cfg.ProviderTimeout,
+		TLS: providerclient.TLSFiles{CertFile: c.cfg.ProviderCertFile, KeyFile: keyFile, CertPEM: c.cfg.ProviderCertPEM,
+			KeyPEM: c.cfg.ProviderKeyPEM, CAFile: c.cfg.ProviderCAFile, CAPEM: c.cfg.ProviderCAPEM},
+		PixKey:           c.cfg.ProviderPixKey,
+		WebhookPublicKey: c.cfg.ProviderWebhookKey,
+		WebhookURL:       c.webhookURL(),
+		WebhookSkipMTLS:  c.cfg.ProviderWebhookSkipMTLS,
+		Extensions:       c.cfg.ProviderExtensions,
+	}
+}
+
+// newProvider builds the process's one provider connector: API handlers and
+// workers share its token cache and its circuit breaker. Its errors name the
+// setting to fix.
+func (c *cli) newProvider(reg prometheus.Registerer) (providerclient.Connector, error) {
 	breaker := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "pixgate_provider_breaker_state", Help: "The provider circuit breaker: 0 closed, 1 half-open, 2 open.",
 	})
 	reg.MustRegister(breaker)
 	states := map[string]float64{"closed": 0, "half-open": 1, "open": 2}
-	return providerclient.New(providerclient.Config{
-		BaseURL:      c.cfg.ProviderURL,
-		ClientID:     c.cfg.ProviderClientID,
-		ClientSecret: c.cfg.ProviderClientSecret,
-		Timeout:      c.cfg.ProviderTimeout,
-		Metrics:      reg,
-		OnBreakerStateChange: func(from, to string) {
-			breaker.Set(states[to])
-			c.log.Warn("provider circuit breaker changed state", "from", from, "to", to)
-		},
-	})
+	cfg := c.providerConfig()
+	cfg.Metrics = reg
+	cfg.OnBreakerStateChange = func(from, to string) {
+		breaker.Set(states[to])
+		c.log.Warn("provider circuit breaker changed state", "provider", cfg.Name, "from", from, "to", to)
+	}
+	conn, err := connectors.Open(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("provider (PIXGATE_PROVIDER_KIND=%s): %w; see PIXGATE_PROVIDER_CERT_FILE, _KEY_FILE, _CA_FILE and _PIX_KEY in pixgate env", cfg.Kind, err)
+	}
+	return conn, nil
 }
 
 // webhookURL is where the provider sends its notifications.
@@ -41,7 +67,7 @@ func (c *cli) requireWebhookToken() error {
 		return fmt.Errorf("PIXGATE_PROVIDER_WEBHOOK_TOKEN must be set to at least %d random characters (it has %d): "+
 			"it is the secret path the provider posts notifications to, and the only thing that keeps others from posting there", minWebhookTokenLen, n)
 	}
-	return nil
+	return checkWebhookTokenEntropy(c.cfg.ProviderWebhookToken)
 }
 
 // minWebhookTokenLen: 32 characters of hex or base64 carry 128 bits or more.

@@ -17,7 +17,7 @@ import (
 	"github.com/pixgate/pixgate/docs/openapitest"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/storagetest"
-	"github.com/pixgate/pixgate/worker/postback"
+	"github.com/pixgate/pixgate/worker/postback/postbacktest"
 )
 
 // devStack is `pixgate dev` running in-process on free ports, against the
@@ -76,7 +76,7 @@ func newDevStack(t *testing.T, extraEnv ...string) *devStack {
 		}
 	})
 	s.start()
-	db, err := storage.Open(context.Background(), storage.Config{URL: pg.env["PIXGATE_DATABASE_URL"]})
+	db, err := storage.Open(context.Background(), storage.Config{URL: pg.env["PIXGATE_DATABASE_URL"], MaxConns: storagetest.SidePool})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func (r *receiver) verified(t *testing.T, secret string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	for _, d := range r.deliveries() {
-		if err := postback.Verify(secret, d.header, d.body, time.Minute); err != nil {
+		if err := postbacktest.Verify(secret, d.header, d.body, time.Minute); err != nil {
 			t.Fatalf("postback signature does not verify: %v\n%s", err, d.body)
 		}
 		var v struct {

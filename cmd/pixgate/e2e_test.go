@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pixgate/pixgate/providerclient/pix/brcode"
+	"github.com/pixgate/pixgate/providerclient/pix/brcode/brcodetest"
 	"github.com/pixgate/pixgate/storage/ledger"
 	"github.com/pixgate/pixgate/storage/money"
 )
@@ -44,7 +44,7 @@ func TestE2EChargePaid(t *testing.T) {
 	if v["id"] != id || v["status"] != "PENDING" {
 		t.Fatalf("by external_id: %v", v)
 	}
-	code, err := brcode.Parse(v["qrcode"].(string))
+	code, err := brcodetest.Parse(v["qrcode"].(string))
 	if err != nil || code.Amount != money.FromReais(100, 0) {
 		t.Fatalf("BR Code %q: %+v, %v", v["qrcode"], code, err)
 	}
@@ -82,7 +82,7 @@ func TestE2EChargePaid(t *testing.T) {
 	s.auditClean()
 	s.metricsShow(
 		`pixgate_http_requests_total{method="POST",route="/api/v1/charges",status="201"} 1`,
-		`pixgate_provider_calls_total{op="create charge",result="ok"} 1`,
+		`pixgate_provider_calls_total{op="create charge",provider="default",result="ok"} 1`,
 		`pixgate_provider_events_total{outcome="applied"} 1`,
 		`pixgate_tasks_total{result="ok",type="provider:event"}`,
 		`pixgate_postback_attempts_total{outcome="delivered"} 1`,

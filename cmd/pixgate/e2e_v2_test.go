@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/pixgate/pixgate/providerclient/pix/brcode"
+	"github.com/pixgate/pixgate/providerclient/pix/brcode/brcodetest"
+	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
 )
 
@@ -79,18 +81,24 @@ func TestE2EV2(t *testing.T) {
 	hook := s.receiver.URL + "/pix"
 
 	code, ch := s.v2("/v2/pix/qrcode", token, map[string]any{"amount": 100.00, "external_id": "pedido-v2", "postbackUrl": hook,
-		"payer": map[string]any{"name": "Fulano de Tal", "document": "529.982.247-25"}})
+		"payerQuestion": "Pedido v2", "payer": map[string]any{"name": "Fulano de Tal", "document": "529.982.247-25"}})
 	chargeID, _ := ch["transactionId"].(string)
 	if code != http.StatusOK || ch["status"] != "PENDING" || len(chargeID) != 32 || ch["external_id"] != "pedido-v2" {
 		t.Fatalf("qrcode: %d %v", code, ch)
 	}
-	if bc, err := brcode.Parse(ch["qrcode"].(string)); err != nil || bc.Amount != money.FromReais(100, 0) {
+	if bc, err := brcodetest.Parse(ch["qrcode"].(string)); err != nil || bc.Amount != money.FromReais(100, 0) {
 		t.Fatalf("BR Code %q: %+v, %v", ch["qrcode"], bc, err)
 	}
 	if c, v := s.control(http.MethodPost, "/sandbox/charges/"+chargeID+"/pay", nil); c != http.StatusOK {
 		t.Fatalf("pay: %d %v", c, v)
 	}
-	s.consultStatus(token, chargeID, "PAID")
+	// The consult carries what the provider told with the payment: the
+	// account it came from (the sandbox names itself as the payer's bank),
+	// and the question the payer saw.
+	if rb := s.consultStatus(token, chargeID, "PAID"); rb["description"] != "Pedido v2" ||
+		fmt.Sprint(rb["debitParty"]) != "map[bank:"+sandbox.DefaultMerchantName+" taxId:11222333000181]" {
+		t.Fatalf("consult of the paid charge: %v", rb)
+	}
 
 	code, pay := s.v2("/v2/pix/payment", token, map[string]any{"amount": 10.00, "external_id": "saque-v2", "postbackUrl": hook,
 		"creditParty": creditParty("beltrano@example.com")})

@@ -4,10 +4,12 @@ package main
 
 import (
 	"context"
+	"crypto/rsa"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -60,6 +62,9 @@ type cli struct {
 	stderr  io.Writer
 	cfg     config
 	log     *slog.Logger
+	bound   map[string]net.Listener // see bind
+	// wooviKey signs the woovi sandbox's webhooks (see sandboxWooviKey).
+	wooviKey *rsa.PrivateKey
 }
 
 func (c *cli) rootCommand() *cobra.Command {
@@ -76,6 +81,7 @@ func (c *cli) rootCommand() *cobra.Command {
 			}
 			c.cfg = cfg
 			c.setLogger(newLogger(c.stderr, cfg.LogLevel, cfg.LogFormat))
+			c.warnUnknownVars()
 			return nil
 		},
 	}
@@ -91,11 +97,13 @@ func (c *cli) rootCommand() *cobra.Command {
 		c.auditCommand(),
 		c.postbacksCommand(),
 		c.transferCommand(),
+		c.reconcileCommand(),
 		c.envCommand(),
 		c.versionCommand(),
 		c.demoCommand(),
 	)
 	root.SetVersionTemplate("pixgate {{.Version}}\n")
+	root.SetFlagErrorFunc(flagError)
 	return root
 }
 
@@ -103,7 +111,8 @@ func (c *cli) rootCommand() *cobra.Command {
 // or migrates: a mistyped database name must fail loudly, not come up
 // empty and report a clean ledger.
 func (c *cli) openDB(ctx context.Context) (*storage.DB, error) {
-	db, err := storage.Open(ctx, storage.Config{URL: c.cfg.DatabaseURL, MaxConns: c.cfg.DatabaseMaxConns})
+	db, err := storage.Open(ctx, storage.Config{URL: c.cfg.DatabaseURL, MaxConns: c.cfg.DatabaseMaxConns,
+		AcquireTimeout: c.cfg.DatabaseAcquireTimeout})
 	if errors.Is(err, storage.ErrNoDatabase) {
 		return nil, fmt.Errorf("%w (PIXGATE_DATABASE_URL); create and migrate it with pixgate migrate", err)
 	}
@@ -120,7 +129,8 @@ func (c *cli) openDB(ctx context.Context) (*storage.DB, error) {
 // openMigratedDB opens the database, creating it when missing, and applies
 // the migrations: what migrate, dev, api and worker do.
 func (c *cli) openMigratedDB(ctx context.Context) (*storage.DB, error) {
-	db, err := storage.Open(ctx, storage.Config{URL: c.cfg.DatabaseURL, MaxConns: c.cfg.DatabaseMaxConns, CreateIfMissing: true})
+	db, err := storage.Open(ctx, storage.Config{URL: c.cfg.DatabaseURL, MaxConns: c.cfg.DatabaseMaxConns,
+		AcquireTimeout: c.cfg.DatabaseAcquireTimeout, CreateIfMissing: true})
 	if err != nil {
 		return nil, err
 	}

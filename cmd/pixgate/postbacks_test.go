@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 func TestPostbacksListShowRedeliver(t *testing.T) {
@@ -17,7 +18,7 @@ func TestPostbacksListShowRedeliver(t *testing.T) {
 	var in struct{ ID int64 }
 	p.json(&in, "integrator", "create", "--name", "Loja", "--email", "pb@loja.example")
 	ctx := context.Background()
-	db, err := storage.Open(ctx, storage.Config{URL: p.env["PIXGATE_DATABASE_URL"]})
+	db, err := storage.Open(ctx, storage.Config{URL: p.env["PIXGATE_DATABASE_URL"], MaxConns: storagetest.SidePool})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
 )
@@ -74,11 +75,38 @@ func createCharge(t *testing.T, sb *sandbox.Sandbox) string {
 	t.Helper()
 	srv := httptest.NewServer(sb.Handler())
 	defer srv.Close()
-	pc := providerclient.New(providerclient.Config{BaseURL: srv.URL, ClientID: sandbox.DefaultClientID,
+	pc := family.NewBase(providerclient.Config{BaseURL: srv.URL, ClientID: sandbox.DefaultClientID,
 		ClientSecret: sandbox.DefaultClientSecret, Timeout: 5 * time.Second})
-	ch, err := pc.CreateCharge(context.Background(), providerclient.ChargeRequest{Amount: money.FromReais(10, 0)})
+	ch, err := pc.CreateCharge(context.Background(), family.ChargeRequest{Amount: money.FromReais(10, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return ch.TransactionID
+}
+
+// Sandboxes of different contracts run side by side on one database: each
+// keeps its state in a schema of its own and listens on its own addresses.
+func TestSandboxesOfTwoContractsSideBySide(t *testing.T) {
+	name := fmt.Sprintf("pixgate_t_%d_%d_sandbox_pair", time.Now().Unix(), time.Now().Nanosecond())
+	t.Cleanup(func() { adminExec(t, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	open := func(contract string) *sandbox.Sandbox {
+		c := &cli{cfg: config{SandboxStore: "postgres", DatabaseURL: dbURL(t, name), SandboxContract: contract,
+			SandboxTLSDir: t.TempDir(), ProviderWebhookToken: "t"}, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+		sb, stop, err := c.openSandbox(context.Background(), "127.0.0.1:0")
+		if err != nil {
+			t.Fatalf("a %s sandbox beside the others: %v", contract, err)
+		}
+		t.Cleanup(stop)
+		return sb
+	}
+	fam, efi, woovi := open("family"), open("efi"), open("woovi")
+	id := createCharge(t, fam)
+	for _, sb := range []*sandbox.Sandbox{efi, woovi} {
+		if _, err := sb.Transaction(id); err == nil {
+			t.Fatalf("the %s sandbox knows the family sandbox's charge", sb.Contract())
+		}
+	}
+	if fam.Contract() != "family" || efi.Contract() != "efi" || woovi.Contract() != "woovi" {
+		t.Fatalf("contracts %s, %s, %s", fam.Contract(), efi.Contract(), woovi.Contract())
+	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"time"
@@ -15,14 +14,10 @@ import (
 // SIGTERM.
 const shutdownGrace = 15 * time.Second
 
-// serveFiber binds addr at once (so a taken port fails the command before it
-// reports being ready) and returns a function that serves until ctx ends,
-// then shuts down gracefully.
-func serveFiber(ctx context.Context, app *fiber.App, addr string) (func() error, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", addr, err)
-	}
+// serveFiber returns a function that serves app on ln (bound beforehand,
+// so a taken port fails the command before it touches anything) until ctx
+// ends, then shuts down gracefully.
+func serveFiber(ctx context.Context, app *fiber.App, ln net.Listener) func() error {
 	return func() error {
 		errc := make(chan error, 1)
 		go func() { errc <- app.Listener(ln) }()
@@ -32,16 +27,12 @@ func serveFiber(ctx context.Context, app *fiber.App, addr string) (func() error,
 		case <-ctx.Done():
 			return app.ShutdownWithTimeout(shutdownGrace)
 		}
-	}, nil
+	}
 }
 
 // serveHTTP is serveFiber for net/http handlers; beforeShutdown (optional)
 // runs first when ctx ends, to release requests the handler holds open.
-func serveHTTP(ctx context.Context, h http.Handler, addr string, beforeShutdown func()) (func() error, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", addr, err)
-	}
+func serveHTTP(ctx context.Context, h http.Handler, ln net.Listener, beforeShutdown func()) func() error {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	return func() error {
 		errc := make(chan error, 1)
@@ -60,5 +51,5 @@ func serveHTTP(ctx context.Context, h http.Handler, addr string, beforeShutdown 
 			}
 			return nil
 		}
-	}, nil
+	}
 }

@@ -172,7 +172,7 @@ func TestSIGTERMToAPILosesNoAcceptedRequest(t *testing.T) {
 	api.stop(t, 20*time.Second)
 	wg.Wait()
 
-	db, err := storage.Open(context.Background(), storage.Config{URL: pg.env["PIXGATE_DATABASE_URL"]})
+	db, err := storage.Open(context.Background(), storage.Config{URL: pg.env["PIXGATE_DATABASE_URL"], MaxConns: storagetest.SidePool})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestSIGTERMToWorkerLosesNoTask(t *testing.T) {
 
 	env["PIXGATE_WORKER_ADDR"] = freePorts(t, 1)[0]
 	second := startProcess(t, env, "worker")
-	db, err := storage.Open(context.Background(), storage.Config{URL: pg.env["PIXGATE_DATABASE_URL"]})
+	db, err := storage.Open(context.Background(), storage.Config{URL: pg.env["PIXGATE_DATABASE_URL"], MaxConns: storagetest.SidePool})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/tasks"
 )
 
 // stack is what the api and worker processes share: one database pool, one
@@ -17,14 +18,20 @@ import (
 type stack struct {
 	db       *storage.DB
 	redis    redis.UniversalClient
-	provider providerclient.Client
+	queue    *tasks.Queue // enqueues and announces tasks; every commit's outbox goes through it
+	provider providerclient.Connector
 	registry *prometheus.Registry
 }
 
 // openStack connects to Postgres (applying migrations, unless
 // PIXGATE_MIGRATE_ON_START is false: then it only checks they were applied)
-// and Redis, and builds the provider client.
+// and Redis, and builds the provider's connector.
 func (c *cli) openStack(ctx context.Context) (*stack, error) {
+	reg := newRegistry()
+	provider, err := c.newProvider(reg) // before any connection: a bad certificate is a setting to fix
+	if err != nil {
+		return nil, err
+	}
 	open := c.openMigratedDB
 	if !c.cfg.MigrateOnStart {
 		open = c.openDB
@@ -38,11 +45,13 @@ func (c *cli) openStack(ctx context.Context) (*stack, error) {
 		db.Close()
 		return nil, err
 	}
-	reg := newRegistry()
-	return &stack{db: db, redis: rdb, provider: c.newProvider(reg), registry: reg}, nil
+	queue := tasks.NewQueue(rdb)
+	enqueueAfterCommit(db, queue, c.log)
+	return &stack{db: db, redis: rdb, queue: queue, provider: provider, registry: reg}, nil
 }
 
 func (s *stack) close() {
+	s.queue.Close()
 	_ = s.redis.Close()
 	s.db.Close()
 }
@@ -60,9 +69,22 @@ func (c *cli) runStack(ctx context.Context, ready func(*stack) error, components
 		return err
 	}
 	defer st.close()
+	defer c.sayWhenStopRequested(ctx)()
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	g, gctx := errgroup.WithContext(runCtx)
+	// A starved pool fails /healthz (see storage.DB.WatchPool), so the
+	// orchestrator restarts the process.
+	g.Go(func() error {
+		st.db.WatchPool(gctx, storage.DefaultPoolWatchInterval, storage.DefaultStarvedAfter, func(starved bool) {
+			if starved {
+				c.log.Error("database pool starved: every connection held and none released; /healthz fails until it recovers")
+				return
+			}
+			c.log.Info("database pool recovered: connections are released again")
+		})
+		return nil
+	})
 	// A component that cannot start, or a failing ready, stops the ones
 	// already running before the stack they use is closed.
 	abort := func(err error) error {
@@ -81,6 +103,35 @@ func (c *cli) runStack(ctx context.Context, ready func(*stack) error, components
 		}
 	}
 	return ignoreCanceled(g.Wait())
+}
+
+// sayWhenStopRequested logs, as soon as ctx ends (a SIGTERM, a Ctrl-C),
+// that the process is stopping, since finishing the work in flight may
+// take a while. The function it returns ends the watch, having logged
+// that if ctx had ended by then: the message always comes before the
+// "stopped" one.
+func (c *cli) sayWhenStopRequested(ctx context.Context) func() {
+	done, watched := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-ctx.Done():
+		case <-done:
+			if ctx.Err() == nil {
+				return
+			}
+		}
+		c.log.Info("stop requested: finishing the work in flight", "grace", shutdownGrace)
+	}()
+	return func() { close(done); <-watched }
+}
+
+// logStopped says a process ended cleanly; a failure is said by the error
+// the command returns.
+func (c *cli) logStopped(process string, err error) {
+	if err == nil {
+		c.log.Info(process + " stopped")
+	}
 }
 
 func ignoreCanceled(err error) error {

@@ -16,13 +16,55 @@ import (
 // dev: it is run by bash, with only the addresses moved to the test's ports
 // and bin/pixgate replaced by this test binary acting as pixgate.
 func TestREADMETourRunsTwice(t *testing.T) {
+	tourRuns(t, 2)
+}
+
+// With PIXGATE_PROVIDER_KIND=efi, pixgate dev's sandbox speaks the BCB API
+// Pix as Efí serves it, over mutual TLS, and PixGate its efi connector: the
+// same tour passes unchanged, v1 and v2.
+func TestREADMETourWithEfi(t *testing.T) {
+	tls := freePorts(t, 1)[0]
+	s := tourRuns(t, 1, "PIXGATE_PROVIDER_KIND", "efi", "PIXGATE_SANDBOX_TLS_ADDR", tls, "PIXGATE_SANDBOX_TLS_DIR", t.TempDir())
+	// The money went through the efi contract: every charge's pix_id is
+	// its txid, PixGate's id without hyphens, and every withdrawal's its
+	// idEnvio.
+	for _, table := range []string{"charges", "withdrawals", "refunds"} {
+		var n, viaEfi int
+		err := s.db.Pool().QueryRow(context.Background(),
+			`SELECT count(*), count(*) FILTER (WHERE pix_id = replace(id::text, '-', '')) FROM `+table).Scan(&n, &viaEfi)
+		if err != nil || n == 0 || viaEfi != n {
+			t.Fatalf("%s: %d of %d through the efi contract (%v)", table, viaEfi, n, err)
+		}
+	}
+}
+
+// With PIXGATE_PROVIDER_KIND=woovi, the sandbox speaks Woovi's API and
+// signs its webhooks, and PixGate its woovi connector, checking them: the
+// same tour passes unchanged.
+func TestREADMETourWithWoovi(t *testing.T) {
+	s := tourRuns(t, 1, "PIXGATE_PROVIDER_KIND", "woovi", "PIXGATE_SANDBOX_TLS_DIR", t.TempDir())
+	// Through the woovi contract: every pix_id is the correlationID, which
+	// is PixGate's id.
+	for _, table := range []string{"charges", "withdrawals", "refunds"} {
+		var n, viaWoovi int
+		err := s.db.Pool().QueryRow(context.Background(),
+			`SELECT count(*), count(*) FILTER (WHERE pix_id = id::text) FROM `+table).Scan(&n, &viaWoovi)
+		if err != nil || n == 0 || viaWoovi != n {
+			t.Fatalf("%s: %d of %d through the woovi contract (%v)", table, viaWoovi, n, err)
+		}
+	}
+}
+
+// tourRuns runs the README's tour runs times against one pixgate dev with
+// env added to its environment.
+func tourRuns(t *testing.T, runs int, env ...string) *devStack {
 	for _, tool := range []string{"bash", "curl", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("the tour needs %s", tool)
 		}
 	}
 	script := readmeTour(t)
-	s := newDevStack(t, "PIXGATE_DEMO_KEY_FILE", filepath.Join(t.TempDir(), "demo-key.json"))
+	s := newDevStack(t, append([]string{"PIXGATE_DEMO_KEY_FILE", filepath.Join(t.TempDir(), "demo-key.json")}, env...)...)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +74,7 @@ func TestREADMETourRunsTwice(t *testing.T) {
 		"http://127.0.0.1:9090", s.sandbox,
 		"bin/pixgate", "env PIXGATE_TEST_MAIN=1 "+self,
 	).Replace(script)
-	for run := 1; run <= 2; run++ {
+	for run := 1; run <= runs; run++ {
 		out := runTour(t, s, script)
 		for _, want := range []string{`"status": "PAID"`, `"status": "COMPLETED"`, `"end_to_end_id": "E`, `"balance": `,
 			`"transactionType": "REFUND"`} {
@@ -42,6 +84,7 @@ func TestREADMETourRunsTwice(t *testing.T) {
 		}
 	}
 	s.auditClean()
+	return s
 }
 
 // pixgate demo takes the same tour, twice in a row, and prints each

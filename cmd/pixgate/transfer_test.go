@@ -11,6 +11,7 @@ import (
 
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 	"github.com/pixgate/pixgate/tasks"
 )
 
@@ -24,7 +25,7 @@ func TestTransferListSettleFail(t *testing.T) {
 	p.json(&in, "integrator", "create", "--name", "Loja", "--email", "ops@loja.example", "--cashout-fee", "fixed:0.50")
 	p.json(&struct{}{}, "wallet", "credit", "--integrator", "1", "--amount", "100.00", "--reason", "float")
 	ctx := context.Background()
-	db, err := storage.Open(ctx, storage.Config{URL: p.env["PIXGATE_DATABASE_URL"]})
+	db, err := storage.Open(ctx, storage.Config{URL: p.env["PIXGATE_DATABASE_URL"], MaxConns: storagetest.SidePool})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestTransferListSettleFail(t *testing.T) {
 			PostbackURL: &url, Outbox: []storage.OutboxMessage{storage.OutboxMessage(tasks.WithdrawalSendMessage(id, 0))}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.RecordWithdrawalSent(ctx, id, "lost-"+id.String()); err != nil {
+		if err := db.RecordTransferSent(ctx, storage.KindWithdrawal, id, "lost-"+id.String(), ""); err != nil {
 			t.Fatal(err)
 		}
 		if flagged, err := db.FlagTransfer(ctx, storage.KindWithdrawal, id, "the provider does not know it"); err != nil || !flagged {
@@ -84,10 +85,10 @@ func TestTransferListSettleFail(t *testing.T) {
 	if w, _ := db.Wallet(ctx, in.ID); w.Available != 7950 || w.Reserved != 0 {
 		t.Fatalf("wallet = %+v, want 79.50 available and nothing reserved", w)
 	}
-	if got, _ := db.WithdrawalByID(ctx, failed); got.FailureReason == nil || *got.FailureReason != "failed by an operator: provider statement: never paid" {
+	if got, _ := db.TransferByID(ctx, storage.KindWithdrawal, failed); got.FailureReason == nil || *got.FailureReason != "failed by an operator: provider statement: never paid" {
 		t.Fatalf("failure_reason = %v", got.FailureReason)
 	}
-	if got, _ := db.WithdrawalByID(ctx, settled); got.EndToEndID == nil || *got.EndToEndID != "E123" {
+	if got, _ := db.TransferByID(ctx, storage.KindWithdrawal, settled); got.EndToEndID == nil || *got.EndToEndID != "E123" {
 		t.Fatalf("end_to_end_id = %v", got.EndToEndID)
 	}
 	for _, id := range []uuid.UUID{failed, settled} {

@@ -22,6 +22,31 @@ const (
 	TypeRefund     = "REFUND"     // a received PIX returned to its payer
 )
 
+// PixGate's extensions of the contract (ours: the family publishes no MED
+// and no key lookup; PixGate's sandbox serves these, see docs/provider.md).
+// An INFRACTION is a MED dispute over the PIX that paid a charge (pix_id):
+// consult-transaction reads it by its transactionId and its changes are
+// notified to the charge's postbackUrl. A MED_RETURN is the return the
+// provider makes of an agreed infraction's money, read and notified like
+// a REFUND.
+const (
+	TypeInfraction = "INFRACTION"
+	TypeMedReturn  = "MED_RETURN"
+)
+
+// Infraction statuses (ours, after the BCB DICT's report statuses and
+// analysis results): OPEN → AGREED | DISAGREED | CANCELLED.
+const (
+	StatusOpen      = "OPEN"
+	StatusAgreed    = "AGREED"
+	StatusDisagreed = "DISAGREED"
+	StatusCancelled = "CANCELLED"
+)
+
+// PathKeyLookup is the key directory's route (ours): POST a KeyLookup, get
+// a KeyEntry; 404 for a key the directory does not have.
+const PathKeyLookup = "/v2/pix/keys/consult"
+
 // PaymentTypePix is the paymentType of every transaction.
 const PaymentTypePix = "PIX"
 

@@ -40,6 +40,14 @@ type Transaction struct {
 	// FailureReason says why a payment or refund FAILED, when the provider
 	// tells more than statusCode.description.
 	FailureReason string `json:"failureReason,omitempty"`
+
+	// An INFRACTION's (ours): its analysis on closing, the defense the
+	// provider holds and, once agreed, the transactionId of its MED_RETURN.
+	// Its description is the payer's report, dueDate when the analysis is
+	// due, dateApproval when it closed.
+	AnalysisDetails     string `json:"analysisDetails,omitempty"`
+	Defense             string `json:"defense,omitempty"`
+	ReturnTransactionID string `json:"returnTransactionId,omitempty"`
 }
 
 // StatusCode is the family's numeric outcome of a payment or refund.

@@ -18,6 +18,10 @@ type ChargeRequest struct {
 	PostbackURL   string `json:"postbackUrl,omitempty"`
 	PayerQuestion string `json:"payerQuestion,omitempty"`
 	Payer         *Payer `json:"payer,omitempty"`
+	// Expiration is how long the charge can be paid, in seconds; the
+	// family's clients send it, and a provider without it uses its default
+	// (the answer's calendar.expiration).
+	Expiration int `json:"expiration,omitempty"`
 }
 
 // Payer is who is expected to pay a charge; a charge's answer names it
@@ -119,4 +123,23 @@ type Error struct {
 	StatusCode int                 `json:"statusCode"`
 	Message    string              `json:"message"`
 	Errors     map[string][]string `json:"errors,omitempty"`
+}
+
+// KeyLookup is the body of a key directory lookup (ours, PathKeyLookup).
+type KeyLookup struct {
+	Key     string `json:"key"`
+	KeyType string `json:"keyType"`
+}
+
+// KeyEntry is who a key belongs to (ours): the holder's name and document
+// (CPF or CNPJ, digits), the institution's name and ISPB, and whether the
+// DICT marks the key for fraud.
+type KeyEntry struct {
+	Key         string `json:"key"`
+	KeyType     string `json:"keyType"`
+	Name        string `json:"name"`
+	TaxID       string `json:"taxId"`
+	Bank        string `json:"bank"`
+	ISPB        string `json:"ispb"`
+	FraudMarked bool   `json:"fraudMarked"`
 }

@@ -2,23 +2,6 @@ package pix
 
 import "strings"
 
-// ValidCPF reports whether s is a valid CPF: 11 digits, optionally punctuated
-// ("123.456.789-09"), with both mod-11 check digits right and not all digits
-// equal.
-func ValidCPF(s string) bool {
-	_, ok := normalizeCPF(s)
-	return ok
-}
-
-// ValidCNPJ reports whether s is a valid CNPJ: 14 characters, optionally
-// punctuated ("11.222.333/0001-81"), the first 12 digits or (alphanumeric
-// CNPJ) letters, the last two mod-11 check digits. Lowercase letters are
-// accepted.
-func ValidCNPJ(s string) bool {
-	_, ok := normalizeCNPJ(s)
-	return ok
-}
-
 // NormalizeDocument returns a valid CPF or CNPJ without punctuation (CNPJ
 // letters uppercased), or ErrInvalidDoc.
 func NormalizeDocument(s string) (string, error) {

@@ -2,6 +2,21 @@ package pix
 
 import "testing"
 
+// validCPF and validCNPJ say whether s is a valid CPF (11 digits,
+// optionally punctuated, "123.456.789-09", both mod-11 check digits right,
+// not all digits equal) or CNPJ (14 characters, optionally punctuated,
+// "11.222.333/0001-81", the first 12 digits or, alphanumeric CNPJ,
+// letters in either case, the last two mod-11 check digits).
+func validCPF(s string) bool {
+	_, ok := normalizeCPF(s)
+	return ok
+}
+
+func validCNPJ(s string) bool {
+	_, ok := normalizeCNPJ(s)
+	return ok
+}
+
 func TestValidCPF(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -24,8 +39,8 @@ func TestValidCPF(t *testing.T) {
 		{"11222333000181", false}, // a CNPJ
 	}
 	for _, tt := range tests {
-		if got := ValidCPF(tt.in); got != tt.want {
-			t.Errorf("ValidCPF(%q) = %v, want %v", tt.in, got, tt.want)
+		if got := validCPF(tt.in); got != tt.want {
+			t.Errorf("validCPF(%q) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
 }
@@ -53,8 +68,8 @@ func TestValidCNPJ(t *testing.T) {
 		{"", false},
 	}
 	for _, tt := range tests {
-		if got := ValidCNPJ(tt.in); got != tt.want {
-			t.Errorf("ValidCNPJ(%q) = %v, want %v", tt.in, got, tt.want)
+		if got := validCNPJ(tt.in); got != tt.want {
+			t.Errorf("validCNPJ(%q) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
 }

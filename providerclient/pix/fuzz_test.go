@@ -21,7 +21,7 @@ func FuzzNormalizeDocument(f *testing.F) {
 		if err != nil || again != norm {
 			t.Fatalf("NormalizeDocument(%q) = %q, which normalises to %q, %v", s, norm, again, err)
 		}
-		if !(len(norm) == 11 && ValidCPF(norm)) && !(len(norm) == 14 && ValidCNPJ(norm)) {
+		if !(len(norm) == 11 && validCPF(norm)) && !(len(norm) == 14 && validCNPJ(norm)) {
 			t.Fatalf("NormalizeDocument(%q) = %q, not a valid CPF or CNPJ", s, norm)
 		}
 	})

@@ -32,3 +32,35 @@ func ParseKeyType(s string) (KeyType, error) {
 	}
 	return "", ErrKeyType
 }
+
+// DetectKey reads a key given without its type, as a payer types it in a
+// banking app, and returns its type and canonical form: an e-mail (it has
+// an @), a phone (+55…), a random key (a UUID), else a CPF or a CNPJ (by
+// their check digits). A key that is none of them is ErrKeyType.
+func DetectKey(key string) (KeyType, string, error) {
+	s := strings.TrimSpace(key)
+	var order []KeyType
+	switch {
+	case s == "":
+		return "", "", ErrKeyRequired
+	case strings.Contains(s, "@"):
+		order = []KeyType{KeyEmail}
+	case strings.HasPrefix(s, "+"):
+		order = []KeyType{KeyPhone}
+	case strings.Count(s, "-") == 4 && len(s) == 36:
+		order = []KeyType{KeyEVP}
+	default:
+		order = []KeyType{KeyCPF, KeyCNPJ}
+	}
+	var err error
+	for _, t := range order {
+		var norm string
+		if norm, err = NormalizeKey(t, s); err == nil {
+			return t, norm, nil
+		}
+	}
+	if len(order) > 1 {
+		err = ErrKeyType
+	}
+	return "", "", err
+}

@@ -32,6 +32,9 @@ func (s *Sandbox) handleCreateCharge(w http.ResponseWriter, r *http.Request) {
 	v.maxLen("external_id", req.ExternalID, contract.MaxExternalIDLen)
 	v.url("postbackUrl", req.PostbackURL)
 	v.maxLen("payerQuestion", req.PayerQuestion, contract.MaxShortTextLen)
+	if req.Expiration < 0 {
+		v.add("expiration", "must be a positive number of seconds")
+	}
 	var payer contract.Party
 	if req.Payer != nil {
 		payer = contract.Party{Name: strings.TrimSpace(req.Payer.Name), Email: strings.TrimSpace(req.Payer.Email)}
@@ -55,34 +58,17 @@ func (s *Sandbox) handleCreateCharge(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	now := time.Now()
-	loc := s.cfg.PublicHost + "/qr/v2/" + newLocationTxID()
-	code, err := brcode.Encode(brcode.Payload{
-		MerchantName: s.cfg.MerchantName, MerchantCity: s.cfg.MerchantCity,
-		Location: loc, Amount: amount,
-	})
+	rec, _, err := s.createCharge(chargeSpec{
+		id: newTransactionID(), externalID: req.ExternalID, amount: amount, debtor: payer,
+		description: req.PayerQuestion, postbackURL: req.PostbackURL, expiration: time.Duration(req.Expiration) * time.Second,
+	}, time.Now())
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, "cannot encode the BR Code")
-		return
-	}
-	rec := &record{
-		kind: contract.TypeReceivePix, id: newTransactionID(), externalID: req.ExternalID,
-		amount: amount, status: contract.StatusPending, postbackURL: req.PostbackURL,
-		description: req.PayerQuestion, created: now, expires: now.Add(s.cfg.ChargeExpiration),
-		debtor: payer, qrcode: code,
-	}
-	s.mu.Lock()
-	if old := s.lookupExternal(contract.TypeReceivePix, req.ExternalID); old != nil {
-		rec = old
-	} else if err := s.commit(rec, func() { s.insert(rec) }); err != nil {
-		s.mu.Unlock()
 		writeError(w, http.StatusServiceUnavailable, err.Error())
 		return
-	} else {
-		s.stats.add(&s.stats.charges)
 	}
+	s.mu.Lock()
 	resp := contract.Charge{
-		TransactionID: rec.id, ExternalID: rec.externalID, Status: rec.statusAt(now),
+		TransactionID: rec.id, ExternalID: rec.externalID, Status: rec.statusAt(time.Now()),
 		Amount: rec.amount, QRCode: rec.qrcode,
 		Calendar: contract.Calendar{Expiration: int(rec.expires.Sub(rec.created) / time.Second), DueDate: contract.FormatDate(rec.expires)},
 		Debtor:   contract.Payer{Name: rec.debtor.Name, Document: rec.debtor.TaxID},

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pixgate/pixgate/providerclient/pix/brcode"
+	"github.com/pixgate/pixgate/providerclient/pix/brcode/brcodetest"
 	"github.com/pixgate/pixgate/storage/money"
 )
 
@@ -44,7 +44,7 @@ func TestChargeIssuesValidBRCodes(t *testing.T) {
 		if d := body["debtor"].(map[string]any); d["name"] != "Fulano" || d["document"] != "52998224725" {
 			t.Fatalf("debtor %v", d)
 		}
-		p, err := brcode.Parse(body["qrcode"].(string))
+		p, err := brcodetest.Parse(body["qrcode"].(string))
 		if err != nil {
 			t.Fatalf("sandbox code does not parse: %v", err)
 		}

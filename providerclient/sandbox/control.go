@@ -63,9 +63,8 @@ func (s *Sandbox) PayCharge(id string, payer Payer) (Transaction, error) {
 	if err != nil {
 		return Transaction{}, err
 	}
-	t := s.view(r, now)
-	s.notifyLocked(r.postbackURL, t)
-	return t, nil
+	s.notifyLocked(r, now)
+	return s.view(r, now), nil
 }
 
 // ExpireCharge makes a PENDING charge expire now: it reports EXPIRED, can
@@ -85,9 +84,8 @@ func (s *Sandbox) ExpireCharge(id string) (Transaction, error) {
 	if err := s.commit(r, func() { r.expires = now }); err != nil {
 		return Transaction{}, err
 	}
-	t := s.view(r, now)
-	s.notifyLocked(r.postbackURL, t)
-	return t, nil
+	s.notifyLocked(r, now)
+	return s.view(r, now), nil
 }
 
 func (s *Sandbox) handlePay(w http.ResponseWriter, r *http.Request) {

@@ -102,9 +102,9 @@ func (s *Sandbox) withFaults(path string, next http.HandlerFunc) http.HandlerFun
 		}
 		switch {
 		case f.Outage:
-			writeError(w, http.StatusServiceUnavailable, "service unavailable (sandbox outage)")
+			s.face.writeError(w, http.StatusServiceUnavailable, "service unavailable (sandbox outage)")
 		case f.ErrorRate > 0 && s.draw() < f.ErrorRate:
-			writeError(w, http.StatusInternalServerError, "internal error (sandbox fault)")
+			s.face.writeError(w, http.StatusInternalServerError, "internal error (sandbox fault)")
 		case f.TimeoutRate > 0 && s.draw() < f.TimeoutRate:
 			next(discardWriter{header: http.Header{}}, r)
 			s.wait(r, maxHold)

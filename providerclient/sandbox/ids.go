@@ -23,10 +23,6 @@ func randomAlnum(n int) string {
 // and digits.
 func newTransactionID() string { return randomAlnum(32) }
 
-// newLocationTxID returns the txid of a BR Code location (26–35 letters and
-// digits; the sandbox uses 32).
-func newLocationTxID() string { return randomAlnum(32) }
-
 // newEndToEndID returns a 32-character endToEndId: prefix ('E' for payments
 // and received PIX, 'D' for refund returns), the 8-digit ISPB, the UTC
 // minute as yyyyMMddHHmm and 11 letters or digits.

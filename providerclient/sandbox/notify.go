@@ -3,7 +3,6 @@ package sandbox
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,13 +13,7 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
-
-	"github.com/pixgate/pixgate/providerclient/contract"
 )
-
-// notifyAttempts is how many times one notification is tried before the
-// sandbox gives up on a failing receiver.
-const notifyAttempts = 4
 
 // notification is one event to deliver, planned with the faults of the
 // moment it happened.
@@ -33,19 +26,22 @@ type notification struct {
 	id, status string
 }
 
-// notifyLocked plans the notification of t to url and starts its sender.
-// Callers hold s.mu, which makes the closed check and wg.Add atomic with
-// Close.
-func (s *Sandbox) notifyLocked(url string, t Transaction) {
+// notifyLocked plans the notification of r's current state, as the face
+// writes it, and starts its sender. Callers hold s.mu, which makes the
+// closed check and wg.Add atomic with Close.
+func (s *Sandbox) notifyLocked(r *record, now time.Time) {
 	f := s.faults
-	if url == "" || s.closed || f.DropNotifications {
+	if s.closed || f.DropNotifications {
 		return
 	}
-	n := notification{url: url, copies: max(1, f.DuplicateNotifications), concurrent: f.OutOfOrderNotifications,
-		id: t.TransactionID, status: t.Status}
-	n.final, _ = json.Marshal(contract.Envelope[Transaction]{RequestBody: t})
+	url, final, stale := s.face.notification(r, now)
+	if url == "" {
+		return
+	}
+	n := notification{url: url, final: final, copies: max(1, f.DuplicateNotifications), concurrent: f.OutOfOrderNotifications,
+		id: r.id, status: r.statusAt(now)}
 	if f.OutOfOrderNotifications {
-		n.stale, _ = json.Marshal(contract.Envelope[Transaction]{RequestBody: staleView(t)})
+		n.stale = stale
 	}
 	s.wg.Add(1)
 	go func() {
@@ -73,33 +69,49 @@ func (s *Sandbox) deliverAll(n notification) {
 		}()
 	}
 	wg.Wait()
-	s.deliver(n, n.stale)
+	if n.stale != nil {
+		s.deliver(n, n.stale)
+	}
 }
 
-// deliver POSTs body to the notification URL, retrying with a short
-// exponential backoff until a 2xx answer or notifyAttempts tries.
+// deliver POSTs body to the notification URL until the receiver accepts
+// it (2xx), as real providers retry webhooks: the waits double from 200 ms
+// up to Config.NotifyMaxInterval, jittered, for Config.NotifyMaxElapsed, so
+// a receiver that was down (an API restarting) gets what it missed within
+// seconds of coming back.
 func (s *Sandbox) deliver(n notification, body []byte) {
 	b := backoff.NewExponentialBackOff(
-		backoff.WithInitialInterval(100*time.Millisecond),
+		backoff.WithInitialInterval(min(200*time.Millisecond, s.cfg.NotifyMaxInterval)),
 		backoff.WithMultiplier(2),
 		backoff.WithRandomizationFactor(0.2),
-		backoff.WithMaxElapsedTime(0),
+		backoff.WithMaxInterval(s.cfg.NotifyMaxInterval),
+		backoff.WithMaxElapsedTime(s.cfg.NotifyMaxElapsed),
 	)
 	var err error
-	for attempt := 1; attempt <= notifyAttempts; attempt++ {
+	for attempt := 1; ; attempt++ {
 		if err = s.post(n.url, body); err == nil {
 			return
 		}
-		if attempt == notifyAttempts || !sleep(s.ctx, b.NextBackOff()) {
+		if attempt == 1 || attempt%10 == 0 {
+			s.log.Info("sandbox notification not accepted; retrying", "transaction_id", n.id, "status", n.status,
+				"host", hostOf(n.url), "attempt", attempt, "error", err)
+		}
+		wait := b.NextBackOff()
+		if wait == backoff.Stop || !sleep(s.ctx, wait) {
 			break
 		}
 	}
-	host := ""
-	if u, perr := url.Parse(n.url); perr == nil {
-		host = u.Host // the path may hold the receiver's secret token
-	}
 	s.log.Warn("sandbox notification not delivered", "transaction_id", n.id, "status", n.status,
-		"host", host, "error", err)
+		"host", hostOf(n.url), "error", err)
+}
+
+// hostOf is the host of a notification URL, whose path may hold the
+// receiver's secret token and is never logged.
+func hostOf(target string) string {
+	if u, err := url.Parse(target); err == nil {
+		return u.Host
+	}
+	return ""
 }
 
 func (s *Sandbox) post(target string, body []byte) error {
@@ -110,6 +122,11 @@ func (s *Sandbox) post(target string, body []byte) error {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "pixgate-sandbox/1")
+	if sg, ok := s.face.(signer); ok {
+		for k, v := range sg.sign(body) {
+			req.Header[k] = v
+		}
+	}
 	resp, err := s.cfg.HTTPClient.Do(req)
 	if err != nil {
 		var ue *url.Error

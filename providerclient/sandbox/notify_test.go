@@ -89,3 +89,26 @@ func TestPaymentOutOfOrderSendsProcessingLast(t *testing.T) {
 		t.Fatalf("statuses %v then %v", got[0], got[1])
 	}
 }
+
+// A receiver that refuses notifications for a while (an API restarting)
+// gets each one once it accepts again: the sandbox keeps trying, with
+// backoff, as real providers retry webhooks. It used to give up after 4
+// tries in about a second, and withdrawals stayed PROCESSING until the
+// reconciler found them minutes later.
+func TestNotificationRetriedUntilTheReceiverAccepts(t *testing.T) {
+	e := newEnv(t, Config{NotifyMaxInterval: 10 * time.Millisecond})
+	const refused = 15
+	rc := newReceiver(t, refused)
+	req := validPayment("retried")
+	req["postbackUrl"] = rc.url()
+	if status, body := e.post("/v2/pix/payment", req); status != 200 {
+		t.Fatalf("payment: %d %v", status, body)
+	}
+	waitFor(t, "the notification, once the receiver accepts", func() bool { return len(rc.bodies()) == 1 })
+	if got := rc.bodies()[0]; got["status"] != "COMPLETED" {
+		t.Fatalf("notification %v", got)
+	}
+	if n := e.sb.Stats().NotificationAttempts; n != refused+1 {
+		t.Fatalf("%d attempts, want %d refused and 1 accepted", n, refused)
+	}
+}

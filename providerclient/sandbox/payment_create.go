@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -37,33 +38,23 @@ func (s *Sandbox) handleCreatePayment(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	now := time.Now()
-	s.mu.Lock()
-	rec := s.lookupExternal(contract.TypePayment, req.ExternalID)
-	if rec == nil {
-		if s.available < amount {
-			s.mu.Unlock()
-			writeError(w, http.StatusUnprocessableEntity, "insufficient balance")
-			return
-		}
-		rec = &record{
-			kind: contract.TypePayment, id: newTransactionID(), externalID: req.ExternalID,
-			amount: amount, status: contract.StatusProcessing, description: req.Description,
-			postbackURL: req.PostbackURL, created: now, creditParty: party,
-		}
-		err := s.commit(rec, func() {
-			s.insert(rec)
-			s.available -= amount
-			s.pending += amount
-		})
-		if err != nil {
-			s.mu.Unlock()
-			writeError(w, http.StatusServiceUnavailable, err.Error())
-			return
-		}
-		s.scheduleSettle(rec)
-		s.stats.add(&s.stats.payments)
+	rec, _, err := s.createPayout(payoutSpec{
+		id: newTransactionID(), externalID: req.ExternalID, amount: amount, description: req.Description,
+		postbackURL: req.PostbackURL, creditParty: party,
+	}, time.Now())
+	var no refusal
+	switch {
+	case errors.Is(err, errInsufficient):
+		writeError(w, http.StatusUnprocessableEntity, "insufficient balance")
+		return
+	case errors.As(err, &no):
+		writeError(w, http.StatusUnprocessableEntity, no.Error())
+		return
+	case err != nil:
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+		return
 	}
+	s.mu.Lock()
 	resp := contract.Payment{
 		TransactionID: rec.id, ExternalID: rec.externalID, Status: rec.status,
 		Amount: rec.amount, Description: rec.description, CreditParty: rec.creditParty,

@@ -7,7 +7,8 @@ import (
 	"github.com/pixgate/pixgate/storage/money"
 )
 
-// record is the sandbox's state of one charge, payment or refund. Records
+// record is the sandbox's state of one charge, payment, refund, MED
+// infraction or MED return. Records
 // are only read and written under Sandbox.mu.
 type record struct {
 	kind        string
@@ -32,8 +33,13 @@ type record struct {
 	// payments
 	creditParty contract.Party
 
-	// refunds
+	// refunds, MED returns and infractions: the charge
 	pixID string
+
+	// infractions (expires is when the analysis is due, approved when it
+	// closed, description the payer's report)
+	analysis, defense string
+	returnID          string // the MED return of an agreed one
 }
 
 // statusAt reports the status at now: a PENDING charge past its expiration

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"time"
 
@@ -40,45 +41,30 @@ func (s *Sandbox) handleCreateRefund(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	status, body := s.createRefund(req, amount, time.Now())
+	status, body := s.familyRefund(req, amount, time.Now())
 	writeJSON(w, status, body)
 }
 
-// createRefund records the refund (or finds the one of the same
+// familyRefund records the refund (or finds the one of the same
 // external_id) and returns the answer to send.
-func (s *Sandbox) createRefund(req refundRequest, amount money.Money, now time.Time) (int, any) {
+func (s *Sandbox) familyRefund(req refundRequest, amount money.Money, now time.Time) (int, any) {
+	rec, _, err := s.createRefund(refundSpec{
+		id: newTransactionID(), externalID: req.ExternalID, chargeID: req.PixID, amount: amount,
+		description: req.Description, postbackURL: req.PostbackURL,
+	}, now)
+	var no refusal
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return http.StatusNotFound, contract.Error{StatusCode: http.StatusNotFound, Message: "transaction not found"}
+	case errors.As(err, &no):
+		return http.StatusUnprocessableEntity, contract.Error{StatusCode: http.StatusUnprocessableEntity, Message: no.Error()}
+	case errors.Is(err, errInsufficient):
+		return http.StatusUnprocessableEntity, contract.Error{StatusCode: http.StatusUnprocessableEntity, Message: err.Error()}
+	case err != nil:
+		return http.StatusServiceUnavailable, contract.Error{StatusCode: http.StatusServiceUnavailable, Message: err.Error()}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	rec := s.lookupExternal(contract.TypeRefund, req.ExternalID)
-	if rec == nil {
-		charge := s.records[req.PixID]
-		if charge == nil {
-			return http.StatusNotFound, contract.Error{StatusCode: http.StatusNotFound, Message: "transaction not found"}
-		}
-		msg := refundRefusal(charge, amount, now)
-		if msg == "" && s.available < amount {
-			msg = "insufficient balance"
-		}
-		if msg != "" {
-			return http.StatusUnprocessableEntity, contract.Error{StatusCode: http.StatusUnprocessableEntity, Message: msg}
-		}
-		rec = &record{
-			kind: contract.TypeRefund, id: newTransactionID(), externalID: req.ExternalID,
-			amount: amount, status: contract.StatusProcessing, description: req.Description,
-			postbackURL: req.PostbackURL, created: now, pixID: charge.id,
-		}
-		err := s.commit(rec, func() {
-			s.insert(rec)
-			charge.refunded += amount
-			s.available -= amount
-			s.pending += amount
-		})
-		if err != nil {
-			return http.StatusServiceUnavailable, contract.Error{StatusCode: http.StatusServiceUnavailable, Message: err.Error()}
-		}
-		s.scheduleSettle(rec)
-		s.stats.add(&s.stats.refunds)
-	}
 	return http.StatusOK, contract.Refund{
 		TransactionID: rec.id, PixID: rec.pixID, ExternalID: rec.externalID,
 		Amount: rec.amount, Status: rec.status,

@@ -18,6 +18,10 @@ package sandbox
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
 	"log/slog"
 	mrand "math/rand/v2"
 	"net/http"
@@ -30,6 +34,12 @@ import (
 
 // Config configures a Sandbox. Every zero value has a working default.
 type Config struct {
+	// Contract is the face the sandbox shows: ContractFamily (default),
+	// ContractEfi or ContractWoovi.
+	Contract string
+	// PixKey is the account's PIX key, which efi charges are issued to and
+	// sends are made from. Default DefaultPixKey.
+	PixKey string
 	// ClientID and ClientSecret are the only credentials /v2/oauth/token
 	// accepts. Default "sandbox" / "sandbox".
 	ClientID, ClientSecret string
@@ -57,6 +67,20 @@ type Config struct {
 	// Logger receives notification failures and similar events. Default:
 	// discard. Secrets, tokens and postback URL paths are never logged.
 	Logger *slog.Logger
+	// WebhookURL is where the woovi face sends its webhooks (Woovi
+	// registers them per account, not per call).
+	WebhookURL string
+	// SigningKey signs the woovi face's webhooks (x-webhook-signature);
+	// nil: New makes one (see WebhookPublicKeyPEM).
+	SigningKey *rsa.PrivateKey
+	// NotifyMaxInterval is the longest wait between two tries of a
+	// notification the receiver did not accept (the waits double from
+	// 200 ms up to it, jittered). Default 5s: a receiver that comes back
+	// gets what it missed within seconds.
+	NotifyMaxInterval time.Duration
+	// NotifyMaxElapsed is how long a notification keeps being tried.
+	// Default 1h.
+	NotifyMaxElapsed time.Duration
 	// FaultSeed, when not zero, seeds the draws of the error and timeout
 	// faults, so the same sequence of requests meets the same faults on
 	// every run (for tests that count outcomes). Zero draws at random.
@@ -65,22 +89,26 @@ type Config struct {
 
 // Defaults applied by New.
 const (
-	DefaultClientID         = "sandbox"
-	DefaultClientSecret     = "sandbox"
-	DefaultTokenTTL         = time.Hour
-	DefaultSettleDelay      = time.Second
-	DefaultChargeExpiration = time.Hour
-	DefaultPublicHost       = "sandbox.pixgate.local"
-	DefaultMerchantName     = "PIXGATE SANDBOX"
-	DefaultMerchantCity     = "SAO PAULO"
-	DefaultInitialBalance   = money.Money(100_000_000) // R$ 1,000,000.00
-	maxPublicHost           = 38                       // 77 − len("/qr/v2/") − 32
+	DefaultClientID          = "sandbox"
+	DefaultClientSecret      = "sandbox"
+	DefaultTokenTTL          = time.Hour
+	DefaultSettleDelay       = time.Second
+	DefaultChargeExpiration  = time.Hour
+	DefaultPublicHost        = "sandbox.pixgate.local"
+	DefaultMerchantName      = "PIXGATE SANDBOX"
+	DefaultMerchantCity      = "SAO PAULO"
+	DefaultInitialBalance    = money.Money(100_000_000) // R$ 1,000,000.00
+	DefaultPixKey            = "sandbox@pixgate.local"
+	DefaultNotifyMaxInterval = 5 * time.Second
+	DefaultNotifyMaxElapsed  = time.Hour
+	maxPublicHost            = 38 // 77 − len("/qr/v2/") − 32
 )
 
 // Sandbox is one sandbox provider. Create it with New; it is safe for
 // concurrent use.
 type Sandbox struct {
 	cfg     Config
+	face    face
 	log     *slog.Logger
 	handler http.Handler
 	stats   counters
@@ -101,8 +129,10 @@ type Sandbox struct {
 	available  money.Money
 	pending    money.Money
 	faults     Faults
-	draws      *mrand.Rand // seeded fault draws; nil draws at random
-	store      Store       // nil: in memory only (see Open)
+	draws      *mrand.Rand           // seeded fault draws; nil draws at random
+	store      Store                 // nil: in memory only (see Open)
+	webhooks   map[string]string     // PIX key → webhook URL (efi)
+	altered    map[string]alteration // how statements show a transaction (discrepancy.go)
 }
 
 // New builds a Sandbox from cfg, filling defaults, that keeps its state in
@@ -119,17 +149,43 @@ func New(cfg Config) *Sandbox {
 		records:    make(map[string]*record),
 		byExternal: make(map[string]string),
 		timers:     make(map[string]*time.Timer),
+		webhooks:   make(map[string]string),
+		altered:    make(map[string]alteration),
 		available:  cfg.InitialBalance,
 		stats:      counters{requests: make(map[string]int)},
 	}
 	if cfg.FaultSeed != 0 {
 		s.draws = mrand.New(mrand.NewPCG(cfg.FaultSeed, cfg.FaultSeed))
 	}
+	switch cfg.Contract {
+	case ContractEfi:
+		s.face = efiFace{s}
+	case ContractWoovi:
+		s.face = wooviFace{s}
+	default:
+		s.face = familyFace{s}
+	}
 	s.handler = s.routes()
 	return s
 }
 
-// Handler serves the /v2 contract and the /sandbox control endpoints.
+// WebhookPublicKeyPEM is the PEM public key the woovi face signs its
+// webhooks with ("" for other faces).
+func (s *Sandbox) WebhookPublicKeyPEM() string {
+	if s.cfg.SigningKey == nil {
+		return ""
+	}
+	der, err := x509.MarshalPKIXPublicKey(&s.cfg.SigningKey.PublicKey)
+	if err != nil {
+		return ""
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
+}
+
+// Contract is the face the sandbox shows.
+func (s *Sandbox) Contract() string { return s.cfg.Contract }
+
+// Handler serves the face's contract and the /sandbox control endpoints.
 func (s *Sandbox) Handler() http.Handler { return s.handler }
 
 // Close stops settlement timers, ends notification senders and releases
@@ -151,6 +207,23 @@ func (s *Sandbox) Close() {
 }
 
 func withDefaults(c Config) Config {
+	switch c.Contract {
+	case ContractEfi, ContractWoovi:
+	default:
+		c.Contract = ContractFamily
+	}
+	if c.PixKey == "" {
+		c.PixKey = DefaultPixKey
+	}
+	if c.Contract == ContractWoovi && c.SigningKey == nil {
+		c.SigningKey, _ = rsa.GenerateKey(rand.Reader, 2048)
+	}
+	if c.NotifyMaxInterval <= 0 {
+		c.NotifyMaxInterval = DefaultNotifyMaxInterval
+	}
+	if c.NotifyMaxElapsed <= 0 {
+		c.NotifyMaxElapsed = DefaultNotifyMaxElapsed
+	}
 	if c.ClientID == "" {
 		c.ClientID = DefaultClientID
 	}

@@ -88,7 +88,7 @@ func (s *Sandbox) settleNow(id string, ok bool, reason string) (Transaction, err
 		return Transaction{}, ErrNotFound
 	}
 	now := time.Now()
-	if r.kind == contract.TypeReceivePix || r.status != contract.StatusProcessing {
+	if r.kind == contract.TypeReceivePix || r.kind == contract.TypeInfraction || r.status != contract.StatusProcessing {
 		return s.view(r, now), fmt.Errorf("%w: %s %s is %s, not PROCESSING", ErrConflict, r.kind, r.id, r.statusAt(now))
 	}
 	if err := s.finish(r, ok, reason, now); err != nil {
@@ -105,25 +105,27 @@ func (s *Sandbox) settleNow(id string, ok bool, reason string) (Transaction, err
 // balance, and notifies once that is durable. Callers hold s.mu.
 func (s *Sandbox) finish(r *record, ok bool, reason string, now time.Time) error {
 	prefix := byte('E')
-	if r.kind == contract.TypeRefund {
+	if returnsMoney(r.kind) {
 		prefix = 'D'
 	}
 	err := s.commit(r, func() {
 		s.pending -= r.amount
-		r.endToEndID = newEndToEndID(prefix, now)
+		if r.endToEndID == "" { // an efi send or refund has its id from the start
+			r.endToEndID = newEndToEndID(prefix, now)
+		}
 		if ok {
 			r.status, r.approved = contract.StatusCompleted, now
 			return
 		}
 		r.status, r.failure = contract.StatusFailed, reason
 		s.available += r.amount
-		if charge := s.records[r.pixID]; r.kind == contract.TypeRefund && charge != nil {
+		if charge := s.records[r.pixID]; returnsMoney(r.kind) && charge != nil {
 			charge.refunded -= r.amount
 		}
 	})
 	if err != nil {
 		return err
 	}
-	s.notifyLocked(r.postbackURL, s.view(r, now))
+	s.notifyLocked(r, now)
 	return nil
 }

@@ -42,12 +42,13 @@ type Account struct {
 	Available, Pending money.Money
 }
 
-// Record is the stored form of one charge, payment or refund. Only Status,
-// Approved, Expires, EndToEndID, Failure and PaidBy change after creation.
+// Record is the stored form of one charge, payment, refund, MED infraction
+// or MED return. Only Status, Approved, Expires, EndToEndID, Failure,
+// PaidBy, Analysis, Defense and ReturnID change after creation.
 // What refunds took from a charge is not stored: it is the sum of the
 // charge's refunds that did not fail.
 type Record struct {
-	Kind        string // contract.TypeReceivePix, TypePayment or TypeRefund
+	Kind        string // contract.TypeReceivePix, TypePayment, TypeRefund, TypeInfraction or TypeMedReturn
 	ID          string
 	ExternalID  string
 	Amount      money.Money
@@ -66,7 +67,9 @@ type Record struct {
 
 	CreditParty contract.Party // payments
 
-	PixID string // refunds: the charge refunded
+	PixID string // refunds, infractions, MED returns: the charge
+
+	Analysis, Defense, ReturnID string // infractions
 }
 
 // ErrStore: the store did not take a mutation, so the sandbox did not make
@@ -109,13 +112,13 @@ func (s *Sandbox) load(ctx context.Context, store Store, st State) error {
 	for _, sr := range st.Records {
 		r := fromStored(sr)
 		s.insert(r)
-		if charge := s.records[r.pixID]; r.kind == contract.TypeRefund && r.status != contract.StatusFailed && charge != nil {
+		if charge := s.records[r.pixID]; returnsMoney(r.kind) && r.status != contract.StatusFailed && charge != nil {
 			charge.refunded += r.amount
 		}
 	}
 	now := time.Now()
 	for _, r := range s.order {
-		if r.kind != contract.TypeReceivePix && r.status == contract.StatusProcessing {
+		if (r.kind == contract.TypePayment || returnsMoney(r.kind)) && r.status == contract.StatusProcessing {
 			s.armSettle(r.id, max(0, r.created.Add(s.cfg.SettleDelay).Sub(now)))
 		}
 	}
@@ -177,6 +180,7 @@ func (r *record) stored() Record {
 		EndToEndID: r.endToEndID, Failure: r.failure,
 		Expires: r.expires, Debtor: r.debtor, PaidBy: r.paidBy, QRCode: r.qrcode,
 		CreditParty: r.creditParty, PixID: r.pixID,
+		Analysis: r.analysis, Defense: r.defense, ReturnID: r.returnID,
 	}
 }
 
@@ -187,5 +191,6 @@ func fromStored(sr Record) *record {
 		endToEndID: sr.EndToEndID, failure: sr.Failure,
 		expires: sr.Expires, debtor: sr.Debtor, paidBy: sr.PaidBy, qrcode: sr.QRCode,
 		creditParty: sr.CreditParty, pixID: sr.PixID,
+		analysis: sr.Analysis, defense: sr.Defense, returnID: sr.ReturnID,
 	}
 }

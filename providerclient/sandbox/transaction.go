@@ -44,6 +44,9 @@ func (s *Sandbox) view(r *record, now time.Time) Transaction {
 		cp := r.creditParty
 		t.CreditParty = &cp
 		t.DebitParty = &contract.Party{Name: s.cfg.MerchantName, TaxID: sandboxCNPJ}
+	case contract.TypeInfraction:
+		t.DueDate = contract.FormatDate(r.expires)
+		t.AnalysisDetails, t.Defense, t.ReturnTransactionID = r.analysis, r.defense, r.returnID
 	}
 	switch r.status {
 	case contract.StatusCompleted:
@@ -59,9 +62,12 @@ func (s *Sandbox) view(r *record, now time.Time) Transaction {
 func staleView(final Transaction) Transaction {
 	t := final
 	t.StatusCode, t.EndToEndID, t.DateApproval, t.FailureReason = nil, "", "", ""
-	if t.TransactionType == contract.TypeReceivePix {
+	switch t.TransactionType {
+	case contract.TypeReceivePix:
 		t.Status, t.CreditParty, t.DebitParty = contract.StatusPending, nil, nil
-	} else {
+	case contract.TypeInfraction:
+		t.Status, t.AnalysisDetails, t.ReturnTransactionID = contract.StatusOpen, "", ""
+	default:
 		t.Status = contract.StatusProcessing
 	}
 	return t

@@ -25,6 +25,7 @@ const (
 	Available Kind = "available" // spendable balance
 	Pending   Kind = "pending"   // cash-in under a settlement hold
 	Reserved  Kind = "reserved"  // held for in-flight withdrawals and refunds
+	Blocked   Kind = "blocked"   // frozen by the provider under an open MED infraction
 )
 
 // Platform accounts, one of each for the whole deployment.
@@ -35,7 +36,7 @@ const (
 )
 
 // IntegratorKinds are the accounts every integrator has.
-var IntegratorKinds = []Kind{Available, Pending, Reserved}
+var IntegratorKinds = []Kind{Available, Pending, Reserved, Blocked}
 
 // Account identifies an account: an integrator's, or a platform account when
 // Integrator is zero.

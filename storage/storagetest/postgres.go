@@ -1,15 +1,16 @@
 // Package storagetest gives each test its own Postgres database and its own
 // Redis database, so tests never see what another test, package or earlier
-// run left behind.
+// run left behind, and never touch what they did not create: every
+// database is created by the tests and dropped when they end (by the
+// janitor, should the test process die first), and Redis is a private
+// server per test process (see NewRedis).
 package storagetest
 
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"strconv"
@@ -21,7 +22,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pixgate/pixgate/storage"
-	"github.com/pixgate/pixgate/storage/migrations"
 )
 
 // AdminURL is where test databases are created; PIXGATE_TEST_DATABASE_URL
@@ -33,22 +33,36 @@ func AdminURL() string {
 	return "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 }
 
-const testPrefix = "pixgate_t_"
-
-var (
-	templateOnce sync.Once
-	templateName string
-	templateErr  error
+const (
+	testPrefix     = "pixgate_t_"
+	templatePrefix = "pixgate_tpl_"
 )
+
+// templateOnce builds this process's template database.
+var templateOnce = sync.OnceValues(func() (string, error) { return buildTemplate(context.Background()) })
 
 // NewDB returns an open handle on a fresh, migrated database that is dropped
 // when the test ends.
 func NewDB(t testing.TB) *storage.DB {
 	t.Helper()
-	dbURL := NewDatabaseURL(t)
-	db, err := storage.Open(context.Background(), storage.Config{URL: dbURL, MaxConns: 32})
+	return NewDBWith(t, storage.Config{})
+}
+
+// NewDBWith is NewDB with cfg (its URL is the fresh database's): a pool of
+// one connection, say. A MaxConns of zero is PoolSize; without a Tracer of
+// its own, a refused connection is reported (see refusalTracer).
+func NewDBWith(t testing.TB, cfg storage.Config) *storage.DB {
+	t.Helper()
+	cfg.URL = NewDatabaseURL(t)
+	if cfg.MaxConns == 0 {
+		cfg.MaxConns = PoolSize
+	}
+	if cfg.Tracer == nil {
+		cfg.Tracer = newRefusalTracer(t)
+	}
+	db, err := storage.Open(context.Background(), cfg)
 	if err != nil {
-		t.Fatalf("storagetest: %v", err)
+		t.Fatalf("storagetest: %v", explainRefusal(err))
 	}
 	t.Cleanup(db.Close)
 	return db
@@ -60,13 +74,16 @@ func NewDB(t testing.TB) *storage.DB {
 func NewDatabaseURL(t testing.TB) string {
 	t.Helper()
 	ctx := context.Background()
-	templateOnce.Do(func() { templateName, templateErr = ensureTemplate(ctx) })
-	if templateErr != nil {
-		t.Fatalf("storagetest: template database: %v", templateErr)
+	templateName, err := templateOnce()
+	if err != nil {
+		t.Fatalf("storagetest: template database: %v", explainRefusal(err))
 	}
 	name := fmt.Sprintf("%s%d_%s", testPrefix, time.Now().Unix(), randomHex(6))
+	if err := dropAtExit(name); err != nil {
+		t.Fatalf("storagetest: %v", err)
+	}
 	if err := adminExec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()+" TEMPLATE "+pgx.Identifier{templateName}.Sanitize()); err != nil {
-		t.Fatalf("storagetest: create database: %v", err)
+		t.Fatalf("storagetest: create database: %v", explainRefusal(err))
 	}
 	t.Cleanup(func() {
 		_ = adminExec(context.Background(), "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
@@ -74,84 +91,50 @@ func NewDatabaseURL(t testing.TB) string {
 	return withDatabase(AdminURL(), name)
 }
 
-// ensureTemplate builds, once per schema version, a migrated database that
-// test databases are cloned from. It is built under a temporary name and
-// renamed when complete, so a crashed build is never used. Test databases
-// that an interrupted run left behind for more than an hour are dropped.
-func ensureTemplate(ctx context.Context) (string, error) {
+// buildTemplate makes this process's template: a migrated database that
+// test databases are cloned from, dropped by the janitor when the process
+// ends. Test databases and templates that a run whose janitor could not
+// clean up (a machine that went down) left behind are dropped after a day.
+func buildTemplate(ctx context.Context) (string, error) {
 	dropStale(ctx)
-	name := "pixgate_tpl_" + schemaHash()
-	conn, err := pgx.Connect(ctx, AdminURL())
-	if err != nil {
+	name := fmt.Sprintf("%s%d_%s", templatePrefix, time.Now().Unix(), randomHex(6))
+	if err := dropAtExit(name); err != nil {
 		return "", err
 	}
-	defer conn.Close(ctx)
-	var exists bool
-	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
+	if err := adminExec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
 		return "", err
 	}
-	if exists {
-		return name, nil
-	}
-	building := name + "_" + randomHex(4)
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{building}.Sanitize()); err != nil {
-		return "", err
-	}
-	db, err := storage.Open(ctx, storage.Config{URL: withDatabase(AdminURL(), building)})
+	db, err := storage.Open(ctx, storage.Config{URL: withDatabase(AdminURL(), name), MaxConns: 2})
 	if err != nil {
 		return "", err
 	}
 	_, err = db.Migrate(ctx)
 	db.Close()
-	if err == nil {
-		_, err = conn.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{building}.Sanitize()+" RENAME TO "+pgx.Identifier{name}.Sanitize())
-	}
-	if err != nil {
-		// Lost a race with another package building the same template, or
-		// the migration failed: either way this copy is not needed.
-		_, _ = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{building}.Sanitize()+" WITH (FORCE)")
-		if strings.Contains(err.Error(), "already exists") {
-			return name, nil
-		}
-		return "", err
-	}
-	return name, nil
+	return name, err
 }
 
-// dropStale removes test databases older than an hour: a run that was killed
-// could not drop its own.
+// dropStale removes test databases and templates older than a day, named
+// with the time they were made: a run that died with its janitor could not
+// drop its own. Nothing else is touched.
 func dropStale(ctx context.Context) {
 	conn, err := pgx.Connect(ctx, AdminURL())
 	if err != nil {
 		return
 	}
 	defer conn.Close(ctx)
-	rows, err := conn.Query(ctx, "SELECT datname FROM pg_database WHERE datname LIKE 'pixgate\\_t\\_%'")
+	rows, err := conn.Query(ctx, `SELECT datname FROM pg_database WHERE datname ~ '^pixgate_(t|tpl)_[0-9]+_[0-9a-f]+$'`)
 	if err != nil {
 		return
 	}
 	names, _ := pgx.CollectRows(rows, pgx.RowTo[string])
-	cutoff := time.Now().Add(-time.Hour).Unix()
+	cutoff := time.Now().Add(-24 * time.Hour).Unix()
 	for _, n := range names {
-		ts, _, _ := strings.Cut(strings.TrimPrefix(n, testPrefix), "_")
+		rest := strings.TrimPrefix(strings.TrimPrefix(n, testPrefix), templatePrefix)
+		ts, _, _ := strings.Cut(rest, "_")
 		if created, err := strconv.ParseInt(ts, 10, 64); err == nil && created < cutoff {
 			_, _ = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{n}.Sanitize()+" WITH (FORCE)")
 		}
 	}
-}
-
-func schemaHash() string {
-	h := sha256.New()
-	_ = fs.WalkDir(migrations.Files, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, _ := fs.ReadFile(migrations.Files, path)
-		h.Write([]byte(path))
-		h.Write(b)
-		return nil
-	})
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 func adminExec(ctx context.Context, sql string) error {

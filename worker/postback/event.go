@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/providerclient/contract"
+	"github.com/pixgate/pixgate/providerclient/contractview"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/tasks"
@@ -80,7 +81,7 @@ func ForCharge(c storage.Charge) (Event, bool) {
 	if c.PostbackURL == nil || *c.PostbackURL == "" {
 		return Event{}, false
 	}
-	b := chargeBody{Transaction: c.ContractTransaction(), ID: c.ID, Fee: c.Fee, NetAmount: c.Net()}
+	b := chargeBody{Transaction: contractview.ChargeTransaction(c), ID: c.ID, Fee: c.Fee, NetAmount: c.Net()}
 	return Event{ResourceType: "charge", ResourceID: c.ID, IntegratorID: c.IntegratorID, Name: c.Status,
 		URL: *c.PostbackURL, Body: body(b)}, true
 }

@@ -50,14 +50,15 @@ func TestForChargeBody(t *testing.T) {
 func TestNoEvent(t *testing.T) {
 	pending, noURL, failed, refunded := testCharge(), testCharge(), testCharge(), testCharge()
 	pending.Status, noURL.PostbackURL, failed.Status, refunded.Status = storage.ChargePending, nil, storage.ChargeFailed, storage.ChargeRefunded
-	w := storage.Withdrawal{Status: storage.WithdrawalProcessing, PostbackURL: ptr("https://x.example/")}
+	w := storage.Transfer{Kind: storage.KindWithdrawal, Status: storage.TransferProcessing, PostbackURL: ptr("https://x.example/")}
 	for name, ok := range map[string]bool{
 		"pending charge":        second(ForCharge(pending)),
 		"charge without URL":    second(ForCharge(noURL)),
 		"failed charge":         second(ForCharge(failed)),
 		"refunded charge":       second(ForCharge(refunded)),
-		"processing withdrawal": second(ForWithdrawal(w)),
-		"processing refund":     second(ForRefund(storage.Refund{Status: "PROCESSING", PostbackURL: ptr("https://x.example/")}, "p")),
+		"processing withdrawal": second(ForTransfer(w)),
+		"processing refund": second(ForTransfer(storage.Transfer{Kind: storage.KindRefund, Status: "PROCESSING", ChargePixID: "p",
+			PostbackURL: ptr("https://x.example/")})),
 	} {
 		if ok {
 			t.Errorf("%s: got an event", name)
@@ -68,13 +69,13 @@ func TestNoEvent(t *testing.T) {
 func second(_ Event, ok bool) bool { return ok }
 
 func TestForWithdrawalAndRefundBodies(t *testing.T) {
-	w := storage.Withdrawal{
-		ID: uuid.New(), IntegratorID: 7, ExternalID: ptr("saque-1"), Amount: money.FromReais(10, 0), Fee: money.FromReais(0, 50),
-		Status: storage.WithdrawalFailed, FailureReason: ptr("key not found"), FinishedAt: &paidAt,
+	w := storage.Transfer{
+		Kind: storage.KindWithdrawal, ID: uuid.New(), IntegratorID: 7, ExternalID: ptr("saque-1"), Amount: money.FromReais(10, 0), Fee: money.FromReais(0, 50),
+		Status: storage.TransferFailed, FailureReason: ptr("key not found"), FinishedAt: &paidAt,
 		CreditParty: storage.CreditParty{Name: "Beltrano", KeyType: "EMAIL", Key: "b@example.com", TaxID: "52998224725"},
 		PostbackURL: ptr("https://loja.example/pix"), PixID: ptr("p1"),
 	}
-	ev, ok := ForWithdrawal(w)
+	ev, ok := ForTransfer(w)
 	if !ok || ev.ResourceType != "withdrawal" || ev.Name != "FAILED" {
 		t.Fatalf("withdrawal event = %+v, %v", ev, ok)
 	}
@@ -97,9 +98,10 @@ func TestForWithdrawalAndRefundBodies(t *testing.T) {
 		t.Fatalf("amounts are not 2-decimal numbers: %s", ev.Body)
 	}
 
-	r := storage.Refund{ID: uuid.New(), IntegratorID: 7, Amount: money.FromReais(5, 0), Status: storage.WithdrawalCompleted,
+	r := storage.Transfer{Kind: storage.KindRefund, ChargePixID: "charge-pix-id", ID: uuid.New(), IntegratorID: 7,
+		Amount: money.FromReais(5, 0), Status: storage.TransferCompleted,
 		PixID: ptr("r1"), EndToEndID: ptr("D12345678202603101804abcdefghijk"), FinishedAt: &paidAt, PostbackURL: ptr("https://loja.example/pix")}
-	ev, ok = ForRefund(r, "charge-pix-id")
+	ev, ok = ForTransfer(r)
 	if !ok || ev.ResourceType != "refund" || ev.Name != "COMPLETED" {
 		t.Fatalf("refund event = %+v, %v", ev, ok)
 	}
@@ -141,15 +143,16 @@ func TestAbsentFieldsAreLeftOut(t *testing.T) {
 	noEmail.Payer.Email = nil
 	expired := testCharge()
 	expired.Status, expired.PaidAt = storage.ChargeExpired, nil
-	w := storage.Withdrawal{ID: uuid.New(), IntegratorID: 7, Amount: 1000, Status: storage.WithdrawalFailed,
+	w := storage.Transfer{Kind: storage.KindWithdrawal, ID: uuid.New(), IntegratorID: 7, Amount: 1000, Status: storage.TransferFailed,
 		CreditParty: storage.CreditParty{Name: "Beltrano", KeyType: "EVP", Key: "123e4567-e89b-12d3-a456-426614174000", TaxID: "52998224725"},
 		PostbackURL: ptr("https://loja.example/pix")}
-	r := storage.Refund{ID: uuid.New(), IntegratorID: 7, Amount: 500, Status: storage.WithdrawalCompleted, PostbackURL: ptr("https://loja.example/pix")}
+	r := storage.Transfer{Kind: storage.KindRefund, ChargePixID: "charge-pix-id", ID: uuid.New(), IntegratorID: 7, Amount: 500,
+		Status: storage.TransferCompleted, PostbackURL: ptr("https://loja.example/pix")}
 	for name, ev := range map[string]Event{
 		"charge without payer email":                           first(ForCharge(noEmail)),
 		"charge never paid":                                    first(ForCharge(expired)),
-		"withdrawal without external_id, pix_id or endToEndId": first(ForWithdrawal(w)),
-		"refund without external_id":                           first(ForRefund(r, "charge-pix-id")),
+		"withdrawal without external_id, pix_id or endToEndId": first(ForTransfer(w)),
+		"refund without external_id":                           first(ForTransfer(r)),
 	} {
 		if strings.Contains(string(ev.Body), "null") {
 			t.Errorf("%s: %s", name, ev.Body)

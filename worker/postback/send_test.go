@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/pixgate/pixgate/worker/postback/postbacktest"
 )
 
 func TestSend(t *testing.T) {
@@ -48,7 +50,7 @@ func TestSend(t *testing.T) {
 	if string(gotBody) != string(req.Body) || got.Header.Get("Content-Type") != "application/json" || got.UserAgent() != UserAgent {
 		t.Fatalf("request: %v %s", got.Header, gotBody)
 	}
-	if err := Verify(refSecret, got.Header, gotBody, time.Minute); err != nil || got.Header.Get(HeaderID) != req.ID.String() {
+	if err := postbacktest.Verify(refSecret, got.Header, gotBody, time.Minute); err != nil || got.Header.Get(HeaderID) != req.ID.String() {
 		t.Fatalf("signature does not verify: %v", err)
 	}
 

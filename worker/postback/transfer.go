@@ -4,12 +4,14 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/providerclient/contract"
+	"github.com/pixgate/pixgate/providerclient/contractview"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 )
 
-// transferBody is a withdrawal (PAYMENT) or a refund (REFUND), both money
-// leaving the wallet, with PixGate's additions beside the family's fields.
+// transferBody is a transfer, money leaving the wallet: a withdrawal
+// (PAYMENT) or a refund (REFUND), with PixGate's additions beside the
+// family's fields.
 type transferBody struct {
 	contract.Transaction
 	Fee           money.Money `json:"fee"`
@@ -17,39 +19,17 @@ type transferBody struct {
 	ID            uuid.UUID   `json:"id"`
 }
 
-// finished says whether a transfer reached a status integrators are told
-// about: PROCESSING is the one they created.
-func finished(status string) bool {
-	return status == storage.WithdrawalCompleted || status == storage.WithdrawalFailed
-}
-
-// failureOf is the failure reason a body carries: only a FAILED one's.
-func failureOf(status string, reason *string) *string {
-	if status != storage.WithdrawalFailed {
-		return nil
-	}
-	return reason
-}
-
-// ForWithdrawal is the postback of a finished withdrawal; ok is false while
-// it is PROCESSING or when it has no postback URL.
-func ForWithdrawal(w storage.Withdrawal) (Event, bool) {
-	if !finished(w.Status) || w.PostbackURL == nil || *w.PostbackURL == "" {
+// ForTransfer is the postback of a finished transfer, whose resource type
+// is its kind; ok is false while it is PROCESSING (the status its creator
+// was answered) or when it has no postback URL.
+func ForTransfer(t storage.Transfer) (Event, bool) {
+	if !t.Status.Final() || t.PostbackURL == nil || *t.PostbackURL == "" {
 		return Event{}, false
 	}
-	b := transferBody{Transaction: w.ContractTransaction(), Fee: w.Fee, FailureReason: failureOf(w.Status, w.FailureReason), ID: w.ID}
-	return Event{ResourceType: "withdrawal", ResourceID: w.ID, IntegratorID: w.IntegratorID, Name: w.Status,
-		URL: *w.PostbackURL, Body: body(b)}, true
-}
-
-// ForRefund is the postback of a finished refund of the charge known as
-// chargePixID; ok is false while it is PROCESSING or when it has no postback
-// URL.
-func ForRefund(r storage.Refund, chargePixID string) (Event, bool) {
-	if !finished(r.Status) || r.PostbackURL == nil || *r.PostbackURL == "" {
-		return Event{}, false
+	b := transferBody{Transaction: contractview.TransferTransaction(t), Fee: t.Fee, ID: t.ID}
+	if t.Status == storage.TransferFailed {
+		b.FailureReason = t.FailureReason
 	}
-	b := transferBody{Transaction: r.ContractTransaction(chargePixID), Fee: r.Fee, FailureReason: failureOf(r.Status, r.FailureReason), ID: r.ID}
-	return Event{ResourceType: "refund", ResourceID: r.ID, IntegratorID: r.IntegratorID, Name: r.Status,
-		URL: *r.PostbackURL, Body: body(b)}, true
+	return Event{ResourceType: string(t.Kind), ResourceID: t.ID, IntegratorID: t.IntegratorID, Name: string(t.Status),
+		URL: *t.PostbackURL, Body: body(b)}, true
 }

@@ -3,7 +3,6 @@ package stack
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
@@ -131,7 +130,3 @@ func (p *Proc) Pid() int {
 	}
 	return p.cmd.Process.Pid
 }
-
-// Env is os.Environ() with the given KEY=value pairs after it (later
-// entries win when the process reads its environment).
-func Env(kv ...string) []string { return append(os.Environ(), kv...) }

@@ -72,9 +72,6 @@ func (r *Redis) do(ctx context.Context, f func(context.Context, *redis.Client) e
 // Stop ends the server (SIGTERM).
 func (r *Redis) Stop() { r.proc.Stop(syscall.SIGTERM, 30*time.Second) }
 
-// Kill ends the server with SIGKILL.
-func (r *Redis) Kill() { r.proc.Kill() }
-
 // Start starts the stopped server again on the same port, empty.
 func (r *Redis) Start(ctx context.Context) error { return r.proc.Start(ctx) }
 

@@ -60,15 +60,6 @@ func WaitFor(ctx context.Context, limit time.Duration, cond func() bool) error {
 	return nil
 }
 
-// Listening reports whether something accepts connections at addr.
-func Listening(addr string) bool {
-	c, err := net.DialTimeout("tcp", addr, time.Second)
-	if err == nil {
-		c.Close()
-	}
-	return err == nil
-}
-
 // LogFile opens dir/name.log for appending: a process started again writes
 // after what it wrote before.
 func LogFile(dir, name string) (*os.File, error) {

@@ -1,6 +1,6 @@
-// Package brcode encodes and parses the PIX BR Code: the EMV merchant
-// presented QR payload behind every PIX QR code and its "copy and paste"
-// string.
+// Package brcode writes the PIX BR Code: the EMV merchant presented QR
+// payload behind every PIX QR code and its "copy and paste" string. (Its
+// tests read codes back, with a parser of their own.)
 //
 // A payload is a list of TLV fields (2-digit id, 2-digit decimal length,
 // value) closed by a CRC16/CCITT-FALSE in field 63. Dynamic codes carry a

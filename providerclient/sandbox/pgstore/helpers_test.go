@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/providerclient/sandbox/pgstore"
 	"github.com/pixgate/pixgate/storage/money"
@@ -19,7 +20,7 @@ import (
 type running struct {
 	sb     *sandbox.Sandbox
 	store  *pgstore.Store
-	client providerclient.Client
+	client family.Client
 	stop   func()
 }
 
@@ -55,7 +56,7 @@ func start(t *testing.T, url string, cfg sandbox.Config) *running {
 			st.Close()
 		})
 	}}
-	r.client = providerclient.New(providerclient.Config{
+	r.client = family.NewBase(providerclient.Config{
 		BaseURL: srv.URL, ClientID: sandbox.DefaultClientID, ClientSecret: sandbox.DefaultClientSecret,
 		Timeout: 2 * time.Second, RetryMaxElapsed: time.Millisecond,
 	})
@@ -63,15 +64,15 @@ func start(t *testing.T, url string, cfg sandbox.Config) *running {
 	return r
 }
 
-func charge(externalID string, reais int64) providerclient.ChargeRequest {
-	return providerclient.ChargeRequest{Amount: money.FromReais(reais, 0), ExternalID: externalID,
-		Payer: &providerclient.Payer{Name: "Fulano de Tal", Document: "52998224725"}}
+func charge(externalID string, reais int64) family.ChargeRequest {
+	return family.ChargeRequest{Amount: money.FromReais(reais, 0), ExternalID: externalID,
+		Payer: &family.Payer{Name: "Fulano de Tal", Document: "52998224725"}}
 }
 
-func payment(externalID string, amount money.Money) providerclient.PaymentRequest {
-	return providerclient.PaymentRequest{
+func payment(externalID string, amount money.Money) family.PaymentRequest {
+	return family.PaymentRequest{
 		Amount: amount, ExternalID: externalID, Description: "saque",
-		CreditParty: providerclient.CreditParty{Name: "Fulano", KeyType: "EMAIL", Key: "fulano@example.com", TaxID: "52998224725"},
+		CreditParty: family.CreditParty{Name: "Fulano", KeyType: "EMAIL", Key: "fulano@example.com", TaxID: "52998224725"},
 	}
 }
 

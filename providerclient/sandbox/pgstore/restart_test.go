@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/contract"
+	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
 )
@@ -111,7 +111,7 @@ func TestLedgerSurvivesARestart(t *testing.T) {
 	if _, err := a.sb.PayCharge(ch.TransactionID, sandbox.Payer{}); err != nil {
 		t.Fatal(err)
 	}
-	rf, err := a.client.CreateRefund(ctx, providerclient.RefundRequest{PixID: ch.TransactionID, Amount: money.FromReais(30, 0), ExternalID: "rf-1"})
+	rf, err := a.client.CreateRefund(ctx, family.RefundRequest{PixID: ch.TransactionID, Amount: money.FromReais(30, 0), ExternalID: "rf-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,11 +142,49 @@ func TestLedgerSurvivesARestart(t *testing.T) {
 	if got := b.sb.Balance(); got != balance {
 		t.Fatalf("balance after the restart %+v, before %+v", got, balance)
 	}
-	_, err = b.client.CreateRefund(ctx, providerclient.RefundRequest{PixID: ch.TransactionID, Amount: money.FromReais(70, 1)})
+	_, err = b.client.CreateRefund(ctx, family.RefundRequest{PixID: ch.TransactionID, Amount: money.FromReais(70, 1)})
 	if err == nil {
 		t.Fatal("refunded more than what was left of the charge after the restart")
 	}
-	if _, err := b.client.CreateRefund(ctx, providerclient.RefundRequest{PixID: ch.TransactionID, Amount: money.FromReais(70, 0)}); err != nil {
+	if _, err := b.client.CreateRefund(ctx, family.RefundRequest{PixID: ch.TransactionID, Amount: money.FromReais(70, 0)}); err != nil {
 		t.Fatalf("refund of what is left: %v", err)
+	}
+}
+
+// An infraction, its defense and the MED return of its agreement survive a
+// restart, and the return still counts against the charge.
+func TestInfractionSurvivesARestart(t *testing.T) {
+	url := newStoreURL(t)
+	cfg := sandbox.Config{SettleDelay: 10 * time.Millisecond}
+	r := start(t, url, cfg)
+	ch, err := r.client.CreateCharge(context.Background(), charge("c-med", 50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.sb.PayCharge(ch.TransactionID, sandbox.Payer{}); err != nil {
+		t.Fatal(err)
+	}
+	inf, err := r.sb.OpenInfraction(ch.TransactionID, money.FromReais(50, 0), "golpe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.sb.DefendInfraction(inf.TransactionID, "autorizado"); err != nil {
+		t.Fatal(err)
+	}
+	closed, err := r.sb.CloseInfraction(inf.TransactionID, "AGREED", "procedente")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the MED return", func() bool { return status(r.sb, closed.ReturnTransactionID) == "COMPLETED" })
+	r.stop()
+
+	again := start(t, url, cfg)
+	got, err := again.sb.Transaction(inf.TransactionID)
+	if err != nil || got.Status != "AGREED" || got.Defense != "autorizado" || got.AnalysisDetails != "procedente" ||
+		got.ReturnTransactionID != closed.ReturnTransactionID {
+		t.Fatalf("after the restart: %+v, %v", got, err)
+	}
+	if _, err := again.client.CreateRefund(context.Background(), family.RefundRequest{PixID: ch.TransactionID, Amount: 1}); err == nil {
+		t.Fatal("a charge its MED return emptied was refunded after the restart")
 	}
 }

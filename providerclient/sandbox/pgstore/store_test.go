@@ -10,6 +10,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/contract"
+	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/providerclient/sandbox/pgstore"
 )
@@ -93,7 +94,7 @@ func TestStoreReconnects(t *testing.T) {
 	}
 	// The first call after the drop may meet the dead connection; the
 	// client retries unavailable answers of calls with an external_id.
-	var ch *providerclient.Charge
+	var ch *family.Charge
 	waitFor(t, "a charge after the reconnection", func() bool {
 		ch, err = r.client.CreateCharge(ctx, charge("order-1", 10))
 		return err == nil

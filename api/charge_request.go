@@ -1,0 +1,36 @@
+package api
+
+import (
+	"github.com/pixgate/pixgate/api/payments"
+	"github.com/pixgate/pixgate/providerclient/pix"
+)
+
+// parseChargeRequest reads a charge request's body (v1 and v2 alike) into
+// a payments.ChargeRequest and reports every problem at once. The payment
+// rules (the amount against the cash-in fee) are payments'.
+func (s *Server) parseChargeRequest(body object) (payments.ChargeRequest, error) {
+	var r payments.ChargeRequest
+	r.Amount, _ = body.amount("amount", s.cfg.MaxAmount)
+	if payer, ok := body.requiredObject("payer"); ok {
+		r.Payer.Name = payer.name("name")
+		if doc, ok := payer.requiredStr("document"); ok {
+			norm, err := pix.NormalizeDocument(doc)
+			if err != nil {
+				payer.errs.add(payer.path("document"), "%s", err.Error())
+			}
+			r.Payer.Document = norm
+		}
+		r.Payer.Email = payer.email("email")
+	}
+	if ext, _ := body.externalID(); ext != nil {
+		r.ExternalID = *ext
+	}
+	r.PostbackURL = body.postbackURL(s.cfg.AllowHTTPPostbacks, s.cfg.PostbackURLPolicy)
+	r.PayerQuestion = body.optionalText("payerQuestion", maxShortTextLen)
+	r.Split = body.split()
+	r.Expiration = body.expiration()
+	if err := body.errs.err(); err != nil {
+		return payments.ChargeRequest{}, err
+	}
+	return r, nil
+}

@@ -1,0 +1,39 @@
+package payments
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/tasks"
+)
+
+// ReceiveNotification takes one notification of the provider: the
+// provider's connector reads its claims (one per transaction it names; a
+// BCB batch names several), and each is stored as it came, with the outbox
+// row that has a worker read the transaction back from the provider before
+// anything moves; nothing in it is believed here. duplicate is true when
+// every claim is a copy of one already confirmed and applied (and then
+// nothing is stored). A body that names no transaction is a
+// *providerclient.NotificationError, and nothing is stored.
+func (s *Service) ReceiveNotification(ctx context.Context, header http.Header, body []byte) (duplicate bool, err error) {
+	if s.provider == nil {
+		return false, &providerclient.Error{Op: "read notification", Kind: providerclient.ErrUnavailable, Message: "no provider configured"}
+	}
+	events, err := s.provider.ParseNotification(header, body)
+	if err != nil {
+		return false, err
+	}
+	duplicate = true
+	for _, ev := range events {
+		_, stored, err := s.store.RecordProviderEvent(ctx, storage.NewProviderEvent{
+			TransactionType: string(ev.Kind), TransactionID: ev.ProviderID, Status: string(ev.Status), Payload: ev.Payload,
+		}, func(id int64) storage.OutboxMessage { return storage.OutboxMessage(tasks.ProviderEventMessage(id, 0)) })
+		if err != nil {
+			return false, err
+		}
+		duplicate = duplicate && !stored
+	}
+	return duplicate, nil
+}

@@ -1,0 +1,3 @@
+module github.com/pixgate/pixgate/api/sdk
+
+go 1.23

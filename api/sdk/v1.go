@@ -1,0 +1,153 @@
+package pixgate
+
+import (
+	"context"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// Balance is GET /api/v1/balance (scope balance:read).
+func (c *Client) Balance(ctx context.Context) (*Balance, error) {
+	var b Balance
+	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/balance", auth: c.v1Auth(), out: &b})
+	return unlessErr(&b, err)
+}
+
+// CreateCharge is POST /api/v1/charges (scope charges:write): a dynamic-QR
+// charge whose BR Code is in QRCode. req.ExternalID is set when empty, so
+// every attempt is the same charge.
+func (c *Client) CreateCharge(ctx context.Context, req ChargeRequest) (*Charge, error) {
+	if req.ExternalID == "" {
+		req.ExternalID = NewExternalID("chg-")
+	}
+	var ch Charge
+	status, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/charges", auth: c.v1Auth(), body: req, out: &ch})
+	ch.Replayed = status == http.StatusOK
+	return unlessErr(&ch, err)
+}
+
+// Charge is GET /api/v1/charges/{ref} (scope charges:read): ref is the
+// charge's id or its external_id.
+func (c *Client) Charge(ctx context.Context, ref string) (*Charge, error) {
+	var ch Charge
+	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/charges/" + pathEscape(ref), auth: c.v1Auth(), out: &ch})
+	return unlessErr(&ch, err)
+}
+
+// ListCharges is GET /api/v1/charges (scope charges:read): one page.
+func (c *Client) ListCharges(ctx context.Context, p ListParams) (*Page[Charge], error) {
+	var pg Page[Charge]
+	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/charges" + p.query(), auth: c.v1Auth(), out: &pg})
+	return unlessErr(&pg, err)
+}
+
+// AllCharges walks every page of the list from p on, one charge at a time;
+// it stops at the first error, which it yields.
+func (c *Client) AllCharges(ctx context.Context, p ListParams) iter.Seq2[Charge, error] {
+	return all(ctx, p, c.ListCharges)
+}
+
+// CreateWithdrawal is POST /api/v1/withdrawals (scope withdrawals:write):
+// amount + cash-out fee are reserved at once and the PIX is sent after.
+// req.ExternalID is set when empty, so a retry never pays twice.
+func (c *Client) CreateWithdrawal(ctx context.Context, req WithdrawalRequest) (*Withdrawal, error) {
+	if req.ExternalID == "" {
+		req.ExternalID = NewExternalID("wdr-")
+	}
+	var w Withdrawal
+	status, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/withdrawals", auth: c.v1Auth(), body: req, out: &w})
+	w.Replayed = status == http.StatusOK
+	return unlessErr(&w, err)
+}
+
+// RefundCharge is POST /api/v1/charges/{ref}/refunds (scope
+// refunds:write): part or all of a paid charge, named by its id or
+// external_id, back to its payer. Like a withdrawal it pays the cash-out
+// fee: amount + fee are reserved at once. req.PixID is not used;
+// req.ExternalID is set when empty.
+func (c *Client) RefundCharge(ctx context.Context, ref string, req RefundRequest) (*Refund, error) {
+	req.PixID = ""
+	if req.ExternalID == "" {
+		req.ExternalID = NewExternalID("rfd-")
+	}
+	var f Refund
+	status, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/charges/" + pathEscape(ref) + "/refunds", auth: c.v1Auth(), body: req, out: &f})
+	f.Replayed = status == http.StatusOK
+	return unlessErr(&f, err)
+}
+
+// ChargeRefunds is GET /api/v1/charges/{ref}/refunds (scope charges:read):
+// one page of the charge's refunds, newest first.
+func (c *Client) ChargeRefunds(ctx context.Context, ref string, p ListParams) (*Page[Refund], error) {
+	var pg Page[Refund]
+	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/charges/" + pathEscape(ref) + "/refunds" + p.query(), auth: c.v1Auth(), out: &pg})
+	return unlessErr(&pg, err)
+}
+
+// Withdrawal is GET /api/v1/withdrawals/{ref} (scope withdrawals:read).
+func (c *Client) Withdrawal(ctx context.Context, ref string) (*Withdrawal, error) {
+	var w Withdrawal
+	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/withdrawals/" + pathEscape(ref), auth: c.v1Auth(), out: &w})
+	return unlessErr(&w, err)
+}
+
+// ListWithdrawals is GET /api/v1/withdrawals (scope withdrawals:read).
+func (c *Client) ListWithdrawals(ctx context.Context, p ListParams) (*Page[Withdrawal], error) {
+	var pg Page[Withdrawal]
+	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/withdrawals" + p.query(), auth: c.v1Auth(), out: &pg})
+	return unlessErr(&pg, err)
+}
+
+// AllWithdrawals walks every page of the list from p on.
+func (c *Client) AllWithdrawals(ctx context.Context, p ListParams) iter.Seq2[Withdrawal, error] {
+	return all(ctx, p, c.ListWithdrawals)
+}
+
+func (p ListParams) query() string {
+	q := url.Values{}
+	if p.PerPage > 0 {
+		q.Set("per_page", strconv.Itoa(p.PerPage))
+	}
+	if p.Status != "" {
+		q.Set("status", p.Status)
+	}
+	if p.Cursor != "" {
+		q.Set("cursor", p.Cursor)
+	}
+	if len(q) == 0 {
+		return ""
+	}
+	return "?" + q.Encode()
+}
+
+func all[T any](ctx context.Context, p ListParams, list func(context.Context, ListParams) (*Page[T], error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for {
+			pg, err := list(ctx, p)
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			for _, item := range pg.Data {
+				if !yield(item, nil) {
+					return
+				}
+			}
+			if pg.Meta.NextCursor == "" {
+				return
+			}
+			p.Cursor = pg.Meta.NextCursor
+		}
+	}
+}
+
+// unlessErr returns v, or nil and the error.
+func unlessErr[T any](v *T, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/pixgate/pixgate/providerclient"
+)
+
+// The run's last check: every day the run touched is reconciled with the
+// sandbox's statement, as an operator would (pixgate reconcile run, then
+// report --json), and must reconcile with no exception. The sandbox serves
+// PixGate's statement extension; only these commands are told so
+// (PIXGATE_PROVIDER_EXTENSIONS), the run's processes are not.
+
+// reconReport is the part of pixgate reconcile report --json the check
+// reads.
+type reconReport struct {
+	Run struct {
+		Reconciled     bool             `json:"reconciled"`
+		Lines          int64            `json:"lines"`
+		Records        int64            `json:"records"`
+		Counts         map[string]int64 `json:"counts"`
+		OpenExceptions int64            `json:"open_exceptions"`
+		Unexplained    json.Number      `json:"unexplained"`
+	} `json:"run"`
+}
+
+// reconcileDays reconciles the default provider's days from begin to now
+// and says, for the report, what each found; problems name the days that
+// do not reconcile.
+func reconcileDays(ctx context.Context, c *cluster, begin time.Time) (lines, problems []string) {
+	last := providerclient.DayOf(time.Now())
+	for d := providerclient.DayOf(begin); ; d = d.AddDays(1) {
+		var r reconReport
+		err := c.reconcile(ctx, nil, "run", "--provider", "default", "--date", d.String())
+		if err == nil {
+			err = c.reconcile(ctx, &r, "report", "--provider", "default", "--date", d.String())
+		}
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("reconciliation of %s: %v", d, err))
+		} else {
+			line, bad := judgeReconciliation(d.String(), r)
+			lines, problems = append(lines, line), append(problems, bad...)
+		}
+		if d == last {
+			return lines, problems
+		}
+	}
+}
+
+// judgeReconciliation words a day's result, and its problems: a day that
+// does not reconcile, an exception of any kind.
+func judgeReconciliation(day string, r reconReport) (line string, problems []string) {
+	var exceptions int64
+	var kinds []string
+	for _, k := range []string{"missing_in_pixgate", "missing_at_provider", "amount_mismatch", "status_mismatch", "duplicate_at_provider"} {
+		if n := r.Run.Counts[k]; n > 0 {
+			exceptions += n
+			kinds = append(kinds, fmt.Sprintf("%d %s", n, k))
+		}
+	}
+	unexplained := string(r.Run.Unexplained)
+	if unexplained == "" {
+		unexplained = "not known"
+	}
+	line = fmt.Sprintf("%s: %d statement lines, %d of PixGate's records, %d matched, %d expected, %d exceptions, balance difference unexplained %s",
+		day, r.Run.Lines, r.Run.Records, r.Run.Counts["matched"], r.Run.Counts["expected"], exceptions, unexplained)
+	if exceptions > 0 || r.Run.OpenExceptions > 0 {
+		problems = append(problems, fmt.Sprintf("reconciliation of %s: %s", day, strings.Join(kinds, ", ")))
+	}
+	if !r.Run.Reconciled {
+		problems = append(problems, fmt.Sprintf("reconciliation of %s: the day does not reconcile (%s)", day, line))
+	}
+	return line, problems
+}
+
+// reconcile runs pixgate reconcile ARGS --json with the run's settings,
+// the statement extension on, and decodes its answer into out (nil:
+// discarded).
+func (c *cluster) reconcile(ctx context.Context, out any, args ...string) error {
+	cmd := exec.CommandContext(ctx, c.bin, append(append([]string{"reconcile"}, args...), "--json")...)
+	cmd.Env = append(append([]string(nil), c.env...), "PIXGATE_PROVIDER_EXTENSIONS=true")
+	b, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return fmt.Errorf("pixgate reconcile %s: %w: %s", args[0], err, strings.TrimSpace(string(ee.Stderr)))
+	}
+	if err != nil || out == nil {
+		return err
+	}
+	return json.Unmarshal(b, out)
+}

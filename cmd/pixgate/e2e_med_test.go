@@ -1,0 +1,260 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// payCharge creates a charge of amount and pays it through the sandbox (by
+// the charge's own payer unless payerDoc names another), waiting until
+// PixGate has it PAID (or, for a payment it must return, REFUNDED).
+func (s *devStack) paidCharge(amount float64, payerDoc string) (id, pixID string) {
+	s.t.Helper()
+	id, pixID = s.createCharge(amount, nil)
+	var body any
+	if payerDoc != "" {
+		body = map[string]any{"payer": map[string]any{"name": "Outra Pessoa", "document": payerDoc}}
+	}
+	if c, v := s.control(http.MethodPost, "/sandbox/charges/"+pixID+"/pay", body); c != http.StatusOK {
+		s.t.Fatalf("pay: %d %v", c, v)
+	}
+	s.eventually("charge paid", 5*time.Second, func() bool {
+		st := s.status("charges", id)
+		return st == "PAID" && payerDoc == "" || st == "REFUNDED"
+	})
+	return id, pixID
+}
+
+// infractions lists the integrator's infractions of a status.
+func (s *devStack) infractions(status string) []map[string]any {
+	s.t.Helper()
+	code, v := s.call(http.MethodGet, "/api/v1/infractions?status="+status, nil)
+	if code != http.StatusOK {
+		s.t.Fatalf("list infractions: %d %v", code, v)
+	}
+	var out []map[string]any
+	for _, d := range v["data"].([]any) {
+		out = append(out, d.(map[string]any))
+	}
+	return out
+}
+
+// postbacksOf counts the verified postbacks of a transaction type and
+// status.
+func (s *devStack) postbacksOf(typ, status string) int {
+	n := 0
+	for _, b := range s.receiver.verified(s.t, s.webhookSecret) {
+		if b["transactionType"] == typ && b["status"] == status {
+			n++
+		}
+	}
+	return n
+}
+
+// The MED end to end with the sandbox: a paid charge's infraction blocks
+// its amount at once; a withdrawal that would need the blocked money is
+// refused; a defense is kept; closed agreed, the blocked money leaves as
+// one MED return and the charge is REFUNDED; another infraction, closed
+// disagreed, is released; the audit is clean throughout.
+func TestE2EMedInfractions(t *testing.T) {
+	s := newDevStack(t, "PIXGATE_RECONCILE_STALE_AFTER", "2s", "PIXGATE_RECONCILE_INTERVAL", "1s")
+	idA, pixA := s.paidCharge(100.00, "")
+	_, pixB := s.paidCharge(50.00, "")
+	if w := s.wallet(); w.Available != money.FromReais(147, 75) {
+		t.Fatalf("wallet %+v before the infraction, want 147.75 available", w)
+	}
+
+	if c, v := s.control(http.MethodPost, "/sandbox/charges/"+pixA+"/infraction", map[string]any{"amount": 100, "reason": "golpe do falso vendedor"}); c != http.StatusOK {
+		t.Fatalf("open infraction: %d %v", c, v)
+	}
+	s.eventually("the infraction blocked", 5*time.Second, func() bool { return s.wallet().Blocked == money.FromReais(100, 0) })
+	open := s.infractions("OPEN")
+	if len(open) != 1 || open[0]["amount"] != json.Number("100.00") || open[0]["blocked_amount"] != json.Number("100.00") ||
+		open[0]["shortfall"] != json.Number("0.00") || open[0]["charge"].(map[string]any)["id"] != idA {
+		t.Fatalf("open infractions: %v", open)
+	}
+	inf := open[0]["id"].(string)
+	_, bal := s.call(http.MethodGet, "/api/v1/balance", nil)
+	if bal["blocked_balance"] != json.Number("100.00") || bal["available_balance"] != json.Number("47.75") {
+		t.Fatalf("balance: %v", bal)
+	}
+	s.conforms("/api/v1/balance")
+	s.conforms("/api/v1/infractions/" + inf)
+
+	// 60.00 + 0.50 needs money the infraction blocked: refused, nothing reserved.
+	if code, v := s.call(http.MethodPost, "/api/v1/withdrawals", map[string]any{"amount": 60, "creditParty": creditParty("fulano@example.com")}); code != http.StatusUnprocessableEntity || v["code"] != "insufficient_funds" {
+		t.Fatalf("withdrawal of blocked money: %d %v", code, v)
+	}
+	if code, v := s.call(http.MethodPost, "/api/v1/charges/"+idA+"/refunds", map[string]any{"amount": 10}); code != http.StatusUnprocessableEntity || v["code"] != "infraction_open" {
+		t.Fatalf("refund of a disputed charge: %d %v", code, v)
+	}
+	if w := s.wallet(); w.Reserved != 0 || w.Available != money.FromReais(47, 75) {
+		t.Fatalf("wallet after the refusals: %+v", w)
+	}
+
+	code, v := s.call(http.MethodPost, "/api/v1/infractions/"+inf+"/defense", map[string]any{"text": "O titular autorizou a compra; entrega comprovada."})
+	if d, _ := v["defense"].(map[string]any); code != http.StatusOK || d["text"] == nil || d["forwarded"] != false {
+		t.Fatalf("defense: %d %v", code, v)
+	}
+	if code, v := s.call(http.MethodPost, "/api/v1/infractions/"+inf+"/defense", map[string]any{"text": "de novo"}); code != http.StatusConflict || v["code"] != "defense_exists" {
+		t.Fatalf("second defense: %d %v", code, v)
+	}
+
+	if c, v := s.control(http.MethodPost, "/sandbox/infractions/"+open[0]["provider_id"].(string)+"/close", map[string]any{"result": "AGREED"}); c != http.StatusOK {
+		t.Fatalf("close: %d %v", c, v)
+	}
+	s.eventually("charge REFUNDED by the MED return", 10*time.Second, func() bool { return s.status("charges", idA) == "REFUNDED" })
+	s.eventually("the MED return's postback", 5*time.Second, func() bool { return s.postbacksOf("MED_RETURN", "COMPLETED") == 1 })
+	if w := s.wallet(); w.Blocked != 0 || w.Reserved != 0 || w.Available != money.FromReais(47, 75) {
+		t.Fatalf("wallet after the MED return: %+v", w)
+	}
+	_, sb := s.control(http.MethodGet, "/sandbox/transactions?type=MED_RETURN", nil)
+	var returns int
+	if err := s.db.Pool().QueryRow(context.Background(), `SELECT count(*) FROM med_returns WHERE status = 'COMPLETED'`).Scan(&returns); err != nil ||
+		returns != 1 || len(sb["transactions"].([]any)) != 1 {
+		t.Fatalf("MED returns: PixGate %d (%v), the provider %v", returns, err, sb)
+	}
+	if agreed := s.infractions("AGREED"); len(agreed) != 1 || agreed[0]["med_return_id"] == nil {
+		t.Fatalf("agreed: %v", agreed)
+	}
+
+	// Another infraction, disagreed: its money is released.
+	if c, v := s.control(http.MethodPost, "/sandbox/charges/"+pixB+"/infraction", map[string]any{"amount": 20}); c != http.StatusOK {
+		t.Fatalf("open the second: %d %v", c, v)
+	} else {
+		s.eventually("the second blocked", 5*time.Second, func() bool { return s.wallet().Blocked == money.FromReais(20, 0) })
+		s.control(http.MethodPost, "/sandbox/infractions/"+v["transactionId"].(string)+"/close", map[string]any{"result": "DISAGREED"})
+	}
+	s.eventually("released", 5*time.Second, func() bool { return len(s.infractions("DISAGREED")) == 1 })
+	if w := s.wallet(); w.Blocked != 0 || w.Available != money.FromReais(47, 75) {
+		t.Fatalf("wallet after the release: %+v", w)
+	}
+	time.Sleep(500 * time.Millisecond) // a repeated postback would arrive by now
+	for _, p := range []struct{ typ, status string }{{"INFRACTION", "OPEN"}, {"INFRACTION", "AGREED"}, {"INFRACTION", "DISAGREED"}, {"MED_RETURN", "COMPLETED"}} {
+		want := 1
+		if p.status == "OPEN" {
+			want = 2
+		}
+		if n := s.postbacksOf(p.typ, p.status); n != want {
+			t.Errorf("%d %s %s postbacks, want %d", n, p.typ, p.status, want)
+		}
+	}
+	s.conforms("/api/v1/infractions")
+	s.auditClean()
+}
+
+// An infraction on money already withdrawn blocks what is left; the rest
+// is its shortfall, shown to the integrator; no balance goes negative, and
+// the audit is clean.
+func TestE2EMedShortfall(t *testing.T) {
+	s := newDevStack(t)
+	_, pix := s.paidCharge(100.00, "")
+	code, v := s.call(http.MethodPost, "/api/v1/withdrawals", map[string]any{"amount": 90, "creditParty": creditParty("fulano@example.com")})
+	if code != http.StatusCreated {
+		t.Fatalf("withdrawal: %d %v", code, v)
+	}
+	s.eventually("withdrawal COMPLETED", 5*time.Second, func() bool { return s.status("withdrawals", v["id"].(string)) == "COMPLETED" })
+	s.control(http.MethodPost, "/sandbox/charges/"+pix+"/infraction", map[string]any{"amount": 100})
+	s.eventually("the infraction arrived", 5*time.Second, func() bool { return len(s.infractions("OPEN")) == 1 })
+	inf := s.infractions("OPEN")[0]
+	if inf["blocked_amount"] != json.Number("8.00") || inf["shortfall"] != json.Number("92.00") {
+		t.Fatalf("infraction: %v", inf)
+	}
+	if w := s.wallet(); w.Available != 0 || w.Blocked != money.FromReais(8, 0) || w.Reserved != 0 {
+		t.Fatalf("wallet: %+v", w)
+	}
+	s.auditClean()
+}
+
+// A same-holder integrator: a charge paid by another document is returned
+// in full, once, and ends REFUNDED with the reason in the refund's
+// postback; one paid by its payer is kept; a withdrawal to another
+// holder's key is refused with 422 before anything is reserved, one to the
+// recipient's own CPF key goes.
+func TestE2ESameHolder(t *testing.T) {
+	s := newDevStack(t)
+	if code, out, errs := s.pg.run("integrator", "update", "--integrator", fmt.Sprint(s.integratorID), "--same-holder"); code != 0 {
+		t.Fatalf("integrator update: %d %s %s", code, out, errs)
+	}
+	s.restart() // the API's cached key and integrator are dropped by a notification; a restart makes the test not wait for it
+
+	returned, _ := s.paidCharge(40.00, "11144477735")
+	_, ch := s.call(http.MethodGet, "/api/v1/charges/"+returned, nil)
+	if ch["refunded_amount"] != json.Number("40.00") || ch["returned_reason"] == nil {
+		t.Fatalf("returned charge: %v", ch)
+	}
+	_, list := s.call(http.MethodGet, "/api/v1/charges/"+returned+"/refunds", nil)
+	refunds := list["data"].([]any)
+	if r := refunds[0].(map[string]any); len(refunds) != 1 || r["amount"] != json.Number("40.00") || r["fee"] != json.Number("0.00") || r["status"] != "COMPLETED" {
+		t.Fatalf("refunds: %v", refunds)
+	}
+	s.eventually("the refund's postback", 5*time.Second, func() bool { return s.postbacksOf("REFUND", "COMPLETED") == 1 })
+	for _, b := range s.receiver.verified(t, s.webhookSecret) {
+		if b["transactionType"] == "RECEIVEPIX" {
+			t.Fatalf("a postback announced the returned payment: %v", b)
+		}
+		if b["transactionType"] == "REFUND" && b["description"] == nil {
+			t.Fatalf("the refund's postback does not say why: %v", b)
+		}
+	}
+	if w := s.wallet(); w.Available != 0 || w.Reserved != 0 || w.Blocked != 0 {
+		t.Fatalf("wallet after the return: %+v", w)
+	}
+	s.paidCharge(100.00, "") // the payer's own: kept
+	if w := s.wallet(); w.Available != money.FromReais(98, 50) {
+		t.Fatalf("wallet after the payer's own payment: %+v", w)
+	}
+
+	code, v := s.call(http.MethodPost, "/api/v1/withdrawals", map[string]any{"amount": 10, "creditParty": creditParty("outra.pessoa@example.com")})
+	if code != http.StatusUnprocessableEntity || v["code"] != "not_same_holder" {
+		t.Fatalf("withdrawal to another holder's key: %d %v", code, v)
+	}
+	var rows int
+	if err := s.db.Pool().QueryRow(context.Background(), `SELECT count(*) FROM withdrawals`).Scan(&rows); err != nil || rows != 0 {
+		t.Fatalf("%d withdrawals written (%v)", rows, err)
+	}
+	if w := s.wallet(); w.Reserved != 0 || w.Available != money.FromReais(98, 50) {
+		t.Fatalf("wallet after the refusal: %+v", w)
+	}
+	own := map[string]any{"name": "Fulano", "keyType": "CPF", "key": "529.982.247-25", "taxId": "52998224725"}
+	if code, v := s.call(http.MethodPost, "/api/v1/withdrawals", map[string]any{"amount": 10, "creditParty": own}); code != http.StatusCreated {
+		t.Fatalf("withdrawal to the recipient's own key: %d %v", code, v)
+	}
+	s.auditClean()
+}
+
+// The key lookup shows the holder as banking apps do (the CPF masked),
+// marks keys the DICT flags, answers 404 for keys it does not have, and is
+// limited per account; a withdrawal to a flagged key is refused.
+func TestE2EPixKeyLookup(t *testing.T) {
+	s := newDevStack(t, "PIXGATE_KEY_LOOKUPS_PER_MINUTE", "4")
+	code, v := s.call(http.MethodGet, "/api/v1/pix-keys/529.982.247-25", nil)
+	h, _ := v["holder"].(map[string]any)
+	if code != http.StatusOK || v["key_type"] != "CPF" || h["document"] != "***.982.247-**" || h["type"] != "NATURAL_PERSON" || h["name"] == "" {
+		t.Fatalf("CPF key: %d %v", code, v)
+	}
+	s.conforms("/api/v1/pix-keys/cliente%40example.com")
+	if code, v := s.call(http.MethodGet, "/api/v1/pix-keys/fraude%40example.com", nil); code != http.StatusOK || v["fraud_marked"] != true {
+		t.Fatalf("flagged key: %d %v", code, v)
+	}
+	if code, v := s.call(http.MethodGet, "/api/v1/pix-keys/inexistente%40example.com", nil); code != http.StatusNotFound || v["code"] != "key_not_found" {
+		t.Fatalf("missing key: %d %v", code, v)
+	}
+	code, v = s.call(http.MethodGet, "/api/v1/pix-keys/%2B5511998765432", nil)
+	if code != http.StatusTooManyRequests || v["code"] != "rate_limited" {
+		t.Fatalf("the fifth lookup in a minute: %d %v", code, v)
+	}
+	s.credit("50.00")
+	if code, v := s.call(http.MethodPost, "/api/v1/withdrawals", map[string]any{"amount": 10, "creditParty": creditParty("fraude@example.com")}); code != http.StatusUnprocessableEntity || v["code"] != "key_fraud_marked" {
+		t.Fatalf("withdrawal to a flagged key: %d %v", code, v)
+	}
+	if w := s.wallet(); w.Reserved != 0 || w.Available != money.FromReais(50, 0) {
+		t.Fatalf("wallet: %+v", w)
+	}
+}

@@ -1,0 +1,86 @@
+package efi_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pixgate/pixgate/providerclient/bcbpix/bcbpixtest"
+	"github.com/pixgate/pixgate/providerclient/sandbox"
+)
+
+// recorder is a testing.TB that keeps what would have failed the test.
+type recorder struct {
+	testing.TB
+	mu     sync.Mutex
+	errors []string
+}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+	r.mu.Unlock()
+}
+
+// The conformance check is not a formality: a field the specification
+// does not allow, in a request or in an answer, fails it.
+func TestConformanceCatchesAWrongField(t *testing.T) {
+	e := newEnv(t, sandbox.Config{})
+	txid := strings.Repeat("a", 32)
+	cob := func(body string) *http.Request {
+		req, _ := http.NewRequest(http.MethodPut, e.srv.URL+"/v2/cob/"+txid, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		return req
+	}
+	good := `{"calendario":{"expiracao":3600},"valor":{"original":"15.50"},"chave":"` + sandbox.DefaultPixKey + `"}`
+	if err := e.v.Request(cob(good), []byte(good)); err != nil {
+		t.Fatalf("a good charge is refused: %v", err)
+	}
+	for name, bad := range map[string]string{
+		"an amount without its two decimals": strings.Replace(good, `"15.50"`, `"15.5"`, 1),
+		"an amount as a number":              strings.Replace(good, `"15.50"`, `15.50`, 1),
+		"no key":                             `{"calendario":{"expiracao":3600},"valor":{"original":"15.50"}}`,
+		"a payer with a 10-digit CPF":        strings.Replace(good, `"chave"`, `"devedor":{"cpf":"1234567890","nome":"F"},"chave"`, 1),
+	} {
+		if err := e.v.Request(cob(bad), []byte(bad)); err == nil {
+			t.Errorf("%s: the request passed the check", name)
+		}
+	}
+	badTxid, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/v2/cob/short", nil)
+	if err := e.v.Request(badTxid, nil); err == nil {
+		t.Error("a txid of 5 characters passed the check")
+	}
+
+	answer := `{"calendario":{"criacao":"2026-01-01T00:00:00.000Z","expiracao":3600},"txid":"` + txid + `","revisao":0,` +
+		`"status":"ATIVA","valor":{"original":"15.50"},"chave":"k","pixCopiaECola":"000201"}`
+	get, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/v2/cob/"+txid, nil)
+	h := http.Header{"Content-Type": {"application/json"}}
+	if err := e.v.Response(get, 200, h, []byte(answer)); err != nil {
+		t.Fatalf("a good answer is refused: %v", err)
+	}
+	if err := e.v.Response(get, 200, h, []byte(strings.Replace(answer, `"ATIVA"`, `"PAGA"`, 1))); err == nil {
+		t.Error("a charge status the specification does not have passed the check")
+	}
+	if err := e.v.Response(get, 200, h, []byte(strings.Replace(answer, `"revisao":0,`, ``, 1))); err == nil {
+		t.Error("an answer without its required revisao passed the check")
+	}
+	if err := e.v.Webhook([]byte(`{"pix":[{"endToEndId":"E1","valor":"1.00","horario":"2026-01-01T00:00:00Z"}]}`)); err == nil {
+		t.Error("a webhook with a 2-character endToEndId passed the check")
+	}
+
+	// And through the checking transport, as the connector's traffic goes:
+	// the wrong request reaches the test's failures.
+	rec := &recorder{TB: t}
+	tr := &bcbpixtest.Transport{T: rec, V: e.v, Next: e.tr.Next}
+	bad := strings.Replace(good, `"15.50"`, `"15.5"`, 1)
+	req := cob(bad)
+	req.Header.Set("Authorization", "Bearer x")
+	if resp, err := tr.RoundTrip(req); err == nil {
+		resp.Body.Close()
+	}
+	if len(rec.errors) == 0 || !strings.Contains(rec.errors[0], "does not conform") {
+		t.Fatalf("the checking transport let a wrong field through: %v", rec.errors)
+	}
+}

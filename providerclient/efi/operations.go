@@ -1,0 +1,271 @@
+package efi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/bcbpix"
+)
+
+// defaultExpiration is a charge's validity when PixGate asks for none (the
+// BCB's own default for calendario.expiracao).
+const defaultExpiration = 86400
+
+var (
+	txidPattern = regexp.MustCompile(`^[a-zA-Z0-9]{26,35}$`)
+	idPattern   = regexp.MustCompile(`^[a-zA-Z0-9]{1,35}$`)
+	e2ePattern  = regexp.MustCompile(`^[a-zA-Z0-9]{32}$`)
+)
+
+// contractID is PixGate's id as the contract's: without hyphens.
+func contractID(op, id string, pattern *regexp.Regexp) (string, error) {
+	out := strings.ReplaceAll(id, "-", "")
+	if !pattern.MatchString(out) {
+		return "", &providerclient.Error{Op: op, Kind: providerclient.ErrRejected, Message: "id does not fit the contract's pattern " + pattern.String()}
+	}
+	return out, nil
+}
+
+func webhookPath(key string) string { return "/v2/webhook/" + url.PathEscape(key) }
+
+// ensureWebhook registers cfg.WebhookURL on the account's key (PUT
+// /v2/webhook/{chave}) once, and again every hookRefresh: charges are
+// notified to it, and Efí sends a PIX only from a key with a webhook. The
+// BCB's callback POSTs to {webhookUrl}/pix.
+func (c *connector) ensureWebhook(ctx context.Context) error {
+	if c.cfg.WebhookURL == "" {
+		return nil
+	}
+	c.hookMu.Lock()
+	defer c.hookMu.Unlock()
+	if !c.hookDoneAt.IsZero() && time.Since(c.hookDoneAt) < hookRefresh {
+		return nil
+	}
+	res, err := c.call(ctx, providerclient.OpWebhook, http.MethodPut, webhookPath(c.cfg.PixKey),
+		bcbpix.WebhookRequest{WebhookURL: c.cfg.WebhookURL})
+	if err != nil {
+		return err
+	}
+	if !res.OK() {
+		e := res.Failure(providerclient.OpWebhook, message(res))
+		e.Message = "webhook registration: " + e.Message
+		return e
+	}
+	c.hookDoneAt = time.Now()
+	return nil
+}
+
+func (c *connector) CreateCharge(ctx context.Context, req providerclient.ChargeRequest) (*providerclient.Charge, error) {
+	op := providerclient.OpCharge
+	txid, err := contractID(op, req.ID, txidPattern)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.ensureWebhook(ctx); err != nil {
+		return nil, err
+	}
+	in := bcbpix.CobRequest{
+		Calendario: bcbpix.Calendario{Expiracao: defaultExpiration},
+		Valor:      bcbpix.Valor{Original: bcbpix.FormatAmount(req.Amount)},
+		Chave:      c.cfg.PixKey, SolicitacaoPagador: truncate(req.PayerQuestion, 140),
+	}
+	if req.Expiration > 0 {
+		in.Calendario.Expiracao = int(req.Expiration / time.Second)
+	}
+	if p := req.Payer; p.Name != "" && p.Document != "" {
+		in.Devedor = &bcbpix.Devedor{Nome: truncate(p.Name, 200)}
+		if len(p.Document) == 11 {
+			in.Devedor.CPF = p.Document
+		} else {
+			in.Devedor.CNPJ = p.Document
+		}
+	}
+	path := "/v2/cob/" + txid
+	res, err := c.call(ctx, op, http.MethodPut, path, in)
+	if err != nil {
+		return nil, err
+	}
+	var cob bcbpix.Cob
+	if err := decode(op, res, &cob); err != nil {
+		if !errors.Is(err, providerclient.ErrRejected) || errors.Is(err, providerclient.ErrNotFound) {
+			return nil, err
+		}
+		// The txid is PixGate's: a charge already under it is this one,
+		// created by an earlier try whose answer was lost.
+		if existing, rerr := c.getCob(ctx, txid); rerr == nil && existing.Valor.Original == in.Valor.Original {
+			cob = *existing
+		} else {
+			return nil, err
+		}
+	}
+	if cob.PixCopiaECola == "" {
+		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome, StatusCode: res.Status,
+			Message: "answer without pixCopiaECola"}
+	}
+	t := cobTransaction(cob)
+	return &providerclient.Charge{ProviderID: cob.Txid, BRCode: cob.PixCopiaECola, Status: t.Status,
+		Expiration: time.Duration(cob.Calendario.Expiracao) * time.Second,
+		ExpiresAt:  bcbpix.ParseTime(cob.Calendario.Criacao).Add(time.Duration(cob.Calendario.Expiracao) * time.Second)}, nil
+}
+
+func (c *connector) getCob(ctx context.Context, txid string) (*bcbpix.Cob, error) {
+	res, err := c.call(ctx, providerclient.OpRead, http.MethodGet, "/v2/cob/"+txid, nil)
+	if err != nil {
+		return nil, err
+	}
+	var cob bcbpix.Cob
+	if err := decode(providerclient.OpRead, res, &cob); err != nil {
+		return nil, err
+	}
+	return &cob, nil
+}
+
+func (c *connector) SendPix(ctx context.Context, req providerclient.PayoutRequest) (*providerclient.Payout, error) {
+	op := providerclient.OpPayout
+	idEnvio, err := contractID(op, req.ID, idPattern)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.ensureWebhook(ctx); err != nil {
+		return nil, err
+	}
+	in := bcbpix.SendRequest{
+		Valor:      bcbpix.FormatAmount(req.Amount),
+		Pagador:    bcbpix.Pagador{Chave: c.cfg.PixKey, InfoPagador: truncate(req.Description, 140)},
+		Favorecido: bcbpix.Favorecido{Chave: req.Recipient.Key},
+	}
+	// With the receiver's tax id, Efí refuses a key that belongs to
+	// someone else.
+	if doc := req.Recipient.TaxID; len(doc) == 11 {
+		in.Favorecido.CPF = doc
+	} else if len(doc) == 14 {
+		in.Favorecido.CNPJ = doc
+	}
+	res, err := c.call(ctx, op, http.MethodPut, "/v3/gn/pix/"+idEnvio, in)
+	if err != nil {
+		return nil, err
+	}
+	var ans bcbpix.SendAnswer
+	if err := decode(op, res, &ans); err != nil {
+		if !errors.Is(err, providerclient.ErrRejected) || errors.Is(err, providerclient.ErrNotFound) {
+			return nil, err
+		}
+		// A send already under this idEnvio is this one: never send twice.
+		if sent, rerr := c.readSent(ctx, idEnvio); rerr == nil {
+			return &providerclient.Payout{ProviderID: sent.ProviderID, Status: sent.Status}, nil
+		}
+		return nil, err
+	}
+	return &providerclient.Payout{ProviderID: idEnvio, Status: sendStatus(ans.Status)}, nil
+}
+
+func (c *connector) Refund(ctx context.Context, req providerclient.RefundRequest) (*providerclient.Refund, error) {
+	op := providerclient.OpRefund
+	id, err := contractID(op, req.ID, idPattern)
+	if err != nil {
+		return nil, err
+	}
+	e2e := req.Charge.EndToEndID
+	if !e2ePattern.MatchString(e2e) {
+		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrRejected,
+			Message: "a refund names the charge by the end-to-end id of its payment, which is missing"}
+	}
+	in := bcbpix.DevolucaoRequest{Valor: bcbpix.FormatAmount(req.Amount), Natureza: "ORIGINAL", Descricao: truncate(req.Description, 140)}
+	res, err := c.call(ctx, op, http.MethodPut, "/v2/pix/"+e2e+"/devolucao/"+id, in)
+	if err != nil {
+		return nil, err
+	}
+	var d bcbpix.Devolucao
+	if err := decode(op, res, &d); err != nil {
+		if !errors.Is(err, providerclient.ErrRejected) || errors.Is(err, providerclient.ErrNotFound) {
+			return nil, err
+		}
+		// A refund already under this id is this one: never refund twice.
+		if t, rerr := c.readDevolucao(ctx, e2e, id); rerr == nil && t.Amount == req.Amount {
+			return &providerclient.Refund{ProviderID: id, Status: t.Status}, nil
+		}
+		return nil, err
+	}
+	return &providerclient.Refund{ProviderID: id, Status: refundStatus(d.Status)}, nil
+}
+
+func (c *connector) Read(ctx context.Context, ref providerclient.Ref) (*providerclient.Transaction, error) {
+	switch ref.Kind {
+	case providerclient.KindCharge:
+		cob, err := c.getCob(ctx, ref.ProviderID)
+		if err != nil {
+			return nil, err
+		}
+		t := cobTransaction(*cob)
+		return &t, nil
+	case providerclient.KindPayout:
+		return c.readSent(ctx, ref.ProviderID)
+	case providerclient.KindRefund, providerclient.KindMedReturn:
+		if ref.Charge == nil || !e2ePattern.MatchString(ref.Charge.EndToEndID) {
+			return nil, &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrRejected,
+				Message: "reading a refund needs its charge's end-to-end id"}
+		}
+		return c.readDevolucao(ctx, ref.Charge.EndToEndID, ref.ProviderID)
+	}
+	return nil, &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrRejected, Message: "unknown kind " + string(ref.Kind)}
+}
+
+func (c *connector) readSent(ctx context.Context, idEnvio string) (*providerclient.Transaction, error) {
+	res, err := c.call(ctx, providerclient.OpRead, http.MethodGet, "/v2/gn/pix/enviados/id-envio/"+idEnvio, nil)
+	if err != nil {
+		return nil, err
+	}
+	var s bcbpix.Sent
+	if err := decode(providerclient.OpRead, res, &s); err != nil {
+		return nil, err
+	}
+	t := sentTransaction(s)
+	if t.ProviderID == "" {
+		t.ProviderID, t.ExternalID = idEnvio, idEnvio
+	}
+	return &t, nil
+}
+
+func (c *connector) readDevolucao(ctx context.Context, e2e, id string) (*providerclient.Transaction, error) {
+	res, err := c.call(ctx, providerclient.OpRead, http.MethodGet, "/v2/pix/"+e2e+"/devolucao/"+id, nil)
+	if err != nil {
+		return nil, err
+	}
+	var d bcbpix.Devolucao
+	if err := decode(providerclient.OpRead, res, &d); err != nil {
+		return nil, err
+	}
+	t := devolucaoTransaction(d)
+	return &t, nil
+}
+
+func (c *connector) Balance(ctx context.Context) (*providerclient.Balance, error) {
+	res, err := c.call(ctx, providerclient.OpBalance, http.MethodGet, bcbpix.PathBalance, nil)
+	if err != nil {
+		return nil, err
+	}
+	var s bcbpix.Saldo
+	if err := decode(providerclient.OpBalance, res, &s); err != nil {
+		return nil, err
+	}
+	m, err := bcbpix.ParseAmount(s.Saldo)
+	if err != nil {
+		return nil, &providerclient.Error{Op: providerclient.OpBalance, Kind: providerclient.ErrUnknownOutcome,
+			StatusCode: res.Status, Message: "unreadable saldo"}
+	}
+	return &providerclient.Balance{Available: m}, nil
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}

@@ -1,0 +1,164 @@
+package woovi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/wooviapi"
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+func (c *connector) CreateCharge(ctx context.Context, req providerclient.ChargeRequest) (*providerclient.Charge, error) {
+	op := providerclient.OpCharge
+	in := wooviapi.ChargeRequest{CorrelationID: req.ID, Value: int64(req.Amount), Comment: truncate(req.PayerQuestion, 140),
+		ExpiresIn: int(req.Expiration / time.Second)}
+	if p := req.Payer; p.Name != "" {
+		in.Customer = &wooviapi.Customer{Name: p.Name, TaxID: p.Document, Email: p.Email}
+	}
+	res, err := c.call(ctx, op, http.MethodPost, wooviapi.PathCharge, in)
+	if err != nil {
+		return nil, err
+	}
+	var ans wooviapi.ChargeAnswer
+	if err := decode(op, res, &ans); err != nil {
+		if !errors.Is(err, providerclient.ErrRejected) || errors.Is(err, providerclient.ErrNotFound) {
+			return nil, err
+		}
+		// The correlationID is PixGate's: a charge already under it is this
+		// one, created by an earlier try whose answer was lost.
+		var again wooviapi.ChargeAnswer
+		if rerr := c.get(ctx, "/api/v1/charge/"+escape(req.ID), &again); rerr != nil || again.Charge.Value != in.Value {
+			return nil, err
+		}
+		ans = again
+	}
+	ch := ans.Charge
+	if ch.BrCode == "" {
+		ch.BrCode = ans.BrCode
+	}
+	if ch.CorrelationID == "" || ch.BrCode == "" {
+		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome, StatusCode: res.Status,
+			Message: "answer without correlationID or brCode"}
+	}
+	out := &providerclient.Charge{ProviderID: ch.CorrelationID, BRCode: ch.BrCode, Status: chargeStatus(ch.Status),
+		Expiration: time.Duration(ch.ExpiresIn) * time.Second}
+	if t, err := time.Parse(time.RFC3339Nano, ch.ExpiresDate); err == nil {
+		out.ExpiresAt = t
+	} else if ch.ExpiresIn > 0 {
+		out.ExpiresAt = time.Now().Add(out.Expiration)
+	}
+	return out, nil
+}
+
+func (c *connector) SendPix(ctx context.Context, req providerclient.PayoutRequest) (*providerclient.Payout, error) {
+	op := providerclient.OpPayout
+	in := wooviapi.PaymentRequest{Type: wooviapi.PaymentTypePixKey, Value: int64(req.Amount), DestinationAlias: req.Recipient.Key,
+		DestinationAliasType: aliasType(req.Recipient.KeyType), CorrelationID: req.ID, Comment: truncate(req.Description, 140),
+		AutoApprove: true}
+	res, err := c.call(ctx, op, http.MethodPost, wooviapi.PathPayment, in)
+	if err != nil {
+		return nil, err
+	}
+	var ans wooviapi.PaymentAnswer
+	if err := decode(op, res, &ans); err != nil {
+		if !errors.Is(err, providerclient.ErrRejected) || errors.Is(err, providerclient.ErrNotFound) {
+			return nil, err
+		}
+		// A payment already under this correlationID is this one: never
+		// send twice.
+		if t, rerr := c.readPayment(ctx, req.ID); rerr == nil {
+			return &providerclient.Payout{ProviderID: t.ProviderID, Status: t.Status}, nil
+		}
+		return nil, err
+	}
+	return &providerclient.Payout{ProviderID: req.ID, Status: paymentStatus(ans.Payment.Status)}, nil
+}
+
+func (c *connector) Refund(ctx context.Context, req providerclient.RefundRequest) (*providerclient.Refund, error) {
+	op := providerclient.OpRefund
+	if req.Charge.ProviderID == "" {
+		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrRejected, Message: "the refunded charge's correlationID is missing"}
+	}
+	in := wooviapi.RefundRequest{CorrelationID: req.ID, Value: int64(req.Amount), Comment: truncate(req.Description, 140)}
+	res, err := c.call(ctx, op, http.MethodPost, "/api/v1/charge/"+escape(req.Charge.ProviderID)+"/refund", in)
+	if err != nil {
+		return nil, err
+	}
+	var ans wooviapi.ChargeRefundAnswer
+	if err := decode(op, res, &ans); err != nil {
+		if !errors.Is(err, providerclient.ErrRejected) || errors.Is(err, providerclient.ErrNotFound) {
+			return nil, err
+		}
+		// A refund already under this correlationID is this one.
+		if t, rerr := c.readRefund(ctx, req.ID); rerr == nil && t.Amount == req.Amount {
+			return &providerclient.Refund{ProviderID: req.ID, Status: t.Status}, nil
+		}
+		return nil, err
+	}
+	return &providerclient.Refund{ProviderID: req.ID, Status: refundStatus(ans.Refund.Status)}, nil
+}
+
+func (c *connector) Read(ctx context.Context, ref providerclient.Ref) (*providerclient.Transaction, error) {
+	switch ref.Kind {
+	case providerclient.KindCharge:
+		var ans wooviapi.ChargeAnswer
+		if err := c.get(ctx, "/api/v1/charge/"+escape(ref.ProviderID), &ans); err != nil {
+			return nil, err
+		}
+		t := chargeTransaction(ans.Charge)
+		return &t, nil
+	case providerclient.KindPayout:
+		return c.readPayment(ctx, ref.ProviderID)
+	case providerclient.KindRefund:
+		return c.readRefund(ctx, ref.ProviderID)
+	}
+	return nil, &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrRejected, Message: "unknown kind " + string(ref.Kind)}
+}
+
+func (c *connector) readPayment(ctx context.Context, id string) (*providerclient.Transaction, error) {
+	var ans wooviapi.PaymentAnswer
+	if err := c.get(ctx, "/api/v1/payment/"+escape(id), &ans); err != nil {
+		return nil, err
+	}
+	t := paymentTransaction(ans)
+	return &t, nil
+}
+
+func (c *connector) readRefund(ctx context.Context, id string) (*providerclient.Transaction, error) {
+	var ans wooviapi.RefundAnswer
+	if err := c.get(ctx, "/api/v1/refund/"+escape(id), &ans); err != nil {
+		return nil, err
+	}
+	t := refundTransaction(ans.PixTransactionRefund)
+	return &t, nil
+}
+
+// Balance is the default account's: available, and blocked as pending.
+func (c *connector) Balance(ctx context.Context) (*providerclient.Balance, error) {
+	res, err := c.call(ctx, providerclient.OpBalance, http.MethodGet, wooviapi.PathAccounts, nil)
+	if err != nil {
+		return nil, err
+	}
+	var ans wooviapi.AccountsAnswer
+	if err := decode(providerclient.OpBalance, res, &ans); err != nil {
+		return nil, err
+	}
+	for _, a := range ans.Accounts {
+		if a.IsDefault || len(ans.Accounts) == 1 {
+			return &providerclient.Balance{Available: money.Money(a.Balance.Available), Pending: money.Money(a.Balance.Blocked)}, nil
+		}
+	}
+	return nil, &providerclient.Error{Op: providerclient.OpBalance, Kind: providerclient.ErrUnknownOutcome, StatusCode: res.Status,
+		Message: "no default account in the answer"}
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}

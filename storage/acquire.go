@@ -1,0 +1,55 @@
+package storage
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// DefaultAcquireTimeout is how long a call waits for one of the pool's
+// connections when Config.AcquireTimeout is zero. Taking a free one takes
+// microseconds and a busy pool frees one within milliseconds: a wait this
+// long means every connection is held by work that is not finishing.
+const DefaultAcquireTimeout = 5 * time.Second
+
+// acquireDeadline bounds every wait for a pooled connection (pgxpool's
+// Acquire, and so every Query, Exec, SendBatch and Begin on the pool): the
+// context pgxpool waits on is the one TraceAcquireStart returns (see
+// pgxpool.AcquireTracer). A caller that cannot get a connection in time
+// gets context.DeadlineExceeded, which Unavailable reports, instead of
+// waiting forever on a context that has no deadline of its own (an HTTP
+// request's). Only the wait is bounded: the statements run on the caller's
+// context.
+type acquireDeadline struct {
+	timeout time.Duration
+	// lastAcquired is when a wait last ended with a connection (Unix
+	// nanoseconds): how the pool watch tells a busy pool from a stuck one.
+	lastAcquired atomic.Int64
+}
+
+type acquireCancelKey struct{}
+
+func (a *acquireDeadline) TraceAcquireStart(ctx context.Context, _ *pgxpool.Pool, _ pgxpool.TraceAcquireStartData) context.Context {
+	ctx, cancel := context.WithTimeout(ctx, a.timeout)
+	return context.WithValue(ctx, acquireCancelKey{}, cancel)
+}
+
+func (a *acquireDeadline) TraceAcquireEnd(ctx context.Context, _ *pgxpool.Pool, data pgxpool.TraceAcquireEndData) {
+	if data.Err == nil {
+		a.lastAcquired.Store(time.Now().UnixNano())
+	}
+	if cancel, ok := ctx.Value(acquireCancelKey{}).(context.CancelFunc); ok {
+		cancel()
+	}
+}
+
+// TraceQueryStart and TraceQueryEnd make acquireDeadline a pgx.QueryTracer,
+// the type a pool's tracer has; it traces no query.
+func (a *acquireDeadline) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	return ctx
+}
+
+func (a *acquireDeadline) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}

@@ -1,0 +1,193 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pixgate/pixgate/storage/ledger"
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// NewInfraction is an infraction as its provider reported it; the caller
+// picks the id (a UUIDv7).
+type NewInfraction struct {
+	ID         uuid.UUID
+	ChargeID   uuid.UUID
+	ProviderID string
+	Amount     money.Money
+	Reason     string
+	ReportedAt time.Time // zero: not said
+	DueAt      time.Time // zero: not said
+}
+
+// ErrChargeNotPaid: an infraction names a charge PixGate has not seen paid
+// (yet); nothing was written.
+var ErrChargeNotPaid = errors.New("the disputed charge is not paid")
+
+// OpenInfraction records an infraction on a paid charge and blocks what it
+// disputes, in the caller's transaction, under the charge's lock and then
+// the wallet's: as much as the charge still has to give (its amount, less
+// what was refunded or is blocked by its other open infractions), taken
+// from the charge's net still held in pending first and then from the
+// available balance, never more than they hold (infractionBlocked). What
+// they did not cover is the infraction's shortfall, recorded on it. The
+// same infraction arriving again (by notification, by polling, from two
+// workers at once) returns the one recorded, with created false, and
+// writes nothing.
+func (t *Tx) OpenInfraction(ctx context.Context, ni NewInfraction) (Infraction, bool, error) {
+	var (
+		integrator             int64
+		status                 string
+		amount, refunded, held money.Money
+	)
+	err := t.tx.QueryRow(ctx, `SELECT integrator_id, status, amount, refunded_amount, held_amount FROM charges WHERE id = $1 FOR UPDATE`,
+		ni.ChargeID).Scan(&integrator, &status, &amount, &refunded, &held)
+	if err != nil {
+		return Infraction{}, false, fmt.Errorf("storage: open infraction: %w", notFound(err))
+	}
+	if known, err := selectInfraction(ctx, t.tx, `charge_id = $1 AND provider_id = $2`, ni.ChargeID, ni.ProviderID); !errors.Is(err, ErrNotFound) {
+		return known, false, err
+	}
+	if status != ChargePaid && status != ChargeRefunded {
+		return Infraction{}, false, fmt.Errorf("%w: charge %s is %s", ErrChargeNotPaid, ni.ChargeID, status)
+	}
+	var blockedByOthers money.Money
+	if err := t.tx.QueryRow(ctx, `SELECT coalesce(sum(blocked_amount), 0)::bigint FROM infractions WHERE charge_id = $1 AND status = 'OPEN'`,
+		ni.ChargeID).Scan(&blockedByOthers); err != nil {
+		return Infraction{}, false, fmt.Errorf("storage: open infraction: %w", err)
+	}
+	available, err := t.lockWallet(ctx, integrator)
+	if err != nil {
+		return Infraction{}, false, err
+	}
+	want := min(ni.Amount, max(amount-refunded-blockedByOthers, 0))
+	fromPending := min(want, held)
+	fromAvailable := min(want-fromPending, max(available, 0))
+	rows, _ := t.tx.Query(ctx, `WITH c AS (
+			UPDATE charges SET held_amount = held_amount - $6, updated_at = now() WHERE id = $3
+		)
+		INSERT INTO infractions (id, integrator_id, charge_id, provider_id, amount, blocked_amount, from_pending, status, reason, reported_at, due_at)
+		VALUES ($1, $2, $3, $4, $5, $6 + $7, $6, 'OPEN', nullif($8, ''), $9, $10) RETURNING `+infractionColumns,
+		ni.ID, integrator, ni.ChargeID, ni.ProviderID, ni.Amount, fromPending, fromAvailable, ni.Reason,
+		nullTime(ni.ReportedAt), nullTime(ni.DueAt))
+	inf, err := pgx.CollectExactlyOneRow(rows, scanInfraction)
+	if err != nil {
+		return Infraction{}, false, fmt.Errorf("storage: open infraction: %w", err)
+	}
+	if inf.Blocked > 0 {
+		if _, err := t.Post(ctx, infractionBlocked(inf.ID, integrator, fromPending, fromAvailable)); err != nil {
+			return Infraction{}, false, err
+		}
+	}
+	return inf, true, nil
+}
+
+// lockWallet locks the integrator's accounts in id order (the ledger's
+// order) and returns its available balance.
+func (t *Tx) lockWallet(ctx context.Context, integrator int64) (available money.Money, err error) {
+	rows, _ := t.tx.Query(ctx, `SELECT kind, balance FROM ledger_accounts WHERE integrator_id = $1 ORDER BY id FOR UPDATE`, integrator)
+	var (
+		kind    string
+		balance money.Money
+	)
+	_, err = pgx.ForEachRow(rows, []any{&kind, &balance}, func() error {
+		if ledger.Kind(kind) == ledger.Available {
+			available = balance
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("storage: lock wallet %d: %w", integrator, err)
+	}
+	return available, nil
+}
+
+// InfractionClosing is how an infraction closes.
+type InfractionClosing struct {
+	Status   InfractionStatus // AGREED, DISAGREED or CANCELLED
+	Analysis string
+	// MedReturnID is the id (a UUIDv7) of the MED return an agreed
+	// infraction that blocked money creates, and Outbox the messages that
+	// create asks for (its send), written with it.
+	MedReturnID uuid.UUID
+	Outbox      []OutboxMessage
+}
+
+// CloseInfraction closes an open infraction once, in the caller's
+// transaction, under its charge's lock. Disagreed or cancelled, its
+// blocked money is released (infractionReleased): what it took from the
+// charge's held net back to pending while the charge is unreleased, the
+// rest to available. Agreed, its blocked money is reserved for a MED
+// return (medReturnCreated), a transfer PROCESSING that counts against the
+// charge's refundable amount, returned as ret. changed is false, and
+// nothing is written, when the infraction was already closed.
+func (t *Tx) CloseInfraction(ctx context.Context, id uuid.UUID, cl InfractionClosing) (inf Infraction, ret *Transfer, changed bool, err error) {
+	if cl.Status == InfractionOpen || !cl.Status.Valid() {
+		return Infraction{}, nil, false, fmt.Errorf("storage: close infraction %s as %q", id, cl.Status)
+	}
+	if _, err := t.tx.Exec(ctx, `SELECT 1 FROM charges WHERE id = (SELECT charge_id FROM infractions WHERE id = $1) FOR UPDATE`, id); err != nil {
+		return Infraction{}, nil, false, fmt.Errorf("storage: close infraction %s: %w", id, err)
+	}
+	rows, _ := t.tx.Query(ctx, `UPDATE infractions SET status = $2, analysis = nullif($3, ''), closed_at = now(), updated_at = now(),
+			med_return_id = CASE WHEN $2 = 'AGREED' AND blocked_amount > 0 THEN $4::uuid END
+		WHERE id = $1 AND status = 'OPEN' RETURNING `+infractionColumns, id, cl.Status, cl.Analysis, cl.MedReturnID)
+	inf, err = pgx.CollectExactlyOneRow(rows, scanInfraction)
+	if errors.Is(err, pgx.ErrNoRows) {
+		inf, err = selectInfraction(ctx, t.tx, `id = $1`, id)
+		return inf, nil, false, err
+	}
+	if err != nil {
+		return Infraction{}, nil, false, fmt.Errorf("storage: close infraction %s: %w", id, err)
+	}
+	if inf.Blocked == 0 {
+		return inf, nil, true, nil
+	}
+	if cl.Status != InfractionAgreed {
+		var toPending money.Money
+		if err := t.tx.QueryRow(ctx, `UPDATE charges SET held_amount = held_amount + CASE WHEN released_at IS NULL THEN $2::bigint ELSE 0 END,
+				updated_at = now() WHERE id = $1 RETURNING CASE WHEN released_at IS NULL THEN $2::bigint ELSE 0 END`,
+			inf.ChargeID, inf.FromPending).Scan(&toPending); err != nil {
+			return Infraction{}, nil, false, fmt.Errorf("storage: release infraction %s: %w", id, err)
+		}
+		_, err = t.Post(ctx, infractionReleased(inf.ID, inf.IntegratorID, inf.Blocked, toPending))
+		return inf, nil, err == nil, err
+	}
+	ret, err = t.createMedReturn(ctx, inf, cl)
+	return inf, ret, err == nil, err
+}
+
+// createMedReturn writes an agreed infraction's MED return, PROCESSING,
+// with its outbox messages and its reservation, and counts it against the
+// charge's refundable amount.
+func (t *Tx) createMedReturn(ctx context.Context, inf Infraction, cl InfractionClosing) (*Transfer, error) {
+	rows, _ := t.tx.Query(ctx, `WITH c AS (
+			UPDATE charges SET refunded_amount = refunded_amount + $5, updated_at = now() WHERE id = $3 RETURNING postback_url
+		)
+		INSERT INTO med_returns (id, integrator_id, charge_id, infraction_id, amount, status, description, postback_url)
+		SELECT $1, $2, $3, $4, $5, 'PROCESSING', $6, c.postback_url FROM c
+		RETURNING `+KindMedReturn.columns(),
+		cl.MedReturnID, inf.IntegratorID, inf.ChargeID, inf.ID, inf.Blocked, "MED return of infraction "+inf.ProviderID)
+	ret, err := pgx.CollectExactlyOneRow(rows, KindMedReturn.scan)
+	if err != nil {
+		return nil, fmt.Errorf("storage: create MED return of infraction %s: %w", inf.ID, err)
+	}
+	if err := writeOutbox(ctx, t.tx, cl.Outbox...); err != nil {
+		return nil, err
+	}
+	if _, err := t.Post(ctx, medReturnCreated(ret.ID, ret.IntegratorID, ret.Amount)); err != nil {
+		return nil, err
+	}
+	return &ret, nil
+}
+
+func nullTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}

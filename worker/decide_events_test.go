@@ -1,0 +1,166 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/contract"
+	"github.com/pixgate/pixgate/providerclient/family"
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/tasks"
+)
+
+// A notification is believed only as far as the provider confirms it, and
+// a copy of one already confirmed and applied changes nothing more.
+func TestProviderEventDecides(t *testing.T) {
+	sent := "prov-1"
+	tests := []struct {
+		name          string
+		claim         string // the status the notification claims
+		processed     bool   // the event was handled before
+		provider      *family.Transaction
+		wantOutcome   string // "" when the event is left as it was
+		wantConfirmed bool
+		wantStatus    storage.TransferStatus
+		wantConsulted int
+	}{
+		{name: "confirmed", claim: "COMPLETED",
+			provider:    &family.Transaction{TransactionType: contract.TypePayment, Status: contract.StatusCompleted},
+			wantOutcome: "applied: withdrawal completed", wantConfirmed: true, wantStatus: "COMPLETED", wantConsulted: 1},
+		{name: "early claim: the provider still says PROCESSING", claim: "COMPLETED",
+			provider:    &family.Transaction{TransactionType: contract.TypePayment, Status: "PROCESSING"},
+			wantOutcome: "no change: withdrawal is PROCESSING at the provider", wantStatus: "PROCESSING", wantConsulted: 1},
+		{name: "forged claim: the provider says otherwise", claim: "COMPLETED",
+			provider:    &family.Transaction{TransactionType: contract.TypePayment, Status: contract.StatusFailed},
+			wantOutcome: "applied: withdrawal failed", wantStatus: "FAILED", wantConsulted: 1},
+		{name: "unknown to the provider", claim: "COMPLETED",
+			wantOutcome: "ignored: unknown to the provider", wantStatus: "PROCESSING", wantConsulted: 1},
+		{name: "redelivered after it was handled", claim: "COMPLETED", processed: true,
+			provider:   &family.Transaction{TransactionType: contract.TypePayment, Status: contract.StatusCompleted},
+			wantStatus: "PROCESSING"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := newFakeStore()
+			tr := newTransfer(storage.KindWithdrawal, &sent)
+			st.transfers[tr.ID] = tr
+			ev := storage.ProviderEvent{ID: 1, TransactionType: string(providerclient.KindPayout), TransactionID: sent, Status: tt.claim}
+			if tt.processed {
+				ev.ProcessedAt = ptr(time.Now())
+			}
+			st.events[1] = ev
+			p := &fakeProvider{txns: map[string]*family.Transaction{}}
+			if tt.provider != nil {
+				txn := *tt.provider
+				txn.ExternalID = tr.ID.String()
+				p.txns[sent] = &txn
+			}
+			w, _ := fakeWorker(st, p)
+			task, _ := tasks.ProviderEventMessage(1, 0).Task()
+			if err := w.applyProviderEvent(context.Background(), task); err != nil {
+				t.Fatal(err)
+			}
+			got := st.events[1]
+			if tt.wantOutcome != "" && (got.Outcome == nil || *got.Outcome != tt.wantOutcome || got.Confirmed != tt.wantConfirmed) {
+				t.Errorf("event outcome %v confirmed %v; want %q confirmed %v", got.Outcome, got.Confirmed, tt.wantOutcome, tt.wantConfirmed)
+			}
+			if st.transfers[tr.ID].Status != tt.wantStatus || p.consulted != tt.wantConsulted {
+				t.Errorf("withdrawal %s after %d consults; want %s after %d", st.transfers[tr.ID].Status, p.consulted, tt.wantStatus, tt.wantConsulted)
+			}
+		})
+	}
+
+	// Two copies of one claim: the first applies it, the second finds it
+	// applied; one posting and one postback in all, both events confirmed.
+	st := newFakeStore()
+	tr := newTransfer(storage.KindWithdrawal, &sent)
+	st.transfers[tr.ID] = tr
+	p := &fakeProvider{txns: map[string]*family.Transaction{
+		sent: {TransactionType: contract.TypePayment, ExternalID: tr.ID.String(), Status: contract.StatusCompleted}}}
+	w, _ := fakeWorker(st, p)
+	for id := int64(1); id <= 2; id++ {
+		st.events[id] = storage.ProviderEvent{ID: id, TransactionType: string(providerclient.KindPayout), TransactionID: sent, Status: "COMPLETED"}
+		task, _ := tasks.ProviderEventMessage(id, 0).Task()
+		if err := w.applyProviderEvent(context.Background(), task); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if first, second := st.events[1], st.events[2]; *first.Outcome != "applied: withdrawal completed" ||
+		*second.Outcome != "already applied: withdrawal completed" || !first.Confirmed || !second.Confirmed {
+		t.Errorf("outcomes %q (%v), %q (%v)", *first.Outcome, first.Confirmed, *second.Outcome, second.Confirmed)
+	}
+	if len(st.postings) != 1 || len(st.postbacks) != 1 {
+		t.Errorf("%d postings and %d postbacks, want one of each", len(st.postings), len(st.postbacks))
+	}
+	// An event that does not exist is not worth retrying.
+	task, _ := tasks.ProviderEventMessage(99, 0).Task()
+	if err := w.applyProviderEvent(context.Background(), task); !errors.Is(err, asynq.SkipRetry) {
+		t.Errorf("missing event: %v, want SkipRetry", err)
+	}
+}
+
+// An operator settles or fails only a flagged PROCESSING transfer (or any,
+// forced), with the same transition a provider's answer makes and the
+// audit record in the same transaction.
+func TestResolveTransferDecides(t *testing.T) {
+	sent := ptr("prov-1")
+	tests := []struct {
+		name       string
+		flagged    bool
+		status     storage.TransferStatus
+		r          Resolution
+		wantErr    error
+		wantStatus storage.TransferStatus
+		wantAction string
+	}{
+		{name: "settle a flagged refund", flagged: true, r: Resolution{Settle: true, Reason: "paid per statement", Operator: "alice"},
+			wantStatus: "COMPLETED", wantAction: "refund.settle"},
+		{name: "fail a flagged refund", flagged: true, r: Resolution{Reason: "never paid", Operator: "alice"},
+			wantStatus: "FAILED", wantAction: "refund.fail"},
+		{name: "not flagged", r: Resolution{Settle: true, Reason: "x", Operator: "alice"},
+			wantErr: ErrNotFlagged, wantStatus: "PROCESSING"},
+		{name: "not flagged, forced", r: Resolution{Settle: true, Reason: "x", Operator: "alice", Force: true},
+			wantStatus: "COMPLETED", wantAction: "refund.settle"},
+		{name: "already final", flagged: true, status: storage.TransferFailed, r: Resolution{Settle: true, Reason: "x", Operator: "alice"},
+			wantErr: ErrNotProcessing, wantStatus: "FAILED"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := newFakeStore()
+			tr := newTransfer(storage.KindRefund, sent)
+			if tt.status != "" {
+				tr.Status = tt.status
+			}
+			st.transfers[tr.ID] = tr
+			if tt.flagged {
+				st.recovery[tr.ID] = storage.Recovery{FlaggedAt: ptr(time.Now())}
+			}
+			r := tt.r
+			r.ID = tr.ID
+			done, err := resolveTransfer(context.Background(), st, r)
+			if !errors.Is(err, tt.wantErr) || tt.wantErr == nil && err != nil {
+				t.Fatalf("err = %v, want %v", err, tt.wantErr)
+			}
+			if st.transfers[tr.ID].Status != tt.wantStatus {
+				t.Errorf("status %s, want %s", st.transfers[tr.ID].Status, tt.wantStatus)
+			}
+			if tt.wantAction == "" {
+				if len(st.actions) > 0 || len(st.postings) > 0 {
+					t.Errorf("refused resolution wrote %v, %v", st.actions, st.postings)
+				}
+				return
+			}
+			want := storage.TransferPosting(storage.KindRefund, tr.ID, tt.r.Settle)
+			if done.Status != tt.wantStatus || len(st.actions) != 1 || st.actions[0].Action != tt.wantAction ||
+				st.actions[0].LedgerReference != want || !slices.Equal(st.postings, []string{want}) {
+				t.Errorf("resolved %+v, actions %+v, postings %v", done, st.actions, st.postings)
+			}
+		})
+	}
+}

@@ -1,0 +1,68 @@
+package worker
+
+import (
+	"context"
+	"time"
+
+	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/storage"
+)
+
+// reconcileInfractions asks the provider about the infractions still open
+// that no news moved for StaleAfter: a close whose notification was lost
+// is applied all the same. An infraction the provider still has open, or
+// whose read fails, goes to the back of the queue.
+func (w *Worker) reconcileInfractions(ctx context.Context, _ int64) error {
+	d := disputesOf(w.provider)
+	if d == nil {
+		return nil
+	}
+	open, err := w.infractions.StaleInfractions(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
+	if err != nil {
+		return err
+	}
+	return forEach(ctx, w, "infractions", open, func(i storage.Infraction) string { return i.ID.String() },
+		func(i storage.Infraction) error {
+			ref := providerclient.InfractionRef{ProviderID: i.ProviderID}
+			if c, err := w.charges.ChargeByID(ctx, i.ChargeID); err == nil {
+				ref.Charge = chargeRef(c)
+			}
+			inf, err := d.ReadInfraction(ctx, ref)
+			if err == nil {
+				_, err = w.applyInfraction(ctx, inf, nil)
+			}
+			if err != nil || inf.Status == providerclient.InfractionOpen {
+				return touchOnError(err, func() error { return w.infractions.TouchInfraction(ctx, i.ID) })
+			}
+			return nil
+		})
+}
+
+// pollInfractions lists, at a provider that does not notify infractions,
+// those opened or changed within InfractionPollWindow, every
+// InfractionPoll (counted in ticks, so that one worker polls whatever the
+// number of workers), and applies each.
+func (w *Worker) pollInfractions(ctx context.Context, slot int64) error {
+	d := disputesOf(w.provider)
+	if d == nil || !d.Capabilities().InfractionList {
+		return nil
+	}
+	if every := int64(max(w.cfg.Reconcile.InfractionPoll/w.cfg.Reconcile.Interval, 1)); slot%every != 0 {
+		return nil
+	}
+	list, err := d.ListInfractions(ctx, w.now().Add(-w.cfg.Reconcile.InfractionPollWindow))
+	if err != nil {
+		return err
+	}
+	return forEach(ctx, w, "infraction poll", list, func(i providerclient.Infraction) string { return i.ProviderID },
+		func(i providerclient.Infraction) error {
+			_, err := w.applyInfraction(ctx, &i, nil)
+			return err
+		})
+}
+
+// infractionPollDefaults are ReconcileConfig's defaults for polling.
+const (
+	defaultInfractionPoll       = time.Minute
+	defaultInfractionPollWindow = 7 * 24 * time.Hour
+)
