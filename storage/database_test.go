@@ -2,13 +2,9 @@ package storage_test
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"sync"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/storagetest"
@@ -18,16 +14,9 @@ import (
 // exist yet must all come up: whichever creates it, the others carry on.
 func TestEnsureDatabaseConcurrently(t *testing.T) {
 	ctx := context.Background()
-	name := fmt.Sprintf("pixgate_t_%d_ensure", time.Now().UnixNano())
+	name := storagetest.NewDatabaseName(t)
 	u, _ := url.Parse(storagetest.AdminURL())
 	u.Path = "/" + name
-	t.Cleanup(func() {
-		conn, err := pgx.Connect(ctx, storagetest.AdminURL())
-		if err == nil {
-			_, _ = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-			conn.Close(ctx)
-		}
-	})
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for range 8 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -14,6 +13,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // A sandbox listening on 0.0.0.0 wrote "0.0.0.0:9090" into its BR Codes;
@@ -38,9 +38,8 @@ func TestSandboxPublicHostFromConfiguration(t *testing.T) {
 // With PIXGATE_MIGRATE_ON_START=false (migrations run as a separate Job),
 // api and worker refuse a database that is behind instead of migrating it.
 func TestServicesWithoutMigrateOnStartRefuseAnUnmigratedDatabase(t *testing.T) {
-	name := fmt.Sprintf("pixgate_t_%d_nomigrate", time.Now().Unix())
+	name := storagetest.NewDatabaseName(t)
 	adminExec(t, "CREATE DATABASE "+name)
-	t.Cleanup(func() { adminExec(t, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
 	p := &pixgate{t: t, env: map[string]string{
 		"PIXGATE_DATABASE_URL": dbURL(t, name), "PIXGATE_MIGRATE_ON_START": "false", "PIXGATE_PROVIDER_WEBHOOK_TOKEN": "deploy-test-webhook-token-0123456789",
 	}}

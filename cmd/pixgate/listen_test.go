@@ -6,7 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // "address already in use" did not say which setting chose the address,
@@ -33,8 +34,7 @@ func TestATakenPortNamesItsSettingAndComesBeforeTheDatabase(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer taken.Close()
-			name := fmt.Sprintf("pixgate_t_%d_porttaken", time.Now().UnixNano())
-			t.Cleanup(func() { adminExec(t, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+			name := storagetest.NewDatabaseName(t)
 			env := map[string]string{
 				"PIXGATE_DATABASE_URL":           dbURL(t, name),
 				"PIXGATE_REDIS_URL":              "redis://127.0.0.1:1/0",

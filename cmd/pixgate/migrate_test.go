@@ -4,16 +4,15 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pixgate/pixgate/storage/migrations"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // pixgate migrate said "database is up to date" on a database it had just
 // created and migrated; it now says what it did.
 func TestMigrateSaysWhatItDid(t *testing.T) {
-	name := fmt.Sprintf("pixgate_t_%d_migrate", time.Now().UnixNano())
-	t.Cleanup(func() { adminExec(t, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	name := storagetest.NewDatabaseName(t)
 	p := &pixgate{t: t, env: map[string]string{"PIXGATE_DATABASE_URL": dbURL(t, name)}}
 	n := migrations.Count()
 	for i, want := range []string{

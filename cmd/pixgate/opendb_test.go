@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -15,7 +14,7 @@ import (
 // Operator commands never create or migrate a database: a mistyped name
 // fails with a clear message and a non-zero exit, and nothing is created.
 func TestOperatorCommandsRefuseAMissingDatabase(t *testing.T) {
-	name := fmt.Sprintf("pixgate_t_%d_missing", time.Now().Unix())
+	name := storagetest.NewDatabaseName(t)
 	p := &pixgate{t: t, env: map[string]string{"PIXGATE_DATABASE_URL": dbURL(t, name)}}
 	for _, args := range operatorCommands() {
 		code, out, errs := p.run(args...)
@@ -34,9 +33,8 @@ func TestOperatorCommandsRefuseAMissingDatabase(t *testing.T) {
 // An existing but empty (or older) database is refused too, and left as it
 // was: not even goose's version table appears.
 func TestOperatorCommandsRefuseAnUnmigratedDatabase(t *testing.T) {
-	name := fmt.Sprintf("pixgate_t_%d_empty", time.Now().Unix())
+	name := storagetest.NewDatabaseName(t)
 	adminExec(t, "CREATE DATABASE "+name)
-	t.Cleanup(func() { adminExec(t, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
 	p := &pixgate{t: t, env: map[string]string{"PIXGATE_DATABASE_URL": dbURL(t, name)}}
 	for _, args := range operatorCommands() {
 		code, _, errs := p.run(args...)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -14,6 +13,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // pixgate sandbox and pixgate dev keep the sandbox's state in Postgres
@@ -24,8 +24,7 @@ func TestSandboxStoreSetting(t *testing.T) {
 	if err != nil || c.SandboxStore != "postgres" {
 		t.Fatalf("default PIXGATE_SANDBOX_STORE = %q (%v), want postgres", c.SandboxStore, err)
 	}
-	name := fmt.Sprintf("pixgate_t_%d_sandbox_store", time.Now().Unix())
-	t.Cleanup(func() { adminExec(t, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	name := storagetest.NewDatabaseName(t)
 	withStore := func(store string) *cli {
 		return &cli{cfg: config{SandboxStore: store, DatabaseURL: dbURL(t, name)}, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	}
@@ -87,8 +86,7 @@ func createCharge(t *testing.T, sb *sandbox.Sandbox) string {
 // Sandboxes of different contracts run side by side on one database: each
 // keeps its state in a schema of its own and listens on its own addresses.
 func TestSandboxesOfTwoContractsSideBySide(t *testing.T) {
-	name := fmt.Sprintf("pixgate_t_%d_%d_sandbox_pair", time.Now().Unix(), time.Now().Nanosecond())
-	t.Cleanup(func() { adminExec(t, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	name := storagetest.NewDatabaseName(t)
 	open := func(contract string) *sandbox.Sandbox {
 		c := &cli{cfg: config{SandboxStore: "postgres", DatabaseURL: dbURL(t, name), SandboxContract: contract,
 			SandboxTLSDir: t.TempDir(), ProviderWebhookToken: "t"}, log: slog.New(slog.NewTextHandler(io.Discard, nil))}

@@ -91,6 +91,22 @@ func NewDatabaseURL(t testing.TB) string {
 	return withDatabase(AdminURL(), name)
 }
 
+// NewDatabaseName returns a database name no other test, run or process
+// uses, for tests that create a database themselves (or check that a
+// command does not): it is dropped when the test ends and, should the
+// process die first, by its janitor.
+func NewDatabaseName(t testing.TB) string {
+	t.Helper()
+	name := fmt.Sprintf("%s%d_%s", testPrefix, time.Now().Unix(), randomHex(6))
+	if err := dropAtExit(name); err != nil {
+		t.Fatalf("storagetest: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = adminExec(context.Background(), "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
+	})
+	return name
+}
+
 // buildTemplate makes this process's template: a migrated database that
 // test databases are cloned from, dropped by the janitor when the process
 // ends. Test databases and templates that a run whose janitor could not
