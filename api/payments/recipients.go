@@ -27,17 +27,15 @@ func (s *Service) LookupKey(ctx context.Context, keyType, key string) (*provider
 	return d.LookupKey(ctx, keyType, key)
 }
 
-// checkRecipient checks a withdrawal's recipient before anything is
-// reserved, as a bank does before it sends a PIX: the key must be in the
-// DICT and not marked for fraud, and for a same-holder integrator it must
-// belong to creditParty.taxId. A key of type CPF or CNPJ is its holder's
-// document. When the provider offers no lookup, or cannot be reached, a
-// same-holder integrator may only pay a CPF or CNPJ key that is
-// creditParty.taxId itself (anything else cannot be shown to be the
-// holder's, and is refused, or answered 503 while the provider is down);
-// for other integrators the withdrawal goes on, and the provider checks
-// the key when it sends.
-func (s *Service) checkRecipient(ctx context.Context, in storage.Integrator, cp storage.CreditParty) error {
+// checkRecipient checks a same-holder integrator's withdrawal recipient
+// before anything is reserved, as a bank does before it sends a PIX: the
+// key must be in the DICT, not marked for fraud, and belong to
+// creditParty.taxId. A key of type CPF or CNPJ is its holder's document.
+// When the provider offers no lookup, or cannot be reached, only a CPF or
+// CNPJ key that is creditParty.taxId itself passes (anything else cannot
+// be shown to be the holder's, and is refused, or answered 503 while the
+// provider is down).
+func (s *Service) checkRecipient(ctx context.Context, cp storage.CreditParty) error {
 	documentKey := cp.KeyType == string(pix.KeyCPF) || cp.KeyType == string(pix.KeyCNPJ)
 	holder, err := s.LookupKey(ctx, cp.KeyType, cp.Key)
 	switch {
@@ -46,14 +44,9 @@ func (s *Service) checkRecipient(ctx context.Context, in storage.Integrator, cp 
 	case err == nil && holder.FraudMarked:
 		return &RuleError{Rule: ErrKeyFraudMarked, Field: "creditParty.key",
 			Detail: "is marked for fraud in the DICT: no PIX is sent to it"}
-	case err == nil && in.SameHolder && !pix.SameDocument(cp.TaxID, holder.Document):
+	case err == nil && !pix.SameDocument(cp.TaxID, holder.Document):
 		return notSameHolder()
 	case err == nil:
-		return nil
-	case !in.SameHolder:
-		if !errors.Is(err, providerclient.ErrUnsupported) {
-			s.log.Warn("recipient lookup failed; the withdrawal goes on unchecked", "integrator_id", in.ID, "error", err)
-		}
 		return nil
 	case documentKey && cp.Key == cp.TaxID:
 		return nil

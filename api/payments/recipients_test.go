@@ -21,6 +21,7 @@ type dirProvider struct {
 	err      error
 	defenses []string
 	defErr   error
+	lookups  int
 }
 
 func (p *dirProvider) Capabilities() providerclient.Capabilities {
@@ -28,6 +29,7 @@ func (p *dirProvider) Capabilities() providerclient.Capabilities {
 }
 
 func (p *dirProvider) LookupKey(_ context.Context, _, key string) (*providerclient.KeyHolder, error) {
+	p.lookups++
 	if p.err != nil {
 		return nil, p.err
 	}
@@ -43,11 +45,12 @@ func (p *dirProvider) DefendInfraction(_ context.Context, ref providerclient.Inf
 	return p.defErr
 }
 
-// A withdrawal's recipient is checked before anything is reserved: the
-// key must exist and not be marked for fraud, and for a same-holder
-// integrator be creditParty.taxId's; without a lookup (or with the
-// provider down), only a same-holder integrator is held to a CPF or CNPJ
-// key that is the taxId itself.
+// A same-holder integrator's withdrawal recipient is checked before
+// anything is reserved: the key must exist, not be marked for fraud, and
+// be creditParty.taxId's; without a lookup (or with the provider down),
+// only a CPF or CNPJ key that is the taxId itself passes. Other
+// integrators' recipients are not looked up at all: the provider refuses
+// a missing or fraud-marked key when it sends.
 func TestRecipientChecks(t *testing.T) {
 	holders := map[string]providerclient.KeyHolder{
 		"ana@example.com":    {Document: "52998224725"},
@@ -66,8 +69,10 @@ func TestRecipientChecks(t *testing.T) {
 		want         error // nil: allowed
 	}{
 		{"existing key", true, nil, false, "EMAIL", "other@example.com", nil},
-		{"missing key", true, nil, false, "EMAIL", "nobody@example.com", ErrKeyNotFound},
-		{"fraud-marked key", true, nil, false, "EMAIL", "fraud@example.com", ErrKeyFraudMarked},
+		{"missing key, left to the provider", true, nil, false, "EMAIL", "nobody@example.com", nil},
+		{"fraud-marked key, left to the provider", true, nil, false, "EMAIL", "fraud@example.com", nil},
+		{"same holder, missing key", true, nil, true, "EMAIL", "nobody@example.com", ErrKeyNotFound},
+		{"same holder, fraud-marked key", true, nil, true, "EMAIL", "fraud@example.com", ErrKeyFraudMarked},
 		{"same holder, own key", true, nil, true, "EMAIL", "ana@example.com", nil},
 		{"same holder, own key, masked", true, nil, true, "EMAIL", "masked@example.com", nil},
 		{"same holder, another's key", true, nil, true, "EMAIL", "other@example.com", ErrNotSameHolder},
@@ -82,7 +87,8 @@ func TestRecipientChecks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			store := newFakeStore()
-			s := New(Config{}, store, &dirProvider{lookup: tt.lookup, holders: holders, err: tt.err}, nil)
+			p := &dirProvider{lookup: tt.lookup, holders: holders, err: tt.err}
+			s := New(Config{}, store, p, nil)
 			in := integrator(money.Fixed(0), money.Fixed(50))
 			in.SameHolder = tt.sameHolder
 			_, _, err := s.CreateWithdrawal(context.Background(), in, WithdrawalRequest{Amount: 1000,
@@ -93,7 +99,30 @@ func TestRecipientChecks(t *testing.T) {
 			if wrote := len(store.withdrawals) > 0; wrote != (err == nil) {
 				t.Fatalf("withdrawal written: %v, with err %v", wrote, err)
 			}
+			if !tt.sameHolder && p.lookups != 0 {
+				t.Fatalf("%d provider lookups for an integrator without the same-holder rule", p.lookups)
+			}
 		})
+	}
+}
+
+// A plain withdrawal create makes no provider round trip: the recipient is
+// looked up only under the same-holder rule.
+func TestPlainWithdrawalCreateLooksNothingUp(t *testing.T) {
+	p := &dirProvider{lookup: true, holders: map[string]providerclient.KeyHolder{"ana@example.com": {Document: "52998224725"}}}
+	store := newFakeStore()
+	s := New(Config{}, store, p, nil)
+	cp := storage.CreditParty{Name: "Ana", KeyType: "EMAIL", Key: "ana@example.com", TaxID: "52998224725"}
+	if _, _, err := s.CreateWithdrawal(context.Background(), integrator(money.Fixed(0), money.Fixed(50)), WithdrawalRequest{Amount: 1000, CreditParty: cp}); err != nil {
+		t.Fatal(err)
+	}
+	if p.lookups != 0 || len(store.withdrawals) != 1 {
+		t.Fatalf("lookups %d, withdrawals %d; want 0 and 1", p.lookups, len(store.withdrawals))
+	}
+	in := integrator(money.Fixed(0), money.Fixed(50))
+	in.SameHolder = true
+	if _, _, err := s.CreateWithdrawal(context.Background(), in, WithdrawalRequest{Amount: 1000, CreditParty: cp}); err != nil || p.lookups != 1 {
+		t.Fatalf("same holder: err %v, lookups %d; want one lookup", err, p.lookups)
 	}
 }
 

@@ -231,7 +231,8 @@ func TestE2ESameHolder(t *testing.T) {
 
 // The key lookup shows the holder as banking apps do (the CPF masked),
 // marks keys the DICT flags, answers 404 for keys it does not have, and is
-// limited per account; a withdrawal to a flagged key is refused.
+// limited per account; a withdrawal to a flagged key is refused by the
+// provider when it sends, and fails with nothing spent.
 func TestE2EPixKeyLookup(t *testing.T) {
 	s := newDevStack(t, "PIXGATE_KEY_LOOKUPS_PER_MINUTE", "4")
 	code, v := s.call(http.MethodGet, "/api/v1/pix-keys/529.982.247-25", nil)
@@ -251,9 +252,12 @@ func TestE2EPixKeyLookup(t *testing.T) {
 		t.Fatalf("the fifth lookup in a minute: %d %v", code, v)
 	}
 	s.credit("50.00")
-	if code, v := s.call(http.MethodPost, "/api/v1/withdrawals", map[string]any{"amount": 10, "creditParty": creditParty("fraude@example.com")}); code != http.StatusUnprocessableEntity || v["code"] != "key_fraud_marked" {
+	code, v = s.call(http.MethodPost, "/api/v1/withdrawals", map[string]any{"amount": 10, "creditParty": creditParty("fraude@example.com")})
+	id, _ := v["id"].(string)
+	if code != http.StatusCreated || id == "" {
 		t.Fatalf("withdrawal to a flagged key: %d %v", code, v)
 	}
+	s.eventually("withdrawal to a flagged key FAILED", 3*time.Second, func() bool { return s.status("withdrawals", id) == "FAILED" })
 	if w := s.wallet(); w.Reserved != 0 || w.Available != money.FromReais(50, 0) {
 		t.Fatalf("wallet: %+v", w)
 	}
