@@ -30,14 +30,33 @@ type alsoFunc func(tx Tx, o outcome) error
 // echoes it, and cross-checked with the provider's id, so the
 // notification's own claims never select what is credited.
 func (w *Worker) applyConfirmed(ctx context.Context, txn *providerclient.Transaction, also alsoFunc) (outcome, error) {
+	return w.applySeen(ctx, txn, seen{}, also)
+}
+
+// seen is the record a notification named, as read before its consult
+// (eventRef); nil where none was read.
+type seen struct {
+	charge   *storage.Charge
+	transfer *storage.Transfer
+}
+
+// applySeen is applyConfirmed with the record already read: when it is
+// the one the confirmed transaction names (PixGate's id and the
+// provider's), it is not read again. Every transition is guarded by the
+// record's status in its own statement, so an earlier read changes
+// nothing but the round trip.
+func (w *Worker) applySeen(ctx context.Context, txn *providerclient.Transaction, known seen, also alsoFunc) (outcome, error) {
 	if also == nil {
 		also = func(Tx, outcome) error { return nil }
 	}
 	if txn.Kind == providerclient.KindCharge {
-		return w.applyCharge(ctx, txn, also)
+		return w.applyCharge(ctx, txn, known.charge, also)
 	}
 	if kind, ok := transferKindOf(txn.Kind); ok {
-		return w.applyTransfer(ctx, kind, txn, also)
+		if known.transfer != nil && known.transfer.Kind != kind {
+			known.transfer = nil
+		}
+		return w.applyTransfer(ctx, kind, txn, known.transfer, also)
 	}
 	return w.record(ctx, outcome{ignored, fmt.Sprintf("unknown transaction type %q", txn.Kind)}, also)
 }
@@ -47,8 +66,8 @@ func (w *Worker) record(ctx context.Context, o outcome, also alsoFunc) (outcome,
 	return o, w.tx.InTx(ctx, func(tx Tx) error { return also(tx, o) })
 }
 
-func (w *Worker) applyCharge(ctx context.Context, txn *providerclient.Transaction, also alsoFunc) (outcome, error) {
-	c, none, err := locate(ctx, txn, "charge", w.charges.ChargeByID, w.charges.ChargeByPixID,
+func (w *Worker) applyCharge(ctx context.Context, txn *providerclient.Transaction, known *storage.Charge, also alsoFunc) (outcome, error) {
+	c, none, err := locate(ctx, txn, known, "charge", w.charges.ChargeByID, w.charges.ChargeByPixID,
 		func(c storage.Charge) (uuid.UUID, *string) { return c.ID, c.PixID })
 	if err != nil {
 		return outcome{}, err
@@ -113,12 +132,19 @@ func (w *Worker) transition(ctx context.Context, what string, also alsoFunc, cha
 // locate finds the record a confirmed transaction is about: by the
 // provider's external_id (PixGate's id), else by the provider's transaction
 // id, and cross-checked with that id. none says why there is none of
-// PixGate's to change.
-func locate[T any](ctx context.Context, txn *providerclient.Transaction, what string,
+// PixGate's to change. known, when not nil, is a record read already: it is
+// the answer, unread again, when it has both ids.
+func locate[T any](ctx context.Context, txn *providerclient.Transaction, known *T, what string,
 	byID func(context.Context, uuid.UUID) (T, error), byPixID func(context.Context, string) (T, error),
 	ident func(T) (uuid.UUID, *string)) (rec T, none string, err error) {
+	id, perr := uuid.Parse(txn.ExternalID)
+	if known != nil {
+		if kid, pixID := ident(*known); perr == nil && kid == id && pixID != nil && *pixID == txn.ProviderID {
+			return *known, "", nil
+		}
+	}
 	err = storage.ErrNotFound
-	if id, perr := uuid.Parse(txn.ExternalID); perr == nil {
+	if perr == nil {
 		rec, err = byID(ctx, id)
 	}
 	if errors.Is(err, storage.ErrNotFound) {

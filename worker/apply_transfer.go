@@ -157,8 +157,8 @@ func medReturnRef(ctx context.Context, w *Worker, t storage.Transfer) (providerc
 
 // applyTransfer completes or fails the transfer the provider confirmed,
 // with its postback, in one transaction; any other status changes nothing.
-func (w *Worker) applyTransfer(ctx context.Context, kind storage.TransferKind, txn *providerclient.Transaction, also alsoFunc) (outcome, error) {
-	t, none, err := locate(ctx, txn, string(kind),
+func (w *Worker) applyTransfer(ctx context.Context, kind storage.TransferKind, txn *providerclient.Transaction, known *storage.Transfer, also alsoFunc) (outcome, error) {
+	t, none, err := locate(ctx, txn, known, string(kind),
 		func(ctx context.Context, id uuid.UUID) (storage.Transfer, error) {
 			return w.transfers.TransferByID(ctx, kind, id)
 		},

@@ -164,3 +164,52 @@ func TestResolveTransferDecides(t *testing.T) {
 		})
 	}
 }
+
+// A notification's record is read once: the read that names it for the
+// consult is the one its settlement uses, when the provider's answer names
+// the same record by both ids; an answer naming another is looked up again.
+func TestProviderEventReadsItsRecordOnce(t *testing.T) {
+	sent := "prov-1"
+	for _, tt := range []struct {
+		name      string
+		external  func(storage.Transfer) string
+		wantReads int
+	}{
+		{"the answer names the record read", func(tr storage.Transfer) string { return tr.ID.String() }, 1},
+		{"the answer names another id", func(storage.Transfer) string { return "not-pixgates" }, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			st := newFakeStore()
+			tr := newTransfer(storage.KindWithdrawal, &sent)
+			st.transfers[tr.ID] = tr
+			st.events[1] = storage.ProviderEvent{ID: 1, TransactionType: string(providerclient.KindPayout), TransactionID: sent, Status: "COMPLETED"}
+			p := &fakeProvider{txns: map[string]*family.Transaction{sent: {TransactionType: contract.TypePayment,
+				Status: contract.StatusCompleted, ExternalID: tt.external(tr)}}}
+			w, _ := fakeWorker(st, p)
+			task, _ := tasks.ProviderEventMessage(1, 0).Task()
+			if err := w.applyProviderEvent(context.Background(), task); err != nil {
+				t.Fatal(err)
+			}
+			if st.transfers[tr.ID].Status != storage.TransferCompleted || len(st.postings) == 0 || st.reads != tt.wantReads {
+				t.Fatalf("withdrawal %s, postings %v, %d reads; want COMPLETED, posted, %d reads",
+					st.transfers[tr.ID].Status, st.postings, st.reads, tt.wantReads)
+			}
+		})
+	}
+
+	// A charge's notification, likewise.
+	st := newFakeStore()
+	c := newPendingCharge("charge-1")
+	st.charges[c.ID] = c
+	st.events[1] = storage.ProviderEvent{ID: 1, TransactionType: string(providerclient.KindCharge), TransactionID: "charge-1", Status: "PAID"}
+	p := &fakeProvider{txns: map[string]*family.Transaction{"charge-1": {TransactionType: contract.TypeReceivePix,
+		Status: contract.StatusPaid, ExternalID: c.ID.String(), Amount: 2500}}}
+	w, _ := fakeWorker(st, p)
+	task, _ := tasks.ProviderEventMessage(1, 0).Task()
+	if err := w.applyProviderEvent(context.Background(), task); err != nil {
+		t.Fatal(err)
+	}
+	if st.charges[c.ID].Status != storage.ChargePaid || st.reads != 1 {
+		t.Fatalf("charge %s after %d reads; want PAID after 1", st.charges[c.ID].Status, st.reads)
+	}
+}

@@ -34,6 +34,7 @@ type fakeStore struct {
 	actions   []storage.OperatorAction
 	// infractions by id (fake_med_test.go)
 	infractions map[uuid.UUID]storage.Infraction
+	reads       int // charges and transfers read outside a transaction
 }
 
 func newFakeStore() *fakeStore {
@@ -61,6 +62,7 @@ func (s *fakeStore) InTx(_ context.Context, fn func(Tx) error) error {
 func (s *fakeStore) ChargeByID(_ context.Context, id uuid.UUID) (storage.Charge, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.reads++
 	c, ok := s.charges[id]
 	if !ok {
 		return c, storage.ErrNotFound
@@ -71,6 +73,7 @@ func (s *fakeStore) ChargeByID(_ context.Context, id uuid.UUID) (storage.Charge,
 func (s *fakeStore) ChargeByPixID(_ context.Context, pixID string) (storage.Charge, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.reads++
 	for _, c := range s.charges {
 		if c.PixID != nil && *c.PixID == pixID {
 			return c, nil
@@ -119,6 +122,7 @@ func (s *fakeStore) DeferRelease(context.Context, uuid.UUID, time.Duration) erro
 func (s *fakeStore) TransferByID(_ context.Context, kind storage.TransferKind, id uuid.UUID) (storage.Transfer, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.reads++
 	t, ok := s.transfers[id]
 	if !ok || t.Kind != kind {
 		return storage.Transfer{}, storage.ErrNotFound
@@ -129,6 +133,7 @@ func (s *fakeStore) TransferByID(_ context.Context, kind storage.TransferKind, i
 func (s *fakeStore) TransferByPixID(_ context.Context, kind storage.TransferKind, pixID string) (storage.Transfer, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.reads++
 	for _, t := range s.transfers {
 		if t.Kind == kind && t.PixID != nil && *t.PixID == pixID {
 			return t, nil

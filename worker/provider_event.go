@@ -41,7 +41,7 @@ func (w *Worker) applyProviderEvent(ctx context.Context, t *asynq.Task) error {
 	if ev.TransactionType == string(providerclient.KindInfraction) {
 		return w.applyInfractionEvent(ctx, ev)
 	}
-	ref, err := w.eventRef(ctx, ev)
+	ref, known, err := w.eventRef(ctx, ev)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func (w *Worker) applyProviderEvent(ctx context.Context, t *asynq.Task) error {
 	if txn.ProviderID == "" {
 		txn.ProviderID = ev.TransactionID
 	}
-	o, err := w.applyConfirmed(ctx, txn, w.markEvent(ctx, ev, txn))
+	o, err := w.applySeen(ctx, txn, known, w.markEvent(ctx, ev, txn))
 	if err != nil {
 		return err
 	}

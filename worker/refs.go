@@ -22,24 +22,27 @@ func chargeRef(c storage.Charge) providerclient.Ref {
 }
 
 // eventRef is what to read for a stored notification: the record of
-// PixGate's it names, when there is one, else only what it claims (the
-// provider is asked all the same; PixGate has nothing to change).
-func (w *Worker) eventRef(ctx context.Context, ev storage.ProviderEvent) (providerclient.Ref, error) {
+// PixGate's it names, when there is one (returned as seen, so that applying
+// the provider's answer need not read it again), else only what it claims
+// (the provider is asked all the same; PixGate has nothing to change).
+func (w *Worker) eventRef(ctx context.Context, ev storage.ProviderEvent) (providerclient.Ref, seen, error) {
 	ref := providerclient.Ref{Kind: providerclient.Kind(ev.TransactionType), ProviderID: ev.TransactionID}
+	var known seen
 	var err error
 	if ref.Kind == providerclient.KindCharge {
 		var c storage.Charge
 		if c, err = w.charges.ChargeByPixID(ctx, ev.TransactionID); err == nil {
-			ref = chargeRef(c)
+			ref, known.charge = chargeRef(c), &c
 		}
 	} else if kind, ok := transferKindOf(ref.Kind); ok {
 		var t storage.Transfer
 		if t, err = w.transfers.TransferByPixID(ctx, kind, ev.TransactionID); err == nil {
+			known.transfer = &t
 			ref, err = outbound[kind].ref(ctx, w, t)
 		}
 	}
 	if errors.Is(err, storage.ErrNotFound) {
-		return ref, nil
+		return ref, seen{}, nil
 	}
-	return ref, err
+	return ref, known, err
 }
