@@ -1,18 +1,22 @@
 package statements
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/storage/storagetest"
 )
@@ -72,5 +76,66 @@ func TestWorkersReconcileEachDayOnce(t *testing.T) {
 	if err := m.m.open.WithLabelValues("a", "missing_in_pixgate").Write(&g); err != nil || g.GetGauge().GetValue() != CatchUp {
 		got := g.GetGauge().GetValue()
 		t.Fatalf("open missing_in_pixgate of a: %v (%v), want %d", got, err, CatchUp)
+	}
+}
+
+// A day that does not reconcile is a warning naming what is open, and the
+// open exceptions are counted by provider and kind; once resolved, the day
+// run again is reconciled, logged as such, and nothing is counted open.
+func TestUnreconciledDayWarnsAndCounts(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	p := &provider{name: "a"}
+	var logs bytes.Buffer
+	reg := prometheus.NewRegistry()
+	m := NewMetrics(reg)
+	r := New(Config{}, db, func() []providerclient.Connector { return []providerclient.Connector{p} },
+		slog.New(slog.NewTextHandler(&logs, nil)), m)
+	day := providerclient.DayOf(time.Now()).AddDays(-3)
+	gauge := func(kind string) float64 {
+		var g dto.Metric
+		if err := m.m.open.WithLabelValues("a", kind).Write(&g); err != nil {
+			t.Fatal(err)
+		}
+		return g.GetGauge().GetValue()
+	}
+	runs := func(result string) float64 {
+		var c dto.Metric
+		if err := m.m.runs.WithLabelValues("a", result).Write(&c); err != nil {
+			t.Fatal(err)
+		}
+		return c.GetCounter().GetValue()
+	}
+
+	if _, err := r.Run(ctx, "a", day, storage.TriggerOperator); err != nil {
+		t.Fatal(err)
+	}
+	out := logs.String()
+	if !strings.Contains(out, "level=WARN msg=\"provider day does not reconcile\"") || !strings.Contains(out, "missing_in_pixgate=1") ||
+		!strings.Contains(out, "provider=a day="+day.String()) {
+		t.Fatalf("the log of a day that does not reconcile:\n%s", out)
+	}
+	if gauge("missing_in_pixgate") != 1 || gauge("amount_mismatch") != 0 || runs("unreconciled") != 1 {
+		t.Fatalf("metrics: missing_in_pixgate %v, amount_mismatch %v, unreconciled runs %v",
+			gauge("missing_in_pixgate"), gauge("amount_mismatch"), runs("unreconciled"))
+	}
+
+	var item uuid.UUID
+	if err := db.ReconciliationItems(ctx, "a", day.String(), func(it storage.ReconItem) error { item = it.ID; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ResolveReconciliationItem(ctx, item, storage.ReconResolution{Operator: "ana", Reason: "ours",
+		PostAdjustment: true}); err != nil {
+		t.Fatal(err)
+	}
+	logs.Reset()
+	if run, err := r.Run(ctx, "a", day, storage.TriggerOperator); err != nil || !run.Reconciled() {
+		t.Fatalf("rerun after the resolution: %+v, %v", run, err)
+	}
+	if out := logs.String(); strings.Contains(out, "WARN") || !strings.Contains(out, "provider day reconciled") {
+		t.Fatalf("the log of a day that reconciles:\n%s", out)
+	}
+	if gauge("missing_in_pixgate") != 0 || runs("reconciled") != 1 {
+		t.Fatalf("metrics after the resolution: missing_in_pixgate %v, reconciled runs %v", gauge("missing_in_pixgate"), runs("reconciled"))
 	}
 }
