@@ -2,6 +2,7 @@ package providerclient
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -41,26 +42,43 @@ func (r *retrier) newBackOff() backoff.BackOff {
 
 // repeat calls call until it succeeds, fails for good, or the backoff or
 // the context runs out; it returns the last typed error, never a bare
-// context error.
+// context error. An unknown outcome is never forgotten: once an attempt's
+// outcome is unknown, a later attempt that fails without sending anything
+// (unavailable, breaker open) does not make the call's outcome known, so
+// the unknown outcome is what is returned. Only an answer (a success or a
+// rejection) settles it.
 func repeat[T any](ctx context.Context, r *retrier, safe bool, call func() (*T, error)) (*T, error) {
 	b := r.newBackOff()
+	var unknown error
 	for {
 		res, err := call()
+		if err != nil && errors.Is(err, ErrUnknownOutcome) {
+			unknown = err
+		}
 		if err == nil || !safe || !transient(err) || ctx.Err() != nil {
-			return res, err
+			return res, keepUnknown(err, unknown)
 		}
 		wait := b.NextBackOff()
 		if wait == backoff.Stop {
-			return res, err
+			return res, keepUnknown(err, unknown)
 		}
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return res, err
+			return res, keepUnknown(err, unknown)
 		}
 	}
+}
+
+// keepUnknown is err, or the earlier unknown outcome when err only says
+// that the last attempt sent nothing.
+func keepUnknown(err, unknown error) error {
+	if unknown != nil && errors.Is(err, ErrUnavailable) {
+		return unknown
+	}
+	return err
 }
 
 func (r *retrier) Name() string               { return r.next.Name() }
