@@ -57,6 +57,16 @@ func tripRule(minFailures uint32, ratio float64) func(gobreaker.Counts) bool {
 	}
 }
 
+// BreakerState is the state of the breaker WithBreaker made: "closed",
+// "half-open" or "open"; "" for any other connector. Asking moves an open
+// breaker whose open interval has passed to half-open, as a call would.
+func BreakerState(c Connector) string {
+	if b, ok := c.(*breaker); ok {
+		return b.cb.State().String()
+	}
+	return ""
+}
+
 // guard runs call through the breaker.
 func guard[T any](b *breaker, op string, call func() (*T, error)) (*T, error) {
 	v, err := b.cb.Execute(func() (any, error) { return call() })

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/connectors"
+	"github.com/pixgate/pixgate/providerclient/fleet"
 )
 
 // providerConfig is the single provider of PIXGATE_PROVIDER_*, named
@@ -35,26 +36,17 @@ func (c *cli) providerConfig() providerclient.Config {
 	}
 }
 
-// newProvider builds the process's one provider connector: API handlers and
-// workers share its token cache and its circuit breaker. Its errors name the
-// setting to fix.
+// newProvider builds the process's providers, a fleet (today of the one
+// provider of PIXGATE_PROVIDER_*): API handlers and workers share each
+// provider's token cache, circuit breaker, bulkhead and health score. Its
+// errors name the setting to fix.
 func (c *cli) newProvider(reg prometheus.Registerer) (providerclient.Connector, error) {
-	breaker := prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "pixgate_provider_breaker_state", Help: "The provider circuit breaker: 0 closed, 1 half-open, 2 open.",
-	})
-	reg.MustRegister(breaker)
-	states := map[string]float64{"closed": 0, "half-open": 1, "open": 2}
 	cfg := c.providerConfig()
-	cfg.Metrics = reg
-	cfg.OnBreakerStateChange = func(from, to string) {
-		breaker.Set(states[to])
-		c.log.Warn("provider circuit breaker changed state", "provider", cfg.Name, "from", from, "to", to)
-	}
-	conn, err := connectors.Open(cfg)
+	bare, err := connectors.Bare(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("provider (PIXGATE_PROVIDER_KIND=%s): %w; see PIXGATE_PROVIDER_CERT_FILE, _KEY_FILE, _CA_FILE and _PIX_KEY in pixgate env", cfg.Kind, err)
 	}
-	return conn, nil
+	return fleet.New(fleet.Options{Metrics: reg, Log: c.log}, fleet.Member{Config: cfg, Connector: bare})
 }
 
 // webhookURL is where the provider sends its notifications.

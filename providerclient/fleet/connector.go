@@ -1,0 +1,66 @@
+package fleet
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/pixgate/pixgate/providerclient"
+)
+
+// The fleet as one providerclient.Connector: a charge is created along the
+// default route with failover; every other call goes to the first provider
+// of the default route (the primary), with its retries.
+
+func (f *Fleet) primary() *guarded { return f.members[f.route[0].Provider].patient }
+
+// Name and Kind are the primary's.
+func (f *Fleet) Name() string                              { return f.primary().Name() }
+func (f *Fleet) Kind() string                              { return f.primary().Kind() }
+func (f *Fleet) Capabilities() providerclient.Capabilities { return f.primary().Capabilities() }
+
+// CreateCharge issues req along the default route (IssueCharge).
+func (f *Fleet) CreateCharge(ctx context.Context, req providerclient.ChargeRequest) (*providerclient.Charge, error) {
+	ch, _, err := f.IssueCharge(ctx, f.route, req)
+	return ch, err
+}
+
+func (f *Fleet) SendPix(ctx context.Context, req providerclient.PayoutRequest) (*providerclient.Payout, error) {
+	return f.primary().SendPix(ctx, req)
+}
+
+func (f *Fleet) Refund(ctx context.Context, req providerclient.RefundRequest) (*providerclient.Refund, error) {
+	return f.primary().Refund(ctx, req)
+}
+
+func (f *Fleet) Read(ctx context.Context, ref providerclient.Ref) (*providerclient.Transaction, error) {
+	return f.primary().Read(ctx, ref)
+}
+
+func (f *Fleet) Balance(ctx context.Context) (*providerclient.Balance, error) {
+	return f.primary().Balance(ctx)
+}
+
+func (f *Fleet) ParseNotification(h http.Header, body []byte) ([]providerclient.Event, error) {
+	return f.primary().ParseNotification(h, body)
+}
+
+func (f *Fleet) ReadInfraction(ctx context.Context, ref providerclient.InfractionRef) (*providerclient.Infraction, error) {
+	return f.primary().ReadInfraction(ctx, ref)
+}
+
+func (f *Fleet) ListInfractions(ctx context.Context, since time.Time) ([]providerclient.Infraction, error) {
+	return f.primary().ListInfractions(ctx, since)
+}
+
+func (f *Fleet) DefendInfraction(ctx context.Context, ref providerclient.InfractionRef, text string) error {
+	return f.primary().DefendInfraction(ctx, ref, text)
+}
+
+func (f *Fleet) LookupKey(ctx context.Context, keyType, key string) (*providerclient.KeyHolder, error) {
+	return f.primary().LookupKey(ctx, keyType, key)
+}
+
+func (f *Fleet) Statement(ctx context.Context, req providerclient.StatementRequest) (*providerclient.StatementPage, error) {
+	return f.primary().Statement(ctx, req)
+}

@@ -1,0 +1,57 @@
+package fleet
+
+import (
+	"errors"
+
+	"github.com/pixgate/pixgate/providerclient"
+)
+
+// Verdict is what a provider's answer to a create allows next.
+type Verdict int
+
+const (
+	// Done: the provider took it.
+	Done Verdict = iota
+	// MoveOn: the provider provably has no record of it; the next provider
+	// of the route may take it.
+	MoveOn
+	// ReadFirst: it may exist at the provider; read it there by PixGate's
+	// id before anything else (ReadVerdict says what the read allows).
+	ReadFirst
+	// Stay: it stays with this provider (retried there, read there).
+	Stay
+	// Final: the provider answered for good (a rejection); the caller sees
+	// the answer.
+	Final
+)
+
+// ChargeVerdict judges a failed charge create. A charge is provably not
+// created when nothing reached the provider or the provider said it did
+// nothing: an open breaker, a full bulkhead, a refused connection, a
+// request not fully sent, a 5xx, 408 or 429 answer (the contracts document
+// those as nothing done: providerclient.ErrUnavailable), or an operation
+// the provider does not offer. A timeout after the request was sent is
+// ambiguous: read first. A rejection is final: the same request would be
+// rejected by the next provider too, and the integrator should see why.
+func ChargeVerdict(err error) Verdict {
+	switch {
+	case err == nil:
+		return Done
+	case errors.Is(err, providerclient.ErrUnsupported), errors.Is(err, providerclient.ErrUnavailable):
+		return MoveOn
+	case errors.Is(err, providerclient.ErrRejected):
+		return Final
+	}
+	// ErrUnknownOutcome, and anything unclassified.
+	return ReadFirst
+}
+
+// ReadVerdict judges the read, by PixGate's id, of something whose create
+// was ambiguous: only a not-found answer proves the provider has no record
+// of it. Anything else (found, or no answer) keeps it with the provider.
+func ReadVerdict(err error) Verdict {
+	if errors.Is(err, providerclient.ErrNotFound) {
+		return MoveOn
+	}
+	return Stay
+}

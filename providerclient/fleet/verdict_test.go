@@ -1,0 +1,51 @@
+package fleet
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestChargeVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want Verdict
+	}{
+		{"created", nil, Done},
+		{"connection refused", errRefused, MoveOn},
+		{"breaker open", errOpen, MoveOn},
+		{"bulkhead full", errFull, MoveOn},
+		{"503, documented as nothing done", err503, MoveOn},
+		{"429, documented as nothing done", err429, MoveOn},
+		{"charges not offered", errNoCharge, MoveOn},
+		{"timeout after sending", errTimeout, ReadFirst},
+		{"unclassified", errOther, ReadFirst},
+		{"wrapped timeout", fmt.Errorf("charge: %w", errTimeout), ReadFirst},
+		{"rejected", errRejected, Final},
+		{"404 on create", errNotFound, Final},
+	} {
+		if got := ChargeVerdict(tc.err); got != tc.want {
+			t.Errorf("%s: ChargeVerdict = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestReadVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want Verdict
+	}{
+		{"not found: no record", errNotFound, MoveOn},
+		{"found", nil, Stay},
+		{"refused", errRefused, Stay},
+		{"503", err503, Stay},
+		{"timeout", errTimeout, Stay},
+		{"breaker open", errOpen, Stay},
+		{"rejected (cannot be read by this id)", errRejected, Stay},
+	} {
+		if got := ReadVerdict(tc.err); got != tc.want {
+			t.Errorf("%s: ReadVerdict = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
