@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/csv"
 	"maps"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,6 +106,24 @@ func TestReconcileReportsEachInjectedDiscrepancyOnce(t *testing.T) {
 	}
 	if len(found) != len(want) {
 		t.Fatalf("reported %v, want one each of %v", found, want)
+	}
+
+	// The same items as CSV, a header first, and the day's verdict as text.
+	code, out, errs := op.run("reconcile", "report", "--provider", "default", "--date", days[0].String(), "--csv")
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 0 || err != nil || len(rows) == 0 || rows[0][3] != "kind" {
+		t.Fatalf("report --csv: exit %d, %v\n%s%s", code, err, out, errs)
+	}
+	csvKinds := map[string]int{}
+	for _, row := range rows[1:] {
+		csvKinds[row[3]]++
+	}
+	if len(days) == 1 && (len(csvKinds) != len(want) || csvKinds["duplicate_at_provider"] != 1) {
+		t.Errorf("report --csv: kinds %v, want one each of %v", csvKinds, want)
+	}
+	if code, out, _ := op.run("reconcile", "report", "--provider", "default", "--date", days[0].String()); code != 0 ||
+		!strings.Contains(out, "does NOT reconcile") || !strings.Contains(out, "amount_mismatch") {
+		t.Errorf("report: exit %d\n%s", code, out)
 	}
 
 	for _, ids := range found {
