@@ -139,3 +139,51 @@ func TestUnreconciledDayWarnsAndCounts(t *testing.T) {
 		t.Fatalf("metrics after the resolution: missing_in_pixgate %v, reconciled runs %v", gauge("missing_in_pixgate"), runs("reconciled"))
 	}
 }
+
+// lateProvider's statements hold one PIX PixGate never heard of, a
+// minute before the day's end: the other side may date it on the next day.
+type lateProvider struct{ provider }
+
+func (p *lateProvider) Statement(_ context.Context, req providerclient.StatementRequest) (*providerclient.StatementPage, error) {
+	return &providerclient.StatementPage{Lines: []providerclient.StatementLine{{Kind: providerclient.KindCharge,
+		Direction: providerclient.In, ProviderID: "late-" + req.Day.String(), Amount: money.Money(700), Status: providerclient.StatusPaid,
+		SettledAt: req.Day.End().Add(-time.Minute)}}}, nil
+}
+
+// What time may still settle is expected until the day's grace period
+// ends, and the day is due again then: the worker's run at that time
+// reports what is left as an exception, and nothing is due after it.
+func TestWorkerRunsADayAgainWhenItsGraceEnds(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	p := &lateProvider{provider{name: "late"}}
+	r := New(Config{}, db, func() []providerclient.Connector { return []providerclient.Connector{p} },
+		slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	day := providerclient.DayOf(time.Now()).AddDays(-1)
+	first, err := r.Run(ctx, "late", day, storage.TriggerOperator)
+	if err != nil || first.Expected != 1 || first.Exceptions != 0 {
+		t.Fatalf("within the grace period: %+v, %v", first, err)
+	}
+	var next *time.Time
+	if err := db.Pool().QueryRow(ctx, `SELECT next_run_at FROM reconciliation_days WHERE provider = 'late' AND day = $1::date`,
+		day.String()).Scan(&next); err != nil || next == nil || !next.Equal(day.End().Add(DefaultGrace)) {
+		t.Fatalf("due again at %v (%v), want at the grace period's end %v", next, err, day.End().Add(DefaultGrace))
+	}
+
+	// The grace period ends.
+	if _, err := db.Pool().Exec(ctx, `UPDATE reconciliation_days SET next_run_at = now() - interval '1 second'
+		WHERE provider = 'late' AND day = $1::date`, day.String()); err != nil {
+		t.Fatal(err)
+	}
+	r.now = func() time.Time { return time.Now().Add(2 * DefaultGrace) }
+	r.tick(ctx)
+	after, err := db.LatestReconciliation(ctx, "late", day.String())
+	if err != nil || after.ID == first.ID || after.Trigger != storage.TriggerWorker || after.Expected != 0 ||
+		after.ByKind[storage.ReconMissingInPixGate] != 1 {
+		t.Fatalf("the worker's run after the grace period: %+v, %v", after, err)
+	}
+	if err := db.Pool().QueryRow(ctx, `SELECT next_run_at FROM reconciliation_days WHERE provider = 'late' AND day = $1::date`,
+		day.String()).Scan(&next); err != nil || next != nil {
+		t.Fatalf("still due at %v (%v)", next, err)
+	}
+}
