@@ -57,6 +57,17 @@ func webhookProbes(s corpusSecrets) []probe {
 		}
 	}
 	ps = append(ps, probe{name: "webhook /pix: wrong token", method: http.MethodPost, path: base + "wrong/pix", body: good})
+	// Another provider's path: a wrong token, the default's, and the right
+	// one of a provider the process does not have.
+	for name, p := range map[string]string{
+		"webhook named: wrong token":           base + "b/wrong",
+		"webhook named: the default's token":   base + "b/" + s.webhookToken,
+		"webhook named: no such provider":      base + "b/" + ProviderWebhookToken(s.webhookToken, "b"),
+		"webhook named /pix: wrong token":      base + "b/wrong/pix",
+		"webhook named /pix: no such provider": base + "b/" + ProviderWebhookToken(s.webhookToken, "b") + "/pix",
+	} {
+		ps = append(ps, probe{name: name, method: http.MethodPost, path: p, body: good})
+	}
 	ps = append(ps, probe{name: "webhook: oversized", method: http.MethodPost, path: path, size: 70 << 10})
 	ps = append(ps, transportProbes("webhook", http.MethodPost, path, s.v1Token)...)
 	ps = append(ps, methodProbes(path, "GET", "PUT", "DELETE", "FOO")...)

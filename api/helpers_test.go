@@ -21,6 +21,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/family"
+	"github.com/pixgate/pixgate/providerclient/fleet"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
@@ -50,11 +51,14 @@ type setup struct {
 	cfg        Config
 	provider   providerclient.Config
 	noProvider bool // Deps.Provider left nil
-	metrics    *prometheus.Registry
-	clock      func() time.Time // Deps.Clock
-	ready      []ReadyCheck
-	live       func() error
-	pool       storage.Config // the database handle's settings (a pool of one)
+	// fleet, when set, makes Deps.Provider a fleet of providers of these
+	// names, all on the sandbox, the first the default route's first.
+	fleet   []string
+	metrics *prometheus.Registry
+	clock   func() time.Time // Deps.Clock
+	ready   []ReadyCheck
+	live    func() error
+	pool    storage.Config // the database handle's settings (a pool of one)
 }
 
 func newEnv(t *testing.T, opts ...func(*setup)) *env {
@@ -82,6 +86,9 @@ func newEnv(t *testing.T, opts ...func(*setup)) *env {
 	deps := Deps{DB: db, Redis: rdb, Provider: providerclient.Wrap(family.NewConnector(st.provider), st.provider), Logger: newTestLogger(logs), Clock: st.clock}
 	if st.noProvider {
 		deps.Provider = nil
+	}
+	if st.fleet != nil {
+		deps.Provider = newFleet(t, st.provider, st.fleet...)
 	}
 	if st.metrics != nil {
 		deps.Metrics = st.metrics
@@ -330,4 +337,20 @@ func mustJSON(v any) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// newFleet is a fleet of family providers of these names, all with cfg.
+func newFleet(t *testing.T, cfg providerclient.Config, names ...string) *fleet.Fleet {
+	t.Helper()
+	var members []fleet.Member
+	for _, n := range names {
+		c := cfg
+		c.Name = n
+		members = append(members, fleet.Member{Config: c, Connector: family.NewConnector(c)})
+	}
+	f, err := fleet.New(fleet.Options{}, members...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

@@ -37,6 +37,7 @@ type poolCall struct {
 func TestRequestPathsNeedOneConnection(t *testing.T) {
 	e := newEnv(t, withWebhookToken, noTokenRateLimit, func(s *setup) {
 		s.pool = storage.Config{MaxConns: 1, AcquireTimeout: onePoolAcquire}
+		s.fleet = []string{"default", "b"}
 		s.cfg.V1RatePerMinute, s.cfg.V2RatePerMinute, s.cfg.AuthFailuresPerMinute = -1, -1, -1
 	})
 	if err := e.db.CacheKeys(t.Context(), time.Minute); err != nil {
@@ -111,6 +112,14 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 		{"webhook at /pix", func() reply {
 			return e.call(http.MethodPost, "/webhooks/provider/t0k3n/pix", "", `{"requestBody": {"transactionType": "RECEIVEPIX",
 				"transactionId": "`+pixID+`", "status": "PAID"}}`)
+		}, ok},
+		{"webhook of another provider", func() reply {
+			return e.call(http.MethodPost, "/webhooks/provider/b/"+ProviderWebhookToken("t0k3n", "b"), "", `{"requestBody": {"transactionType": "RECEIVEPIX",
+				"transactionId": "`+pixID+`", "status": "PAID"}}`)
+		}, ok},
+		{"webhook of another provider at /pix", func() reply {
+			return e.call(http.MethodPost, "/webhooks/provider/b/"+ProviderWebhookToken("t0k3n", "b")+"/pix", "", `{"requestBody": {"transactionType": "RECEIVEPIX",
+				"transactionId": "`+pixID+`", "status": "EXPIRED"}}`)
 		}, ok},
 		{"v1 refund replay", v1Refund("1"), ok},
 		{"v1 refund conflict", v1Refund("2"), []int{http.StatusConflict}},

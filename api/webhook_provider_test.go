@@ -170,3 +170,37 @@ func TestProviderWebhookOffWithoutToken(t *testing.T) {
 	e.call(http.MethodPost, "/webhooks/provider/anything", "", `{"transactionType": "PAYMENT", "transactionId": "p1", "status": "COMPLETED"}`).
 		expectError(t, http.StatusNotFound, codeNotFound)
 }
+
+// Every provider but the default has its own path and token: a
+// notification posted to one is read by that provider's connector, and
+// neither another provider's token nor an unknown provider opens it.
+func TestProviderWebhookPerProvider(t *testing.T) {
+	e := newEnv(t, withWebhookToken, func(s *setup) { s.fleet = []string{"default", "b"} })
+	claim := `{"transactionType": "RECEIVEPIX", "transactionId": "abc123", "status": "PAID"}`
+	tokenB := ProviderWebhookToken("t0k3n", "b")
+	if tokenB == "t0k3n" || len(tokenB) < 32 || tokenB != ProviderWebhookToken("t0k3n", "b") || tokenB == ProviderWebhookToken("t0k3n", "c") {
+		t.Fatalf("b's token %q: want its own, stable, at least 32 characters", tokenB)
+	}
+	e.call(http.MethodPost, "/webhooks/provider/b/"+tokenB, "", claim).expect(t, http.StatusOK)
+	e.call(http.MethodPost, "/webhooks/provider/b/"+tokenB+"/pix", "", claim).expect(t, http.StatusOK)
+	e.call(http.MethodPost, "/webhooks/provider/t0k3n", "", claim).expect(t, http.StatusOK)
+	for _, path := range []string{
+		"/webhooks/provider/b/t0k3n",                                 // the default's token
+		"/webhooks/provider/b/" + ProviderWebhookToken("t0k3n", "c"), // another's
+		"/webhooks/provider/c/" + ProviderWebhookToken("t0k3n", "c"), // no such provider
+		"/webhooks/provider/" + tokenB,                               // b's token on the default's path
+		"/webhooks/provider/b/" + tokenB[:len(tokenB)-1],             // almost
+	} {
+		e.call(http.MethodPost, path, "", claim).expect(t, http.StatusNotFound)
+	}
+	if n := e.count(`SELECT count(*) FROM provider_events`); n != 1 {
+		t.Fatalf("events stored = %d, want the one claim once", n)
+	}
+}
+
+// A process with one provider, not a fleet, has no other path.
+func TestProviderWebhookNamedWithoutFleet(t *testing.T) {
+	e := newEnv(t, withWebhookToken)
+	e.call(http.MethodPost, "/webhooks/provider/b/"+ProviderWebhookToken("t0k3n", "b"), "",
+		`{"transactionType": "RECEIVEPIX", "transactionId": "abc123", "status": "PAID"}`).expect(t, http.StatusNotFound)
+}

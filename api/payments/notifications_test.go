@@ -15,7 +15,7 @@ func TestReceiveNotification(t *testing.T) {
 	store := newFakeStore()
 	s := New(Config{}, store, &fakeProvider{}, nil)
 	body := []byte(`{"requestBody": {"transactionType": "PAYMENT", "transactionId": "abc123", "status": "completed"}}`)
-	duplicate, err := s.ReceiveNotification(context.Background(), nil, body)
+	duplicate, err := s.ReceiveNotification(context.Background(), providerclient.DefaultName, nil, body)
 	if err != nil || duplicate {
 		t.Fatalf("ReceiveNotification = %v, %v", duplicate, err)
 	}
@@ -31,7 +31,7 @@ func TestReceiveNotification(t *testing.T) {
 	}
 	var ne *providerclient.NotificationError
 	for _, bad := range []string{`not json`, `{"status": "PAID"}`, `{"transactionId": "x"}`} {
-		if _, err := s.ReceiveNotification(context.Background(), nil, []byte(bad)); !errors.As(err, &ne) {
+		if _, err := s.ReceiveNotification(context.Background(), providerclient.DefaultName, nil, []byte(bad)); !errors.As(err, &ne) {
 			t.Errorf("%s: %v, want a NotificationError", bad, err)
 		}
 	}

@@ -50,6 +50,12 @@ type Provider interface {
 	ParseNotification(header http.Header, body []byte) ([]providerclient.Event, error)
 }
 
+// Providers finds one of the process's providers by name, for the
+// notifications each posts to its own path; a *fleet.Fleet is one.
+type Providers interface {
+	Provider(name string) (providerclient.Connector, bool)
+}
+
 // Config holds the payment settings.
 type Config struct {
 	// ProviderWebhookURL is PixGate's own notification address, sent to the

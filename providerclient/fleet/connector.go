@@ -64,3 +64,13 @@ func (f *Fleet) LookupKey(ctx context.Context, keyType, key string) (*providercl
 func (f *Fleet) Statement(ctx context.Context, req providerclient.StatementRequest) (*providerclient.StatementPage, error) {
 	return f.primary().Statement(ctx, req)
 }
+
+// Provider is the provider named name, with its retries: where a
+// transaction recorded as that provider's is read, settled or notified.
+func (f *Fleet) Provider(name string) (providerclient.Connector, bool) {
+	m, ok := f.members[name]
+	if !ok {
+		return nil, false
+	}
+	return m.patient, true
+}
