@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -45,11 +46,15 @@ var faces = []struct {
 			t.Fatal(err)
 		}
 		srv.StartTLS()
+		// Efí sends from a key with a webhook: the connector registers one.
+		hook := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+		t.Cleanup(hook.Close)
 		t.Cleanup(srv.Close)
 		t.Cleanup(sb.Close)
 		return sb, openConnector(t, providerclient.Config{Kind: providerclient.KindEfi, BaseURL: srv.URL,
 			ClientID: sandbox.DefaultClientID, ClientSecret: sandbox.DefaultClientSecret, PixKey: sandbox.DefaultPixKey,
-			TLS: providerclient.TLSFiles{CertPEM: m.ClientCert, KeyPEM: m.ClientKey, CAPEM: m.CACert}})
+			TLS:        providerclient.TLSFiles{CertPEM: m.ClientCert, KeyPEM: m.ClientKey, CAPEM: m.CACert},
+			WebhookURL: hook.URL + "/webhooks/provider/token"})
 	}},
 	{"woovi", func(t *testing.T) (*sandbox.Sandbox, providerclient.Connector) {
 		sb := sandbox.New(sandbox.Config{Contract: sandbox.ContractWoovi, ClientID: "app-id", SettleDelay: 20 * time.Millisecond})
@@ -73,7 +78,8 @@ func openConnector(t *testing.T, cfg providerclient.Config) providerclient.Conne
 
 // On each face of the sandbox, every discrepancy it injects, and a charge
 // it settled that PixGate has not seen paid, is reported exactly once,
-// with its kind, once the grace period is over; nothing else is. Resolving
+// with its kind, once the grace period is over; nothing else is (a
+// withdrawal and a refund sent through the face are matched). Resolving
 // each with its adjustment leaves the ledger's audit clean, and the day,
 // run again, reconciles.
 func TestEachFaceReportsEachDiscrepancyOnce(t *testing.T) {
@@ -88,10 +94,13 @@ func TestEachFaceReportsEachDiscrepancyOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			first := providerclient.DayOf(time.Now())
+			var charges []providerclient.Ref
 			var pixIDs []string
 			for i, reais := range []int64{10, 20, 30, 40, 50} {
-				pixIDs = append(pixIDs, payAtProvider(t, db, conn, sb, in.ID, money.FromReais(reais, 0), i < 4))
+				c := payAtProvider(t, db, conn, sb, in.ID, money.FromReais(reais, 0), i < 4)
+				charges, pixIDs = append(charges, c), append(pixIDs, c.ProviderID)
 			}
+			sendAtProvider(t, db, conn, in.ID, charges[0])
 			if _, err := sb.InjectUnknownPix(money.FromReais(7, 0)); err != nil {
 				t.Fatal(err)
 			}
@@ -170,9 +179,9 @@ func TestEachFaceReportsEachDiscrepancyOnce(t *testing.T) {
 
 // payAtProvider makes a charge of PixGate's through conn, has the sandbox
 // pay it and, when seen, books it paid as PixGate's worker does on hearing
-// of it. It returns the provider's id of the charge.
+// of it. It returns the charge as the provider knows it.
 func payAtProvider(t *testing.T, db *storage.DB, conn providerclient.Connector, sb *sandbox.Sandbox, integrator int64,
-	amount money.Money, seen bool) string {
+	amount money.Money, seen bool) providerclient.Ref {
 	t.Helper()
 	ctx := context.Background()
 	id := uuid.Must(uuid.NewV7())
@@ -201,5 +210,66 @@ func payAtProvider(t *testing.T, db *storage.DB, conn providerclient.Connector, 
 			t.Fatal(err)
 		}
 	}
-	return ch.ProviderID
+	return providerclient.Ref{Kind: providerclient.KindCharge, ID: id.String(), ProviderID: ch.ProviderID, EndToEndID: paid.EndToEndID}
+}
+
+// sendAtProvider sends a withdrawal and a refund of charge through conn,
+// as PixGate's worker does, and books each completed, with what the
+// provider reports of it, once the provider settled it.
+func sendAtProvider(t *testing.T, db *storage.DB, conn providerclient.Connector, integrator int64, charge providerclient.Ref) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := db.CreditWallet(ctx, integrator, money.FromReais(100, 0), "seed"); err != nil {
+		t.Fatal(err)
+	}
+	amount := money.FromReais(5, 0)
+	wid, rid := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7())
+	hw, hr := sha256.Sum256(wid[:]), sha256.Sum256(rid[:])
+	party := storage.CreditParty{Name: "Beltrano", KeyType: "EVP", Key: "123e4567-e89b-12d3-a456-426614174000", TaxID: "52998224725"}
+	if _, _, err := db.CreateWithdrawal(ctx, storage.NewWithdrawal{ID: wid, IntegratorID: integrator, Amount: amount,
+		RequestHash: hw[:], CreditParty: party}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.CreateRefund(ctx, storage.NewRefund{ID: rid, IntegratorID: integrator, ChargePixID: charge.ProviderID,
+		Amount: amount, RequestHash: hr[:]}); err != nil {
+		t.Fatal(err)
+	}
+	po, err := conn.SendPix(ctx, providerclient.PayoutRequest{ID: wid.String(), Amount: amount,
+		Recipient: providerclient.Recipient{Name: party.Name, KeyType: party.KeyType, Key: party.Key, TaxID: party.TaxID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rf, err := conn.Refund(ctx, providerclient.RefundRequest{ID: rid.String(), Charge: charge, Amount: amount})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []struct {
+		kind storage.TransferKind
+		ref  providerclient.Ref
+	}{
+		{storage.KindWithdrawal, providerclient.Ref{Kind: providerclient.KindPayout, ID: wid.String(), ProviderID: po.ProviderID}},
+		{storage.KindRefund, providerclient.Ref{Kind: providerclient.KindRefund, ID: rid.String(), ProviderID: rf.ProviderID,
+			Charge: &charge}}, // Efí reads a refund under its charge's PIX
+	} {
+		id := uuid.MustParse(s.ref.ID)
+		if err := db.RecordTransferSent(ctx, s.kind, id, s.ref.ProviderID, ""); err != nil {
+			t.Fatal(err)
+		}
+		var read *providerclient.Transaction
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if read, err = conn.Read(ctx, s.ref); err == nil && read.Status == providerclient.StatusCompleted {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s %s not settled: %+v, %v", s.kind, id, read, err)
+			}
+		}
+		if err := db.InTx(ctx, func(tx *storage.Tx) error {
+			_, _, err := tx.CompleteTransfer(ctx, s.kind, id, storage.Settlement{PixID: read.ProviderID, EndToEndID: read.EndToEndID,
+				At: time.Now()})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
