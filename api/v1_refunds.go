@@ -65,6 +65,7 @@ type refundView struct {
 	CreatedAt     timestamp   `json:"created_at"`
 	UpdatedAt     timestamp   `json:"updated_at"`
 	FinishedAt    *timestamp  `json:"finished_at"`
+	Provider      string      `json:"provider"`
 }
 
 func viewRefund(f storage.Transfer) refundView {
@@ -73,5 +74,6 @@ func viewRefund(f storage.Transfer) refundView {
 		Amount: f.Amount, Fee: f.Fee, Total: f.Total(), Status: string(f.Status), Description: f.Description,
 		PixID: f.PublicPixID(), EndToEndID: f.EndToEndID, FailureReason: f.FailureReason,
 		CreatedAt: timestamp(f.CreatedAt), UpdatedAt: timestamp(f.UpdatedAt), FinishedAt: timePtr(f.FinishedAt),
+		Provider: f.Provider,
 	}
 }

@@ -52,6 +52,8 @@ type chargeView struct {
 	// (same holder); Disputed, that a MED infraction on it is open.
 	ReturnedReason *string `json:"returned_reason"`
 	Disputed       bool    `json:"disputed"`
+	// Provider names the provider that holds the charge.
+	Provider string `json:"provider"`
 }
 
 type payerView struct {
@@ -71,7 +73,7 @@ func viewCharge(c storage.Charge) chargeView {
 		CreatedAt: timestamp(c.CreatedAt), UpdatedAt: timestamp(c.UpdatedAt), PaidAt: timePtr(c.PaidAt),
 		EndToEndID:     c.EndToEndID,
 		AvailableAt:    timePtr(c.AvailableAt),
-		ReturnedReason: c.ReturnedReason, Disputed: c.Disputed,
+		ReturnedReason: c.ReturnedReason, Disputed: c.Disputed, Provider: c.Provider,
 	}
 }
 
@@ -92,6 +94,7 @@ type withdrawalView struct {
 	CreatedAt     timestamp       `json:"created_at"`
 	UpdatedAt     timestamp       `json:"updated_at"`
 	FinishedAt    *timestamp      `json:"finished_at"`
+	Provider      string          `json:"provider"`
 }
 
 type creditPartyView struct {
@@ -110,6 +113,7 @@ func viewWithdrawal(w storage.Transfer) withdrawalView {
 		Description: w.Description, PostbackURL: w.PostbackURL,
 		PixID: w.PublicPixID(), EndToEndID: w.EndToEndID, FailureReason: w.FailureReason,
 		CreatedAt: timestamp(w.CreatedAt), UpdatedAt: timestamp(w.UpdatedAt), FinishedAt: timePtr(w.FinishedAt),
+		Provider: w.Provider,
 	}
 }
 

@@ -71,6 +71,9 @@ type Charge struct {
 	// Disputed: a MED infraction on the charge is open (its money blocked);
 	// the charge cannot be refunded meanwhile.
 	Disputed bool
+	// Provider is the provider that issued (or is issuing) the charge: its
+	// reads, notifications and refunds go there.
+	Provider string
 }
 
 // PayerAccount is the account a payment came from: its holder and bank.
@@ -101,13 +104,17 @@ type NewCharge struct {
 	// the provider.
 	Expiration  *int
 	RequestHash []byte
+	// Provider is the provider the charge is first sent to (see
+	// ChargeIssue.Provider for another that issues it instead); ""
+	// is DefaultProvider.
+	Provider string
 }
 
 const chargeColumns = `id, integrator_id, external_id, amount, fee, status, pix_id, qrcode, expires_at,
 	payer_name, payer_document, payer_email, payer_question, postback_url, split, refunded_amount,
 	failure_reason, created_at, updated_at, paid_at, end_to_end_id, available_at, held_amount, released_at, expiration,
 	coalesce(payer_account_name, ''), coalesce(payer_account_tax_id, ''), coalesce(payer_account_bank, ''), returned_reason,
-	EXISTS (SELECT FROM infractions i WHERE i.charge_id = charges.id AND i.status = 'OPEN')`
+	EXISTS (SELECT FROM infractions i WHERE i.charge_id = charges.id AND i.status = 'OPEN'), provider`
 
 func scanCharge(r pgx.CollectableRow) (Charge, error) {
 	var c Charge
@@ -120,7 +127,7 @@ func chargeFields(c *Charge) []any {
 	return []any{&c.ID, &c.IntegratorID, &c.ExternalID, &c.Amount, &c.Fee, &c.Status, &c.PixID, &c.QRCode, &c.ExpiresAt,
 		&c.Payer.Name, &c.Payer.Document, &c.Payer.Email, &c.PayerQuestion, &c.PostbackURL, &c.Split, &c.RefundedAmount,
 		&c.FailureReason, &c.CreatedAt, &c.UpdatedAt, &c.PaidAt, &c.EndToEndID, &c.AvailableAt, &c.HeldAmount, &c.ReleasedAt,
-		&c.Expiration, &c.PayerAccount.Name, &c.PayerAccount.TaxID, &c.PayerAccount.Bank, &c.ReturnedReason, &c.Disputed}
+		&c.Expiration, &c.PayerAccount.Name, &c.PayerAccount.TaxID, &c.PayerAccount.Bank, &c.ReturnedReason, &c.Disputed, &c.Provider}
 }
 
 // CreateCharge inserts the charge PENDING, not yet issued. A replay (same
@@ -134,11 +141,11 @@ func (db *DB) CreateCharge(ctx context.Context, nc NewCharge) (c Charge, created
 		split = nc.Split
 	}
 	rows, _ := db.pool.Query(ctx, `INSERT INTO charges (id, integrator_id, external_id, request_hash, amount, fee, status,
-			payer_name, payer_document, payer_email, payer_question, postback_url, split, expiration)
-		VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7, $8, $9, $10, $11, $12, $13)
+			payer_name, payer_document, payer_email, payer_question, postback_url, split, expiration, provider)
+		VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7, $8, $9, $10, $11, $12, $13, coalesce(nullif($14::text, ''), 'default'))
 		ON CONFLICT (integrator_id, external_id) DO NOTHING RETURNING `+chargeColumns,
 		nc.ID, nc.IntegratorID, nc.ExternalID, nc.RequestHash, nc.Amount, nc.Fee,
-		nc.Payer.Name, nc.Payer.Document, nc.Payer.Email, nc.PayerQuestion, nc.PostbackURL, split, nc.Expiration)
+		nc.Payer.Name, nc.Payer.Document, nc.Payer.Email, nc.PayerQuestion, nc.PostbackURL, split, nc.Expiration, nc.Provider)
 	inserted, err := pgx.CollectRows(rows, scanCharge)
 	switch {
 	case err != nil:
@@ -190,6 +197,9 @@ type ChargeIssue struct {
 	// Expiration is the validity the provider answered, in seconds (0 when
 	// it said none); kept when the integrator asked for none.
 	Expiration int
+	// Provider is the provider that issued the charge when it is not the
+	// one the charge was created for (a failover); "" keeps that one.
+	Provider string
 }
 
 // ErrStateChanged: the record is no longer in the state the change expects
@@ -200,9 +210,9 @@ var ErrStateChanged = fmt.Errorf("record changed state concurrently")
 // issued. Recording the same issue twice is harmless.
 func (db *DB) IssueCharge(ctx context.Context, id uuid.UUID, is ChargeIssue) (Charge, error) {
 	rows, _ := db.pool.Query(ctx, `UPDATE charges SET pix_id = $2, qrcode = $3, expires_at = $4, failure_reason = NULL, updated_at = now(),
-			expiration = coalesce(expiration, nullif($5::integer, 0))
+			expiration = coalesce(expiration, nullif($5::integer, 0)), provider = coalesce(nullif($6::text, ''), provider)
 		WHERE id = $1 AND status = 'PENDING' AND (pix_id IS NULL OR pix_id = $2)
-		RETURNING `+chargeColumns, id, is.PixID, is.QRCode, is.ExpiresAt, max(is.Expiration, 0))
+		RETURNING `+chargeColumns, id, is.PixID, is.QRCode, is.ExpiresAt, max(is.Expiration, 0), is.Provider)
 	c, err := pgx.CollectExactlyOneRow(rows, scanCharge)
 	if err != nil {
 		return Charge{}, fmt.Errorf("storage: issue charge %s: %w", id, stateChanged(err))

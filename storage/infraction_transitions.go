@@ -166,10 +166,10 @@ func (t *Tx) CloseInfraction(ctx context.Context, id uuid.UUID, cl InfractionClo
 // charge's refundable amount.
 func (t *Tx) createMedReturn(ctx context.Context, inf Infraction, cl InfractionClosing) (*Transfer, error) {
 	rows, _ := t.tx.Query(ctx, `WITH c AS (
-			UPDATE charges SET refunded_amount = refunded_amount + $5, updated_at = now() WHERE id = $3 RETURNING postback_url
+			UPDATE charges SET refunded_amount = refunded_amount + $5, updated_at = now() WHERE id = $3 RETURNING postback_url, provider
 		)
-		INSERT INTO med_returns (id, integrator_id, charge_id, infraction_id, amount, status, description, postback_url)
-		SELECT $1, $2, $3, $4, $5, 'PROCESSING', $6, c.postback_url FROM c
+		INSERT INTO med_returns (id, integrator_id, charge_id, infraction_id, amount, status, description, postback_url, provider)
+		SELECT $1, $2, $3, $4, $5, 'PROCESSING', $6, c.postback_url, c.provider FROM c
 		RETURNING `+KindMedReturn.columns(),
 		cl.MedReturnID, inf.IntegratorID, inf.ChargeID, inf.ID, inf.Blocked, "MED return of infraction "+inf.ProviderID)
 	ret, err := pgx.CollectExactlyOneRow(rows, KindMedReturn.scan)

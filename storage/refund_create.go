@@ -38,9 +38,9 @@ type NewRefund struct {
 // amounts, with the outbox messages and the reservation
 // (refundCreated).
 var createRefundSQL = transferCreateSQL(`INSERT INTO refunds (id, integrator_id, charge_id, external_id, request_hash, amount, fee, status,
-      description, postback_url, from_pending)
+      description, postback_url, from_pending, provider)
   SELECT $10::uuid, $11::bigint, $12::uuid, $13::text, $14::bytea, $15::bigint, $16::bigint, 'PROCESSING', $17::text, $18::text,
-      $19::bigint`, `, c AS (
+      $19::bigint, $20::text`, `, c AS (
   UPDATE charges SET refunded_amount = refunded_amount + $15, held_amount = held_amount - $19, updated_at = now()
   FROM w WHERE charges.id = $12
 )`)
@@ -86,7 +86,7 @@ func (db *DB) CreateRefund(ctx context.Context, nr NewRefund) (Transfer, bool, e
 	}
 	f := Transfer{Kind: KindRefund, ID: nr.ID, IntegratorID: nr.IntegratorID, ChargeID: c.ID, ChargePixID: nr.ChargePixID,
 		ExternalID: nr.ExternalID, Amount: nr.Amount, Fee: nr.Fee, Status: TransferProcessing, Description: nr.Description,
-		PostbackURL: c.PostbackURL}
+		PostbackURL: c.PostbackURL, Provider: c.Provider}
 	reserve, fromPending := refundCreated(f.ID, f.IntegratorID, f.Amount, f.Fee, c.HeldAmount)
 	if err := reserve.Validate(); err != nil {
 		_, _ = conn.Exec(ctx, "ROLLBACK")
@@ -99,7 +99,7 @@ func (db *DB) CreateRefund(ctx context.Context, nr NewRefund) (Transfer, bool, e
 	)
 	b := &pgx.Batch{}
 	b.Queue(createRefundSQL, transferCreateArgs(reserve, nr.Outbox, f.ID, f.IntegratorID, f.ChargeID, f.ExternalID, nr.RequestHash,
-		f.Amount, f.Fee, f.Description, f.PostbackURL, f.FromPending)...).QueryRow(func(row pgx.Row) (err error) {
+		f.Amount, f.Fee, f.Description, f.PostbackURL, f.FromPending, f.Provider)...).QueryRow(func(row pgx.Row) (err error) {
 		wrote, err = transferCreated(row, &f.CreatedAt, &f.UpdatedAt)
 		if ledger.IsRefusal(err) {
 			refusal, err = err, nil

@@ -48,6 +48,7 @@ type DB struct {
 	closeTimeout time.Duration
 	keys         atomic.Pointer[keyCache]    // nil: no key cache (see CacheKeys)
 	group        atomic.Pointer[groupCommit] // nil: every create commits alone (see GroupCommit)
+	routes       routeCache                  // see RouteFor
 }
 
 // Open connects to the database (creating it first when it does not exist

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -26,6 +27,9 @@ type NewWithdrawal struct {
 	// external_id can be told from a different request reusing it.
 	RequestHash []byte
 	Outbox      []OutboxMessage
+	// Provider is the provider the withdrawal is sent through; "" is
+	// DefaultProvider.
+	Provider string
 }
 
 // ErrIdempotencyConflict: the external_id was used before with a different request.
@@ -35,9 +39,9 @@ var ErrIdempotencyConflict = errors.New("external_id already used with a differe
 // transferCreateSQL), so one round trip: alone, it is its own implicit
 // transaction, committed before its answer is read.
 var createWithdrawalSQL = transferCreateSQL(`INSERT INTO withdrawals (id, integrator_id, external_id, request_hash, amount, fee, status,
-      credit_party_name, credit_party_key_type, credit_party_key, credit_party_tax_id, description, postback_url)
+      credit_party_name, credit_party_key_type, credit_party_key, credit_party_tax_id, description, postback_url, provider)
   SELECT $10::uuid, $11::bigint, $12::text, $13::bytea, $14::bigint, $15::bigint, 'PROCESSING',
-      $16::text, $17::text, $18::text, $19::text, $20::text, $21::text`, "")
+      $16::text, $17::text, $18::text, $19::text, $20::text, $21::text, coalesce(nullif($22::text, ''), 'default')`, "")
 
 // CreateWithdrawal reserves amount + fee from the integrator's available
 // balance, inserts the withdrawal PROCESSING and its outbox messages, all in
@@ -52,7 +56,8 @@ func (db *DB) CreateWithdrawal(ctx context.Context, nw NewWithdrawal) (w Transfe
 		return Transfer{}, false, err
 	}
 	w = Transfer{Kind: KindWithdrawal, ID: nw.ID, IntegratorID: nw.IntegratorID, ExternalID: nw.ExternalID, Amount: nw.Amount, Fee: nw.Fee,
-		Status: TransferProcessing, CreditParty: nw.CreditParty, Description: nw.Description, PostbackURL: nw.PostbackURL}
+		Status: TransferProcessing, CreditParty: nw.CreditParty, Description: nw.Description, PostbackURL: nw.PostbackURL,
+		Provider: cmp.Or(nw.Provider, DefaultProvider)}
 	wrote, err := db.createWithdrawal(ctx, nw.IntegratorID, args, &w.CreatedAt, &w.UpdatedAt)
 	if err != nil && !ledger.IsRefusal(err) {
 		return Transfer{}, false, fmt.Errorf("storage: create withdrawal: %w", err)
@@ -72,5 +77,5 @@ func createWithdrawalArgs(nw NewWithdrawal) ([]any, error) {
 		return nil, err
 	}
 	return transferCreateArgs(reserve, nw.Outbox, nw.ID, nw.IntegratorID, nw.ExternalID, nw.RequestHash, nw.Amount, nw.Fee,
-		nw.CreditParty.Name, nw.CreditParty.KeyType, nw.CreditParty.Key, nw.CreditParty.TaxID, nw.Description, nw.PostbackURL), nil
+		nw.CreditParty.Name, nw.CreditParty.KeyType, nw.CreditParty.Key, nw.CreditParty.TaxID, nw.Description, nw.PostbackURL, nw.Provider), nil
 }

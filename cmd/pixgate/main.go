@@ -98,6 +98,8 @@ func (c *cli) rootCommand() *cobra.Command {
 		c.postbacksCommand(),
 		c.transferCommand(),
 		c.reconcileCommand(),
+		c.providerCommand(),
+		c.routeCommand(),
 		c.envCommand(),
 		c.versionCommand(),
 		c.demoCommand(),
