@@ -30,8 +30,9 @@ const (
 	TypeReconcileTick   = "reconcile:tick"
 )
 
-// Queues and their asynq priorities: provider calls first, then provider
-// notifications, then postbacks, then maintenance.
+// Queues. Each is served by a worker lane of its own (worker/lanes.go),
+// with its own capacity: provider sends, provider notifications, postbacks,
+// and maintenance.
 const (
 	QueueCritical  = "critical"
 	QueueEvents    = "events"
@@ -39,8 +40,8 @@ const (
 	QueueDefault   = "default"
 )
 
-// Queues maps each queue to its weight for asynq.Config.Queues.
-var Queues = map[string]int{QueueCritical: 6, QueueEvents: 4, QueuePostbacks: 2, QueueDefault: 1}
+// Queues lists every queue a task type is put on.
+var Queues = []string{QueueCritical, QueueEvents, QueuePostbacks, QueueDefault}
 
 // options of each type: queue, timeout, retries and how long a finished
 // task keeps its id (so that a late duplicate enqueue is still refused).

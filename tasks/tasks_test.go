@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/uuid"
@@ -9,7 +10,7 @@ import (
 )
 
 func TestEveryTypeHasOptionsAndAQueue(t *testing.T) {
-	for _, typ := range []string{TypeWithdrawalSend, TypeRefundSend, TypeProviderEvent, TypePostbackDeliver, TypeReconcileTick} {
+	for _, typ := range []string{TypeWithdrawalSend, TypeRefundSend, TypeMedReturnSend, TypeProviderEvent, TypePostbackDeliver, TypeReconcileTick} {
 		task, err := NewTask(typ, "id-1", []byte(`{}`))
 		if err != nil {
 			t.Fatalf("%s: %v", typ, err)
@@ -23,7 +24,7 @@ func TestEveryTypeHasOptionsAndAQueue(t *testing.T) {
 				queue = o.Value().(string)
 			}
 		}
-		if _, ok := Queues[queue]; !ok {
+		if !slices.Contains(Queues, queue) {
 			t.Errorf("%s goes to queue %q, which no server listens on", typ, queue)
 		}
 	}

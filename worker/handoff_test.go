@@ -29,7 +29,7 @@ func TestLifecycleRunsOnHandOffsAloneAndLeavesNoOutboxRow(t *testing.T) {
 		}
 	})
 	rc := newReceiver(t, func(_ int, w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	w := New(Config{Concurrency: 4, RelayDelay: time.Hour, BreakerOpenTimeout: 200 * time.Millisecond, Postbacks: devPolicy},
+	w := New(Config{RelayDelay: time.Hour, BreakerOpenTimeout: 200 * time.Millisecond, Postbacks: devPolicy},
 		Deps{DB: h.db, Redis: h.rdb, Provider: h.conn, Logger: h.log})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

@@ -66,7 +66,7 @@ func newHarness(t *testing.T) *harness {
 
 // newWorker builds a worker on the harness's world.
 func (h *harness) newWorker() *Worker {
-	return New(Config{Concurrency: 4, RelayPollInterval: 100 * time.Millisecond, RelayDelay: time.Millisecond, BreakerOpenTimeout: 200 * time.Millisecond,
+	return New(Config{RelayPollInterval: 100 * time.Millisecond, RelayDelay: time.Millisecond, BreakerOpenTimeout: 200 * time.Millisecond,
 		Reconcile: h.reconcile}, Deps{DB: h.db, Redis: h.rdb, Provider: h.conn, Logger: h.log})
 }
 

@@ -61,7 +61,7 @@ func (rc *receiver) requests() []received {
 
 // postbackWorker is a worker of the harness's world with a postback policy.
 func (h *harness) postbackWorker(pc postback.Config) *Worker {
-	return New(Config{Concurrency: 4, RelayPollInterval: 50 * time.Millisecond, BreakerOpenTimeout: 200 * time.Millisecond, Postbacks: pc},
+	return New(Config{RelayPollInterval: 50 * time.Millisecond, BreakerOpenTimeout: 200 * time.Millisecond, Postbacks: pc},
 		Deps{DB: h.db, Redis: h.rdb, Provider: h.conn, Logger: h.log})
 }
 
@@ -136,13 +136,14 @@ func TestPostbackRetriedUntilDelivered(t *testing.T) {
 	})
 	pb := h.createPostbackTo(rc.srv.URL + "/pix?token=abc")
 	w := h.postbackWorker(devPolicy)
-	// The worker's own task server (its retry delay function included),
+	// The postbacks lane's task server (its retry delay function included),
 	// without the relay: the task is enqueued here with the retry budget
 	// the schedule needs, whatever tasks.go grants postbacks today.
-	if err := w.server.Start(w.Handler()); err != nil {
+	srv := w.lane(tasks.QueuePostbacks).server
+	if err := srv.Start(w.Handler()); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(w.server.Shutdown)
+	t.Cleanup(srv.Shutdown)
 	task, err := tasks.PostbackDeliverMessage(pb.ID, 0).Task(asynq.MaxRetry(postback.QueueMaxRetry))
 	if err != nil {
 		t.Fatal(err)

@@ -158,14 +158,24 @@ func (w *wakeup) poke() {
 	}
 }
 
-// listen pokes on every announcement until ctx ends, then releases the
-// processor for good (it must not wait while the server shuts down).
-func (w *wakeup) listen(ctx context.Context, r redis.UniversalClient) {
-	defer w.once.Do(func() { close(w.stop) })
+// listen pokes every one of wakes on each announcement until ctx ends,
+// then releases their processors for good (they must not wait while the
+// servers shut down).
+func listen(ctx context.Context, r redis.UniversalClient, wakes []*wakeup) {
+	defer func() {
+		for _, w := range wakes {
+			w.once.Do(func() { close(w.stop) })
+		}
+	}()
 	sub := r.Subscribe(ctx, tasks.WakeChannel)
 	defer sub.Close()
+	pokeAll := func() {
+		for _, w := range wakes {
+			w.poke()
+		}
+	}
 	// A worker that just subscribed may have missed announcements.
-	w.poke()
+	pokeAll()
 	ch := sub.Channel()
 	for {
 		select {
@@ -175,7 +185,7 @@ func (w *wakeup) listen(ctx context.Context, r redis.UniversalClient) {
 			if !ok {
 				return
 			}
-			w.poke()
+			pokeAll()
 		}
 	}
 }

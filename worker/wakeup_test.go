@@ -57,21 +57,30 @@ func TestIdleWorkerWaitsForAnAnnouncedTask(t *testing.T) {
 			}
 		}
 	})
-	w := New(Config{Concurrency: 2, RelayDelay: time.Hour, WakeMaxWait: time.Hour, BreakerOpenTimeout: 200 * time.Millisecond},
+	w := New(Config{RelayDelay: time.Hour, WakeMaxWait: time.Hour, BreakerOpenTimeout: 200 * time.Millisecond},
 		Deps{DB: h.db, Redis: h.rdb, Queue: q, Provider: h.conn, Logger: h.log})
-	waits := make(chan struct{}, 1)
-	w.wake.waits = waits
+	waits := make(chan struct{}, len(w.lanes))
 	var looks atomic.Int64
-	w.wake.looked = func() { looks.Add(1) }
+	for _, l := range w.lanes {
+		l.wake.waits = make(chan struct{}, 1)
+		l.wake.looked = func() { looks.Add(1) }
+		go func() {
+			if _, ok := <-l.wake.waits; ok {
+				waits <- struct{}{}
+			}
+		}()
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = w.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 
-	select {
-	case <-waits:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the processor never waited: the hook does not recognize this asynq's dequeue")
+	for range w.lanes { // every lane's processor waits
+		select {
+		case <-waits:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a lane's processor never waited: the hook does not recognize this asynq's dequeue")
+		}
 	}
 	// The worker's own start (its first reconciler tick) wakes it a few
 	// times; then it must stay quiet. Polling every 2 ms would look about
@@ -100,7 +109,7 @@ func TestWakeupReleasesTheProcessorWhenStopped(t *testing.T) {
 	go func() { w.waitIfIdle(); close(released) }()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	w.listen(ctx, redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 10 * time.Millisecond}))
+	listen(ctx, redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 10 * time.Millisecond}), []*wakeup{w})
 	select {
 	case <-released:
 	case <-time.After(5 * time.Second):

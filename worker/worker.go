@@ -24,8 +24,8 @@ import (
 
 // Config holds the worker's settings; zero values get working defaults.
 type Config struct {
-	// Concurrency is how many tasks one process runs at once. Default 20.
-	Concurrency int
+	// Lanes is each lane's concurrency (lanes.go).
+	Lanes LaneConfig
 	// TaskCheckInterval is asynq's pause after a look at the queues found
 	// them all empty; the processor then waits for a task to be announced
 	// (wakeup.go), so the pause only delays tasks enqueued during it.
@@ -61,9 +61,7 @@ type Config struct {
 }
 
 func (c Config) withDefaults() Config {
-	if c.Concurrency <= 0 {
-		c.Concurrency = 20
-	}
+	c.Lanes = c.Lanes.withDefaults()
 	if c.TaskCheckInterval <= 0 {
 		c.TaskCheckInterval = 2 * time.Millisecond
 	}
@@ -107,8 +105,7 @@ type Worker struct {
 	deps    Deps
 	log     *slog.Logger
 	metrics *workerMetrics
-	server  *asynq.Server
-	wake    *wakeup // nil without Redis
+	lanes   []*lane // one task server per queue (lanes.go)
 	// ownQueue: deps.Queue is the worker's own, closed when Run ends.
 	ownQueue bool
 	relay    *relay
@@ -145,23 +142,7 @@ func New(cfg Config, deps Deps) *Worker {
 	}
 	w := newWorker(cfg, st, deps.Provider, queue, deps.Logger.With("component", "worker"), newWorkerMetrics(deps.Metrics))
 	w.deps, w.ownQueue = deps, own
-	serverRedis := deps.Redis
-	if deps.Redis != nil {
-		w.wake = newWakeup(tasks.Queues, w.cfg.WakeMaxWait, w.log.With("loop", "task-wakeup"))
-		serverRedis = hooked(deps.Redis, w.wake)
-	}
-	w.server = asynq.NewServerFromRedisClient(serverRedis, asynq.Config{
-		Concurrency:              w.cfg.Concurrency,
-		Queues:                   tasks.Queues,
-		TaskCheckInterval:        w.cfg.TaskCheckInterval,
-		DelayedTaskCheckInterval: time.Second,
-		IsFailure:                isFailure,
-		RetryDelayFunc:           retryDelay(w.cfg.BreakerOpenTimeout),
-		ErrorHandler:             asynq.ErrorHandlerFunc(w.logTaskError),
-		Logger:                   asynqLogger{w.log},
-		LogLevel:                 asynq.WarnLevel,
-		ShutdownTimeout:          w.cfg.ShutdownTimeout,
-	})
+	w.lanes = w.newLanes(deps.Redis)
 	w.relay = &relay{store: st, enqueuer: client, log: w.log.With("loop", "outbox-relay"), interval: w.cfg.RelayPollInterval,
 		delay: w.cfg.RelayDelay, lag: w.metrics.lag}
 	w.ticker = &ticker{every: w.cfg.Reconcile.Interval, enqueue: w.enqueueNow, log: w.log.With("loop", "reconcile-ticker")}
@@ -193,22 +174,19 @@ func (w *Worker) Handler() asynq.Handler {
 
 // Run processes tasks, relays the outbox and ticks the reconciler until ctx
 // ends, then stops in order: the loops first (nothing new is enqueued), then
-// the task server
-// (running tasks get ShutdownTimeout to finish, the rest return to the queue).
+// the lanes' task servers (running tasks get ShutdownTimeout to finish, the rest return to the queue).
 func (w *Worker) Run(ctx context.Context) error {
-	if err := w.server.Start(w.Handler()); err != nil {
+	if err := w.startLanes(w.Handler()); err != nil {
 		return err
 	}
 	var wg sync.WaitGroup
-	if w.wake != nil {
-		wg.Go(func() { w.wake.listen(ctx, w.deps.Redis) })
-	}
+	w.listenLanes(ctx, &wg)
 	w.relay.start(ctx, &wg)
 	w.ticker.start(ctx, &wg)
 	w.retention.start(ctx, &wg)
 	<-ctx.Done()
 	wg.Wait()
-	w.server.Shutdown()
+	w.shutdownLanes()
 	if w.ownQueue {
 		w.deps.Queue.Close()
 	}

@@ -46,7 +46,8 @@ func (c *cli) startWorker(ctx context.Context, g *errgroup.Group, st *stack) err
 		return err
 	}
 	w := worker.New(worker.Config{
-		Concurrency:        c.cfg.WorkerConcurrency,
+		Lanes: worker.LaneConfig{Events: c.cfg.WorkerEvents, Sends: c.cfg.WorkerSends, Postbacks: c.cfg.WorkerPostbacks,
+			Default: c.cfg.WorkerDefault},
 		ProviderWebhookURL: c.webhookURL(),
 		Postbacks:          c.postbackPolicy(),
 		Reconcile: worker.ReconcileConfig{Interval: c.cfg.ReconcileInterval, StaleAfter: c.cfg.ReconcileStaleAfter,

@@ -223,7 +223,7 @@ func TestSIGTERMToWorkerLosesNoTask(t *testing.T) {
 	pg.json(&in, "integrator", "create", "--name", "Loja", "--email", "sigterm@loja.example")
 	pg.json(&struct{}{}, "wallet", "credit", "--integrator", fmt.Sprint(in.ID), "--amount", "1000.00", "--reason", "load")
 	env := serviceEnv(t, pg, provider.URL)
-	env["PIXGATE_WORKER_CONCURRENCY"] = "4"
+	env["PIXGATE_WORKER_SENDS_SLOTS"] = "4"
 	api := startProcess(t, env, "api")
 	waitHTTP(t, "http://"+env["PIXGATE_HTTP_ADDR"]+"/healthz", api)
 
