@@ -58,9 +58,10 @@ func reconOursSQL() string {
 ANALYZE recon_lines; ANALYZE recon_ours`
 }
 
-// reconScope keeps the records of @provider. Every record is the one
-// provider's until providers are records.
-const reconScope = `true`
+// reconScope keeps the records of @provider: a provider's statement is
+// matched with what PixGate did through that provider alone, so a record
+// of another provider is never taken for one of its lines.
+const reconScope = `provider = @provider`
 
 // reconMatchSQL matches each line to a record of the widened day by the
 // strongest id both carry: the end-to-end id, else the provider's id (of

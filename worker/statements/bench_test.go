@@ -102,7 +102,7 @@ func (s *benchStatement) line(i int) (providerclient.StatementLine, bool) {
 	return l, true
 }
 
-// benchFixture is a day of n charges paid through one provider, written
+// benchFixture is a day of n charges paid through the provider "bench", written
 // straight into the database (what matters here is the matching, not how
 // the charges got there).
 func benchFixture(b *testing.B, db *storage.DB, day providerclient.Day, n int) {
@@ -114,9 +114,9 @@ func benchFixture(b *testing.B, db *storage.DB, day providerclient.Day, n int) {
 		b.Fatal(err)
 	}
 	if _, err := db.Pool().Exec(ctx, `INSERT INTO charges (id, integrator_id, external_id, request_hash, amount, fee, status, pix_id,
-			payer_name, payer_document, paid_at, end_to_end_id, available_at, released_at)
+			payer_name, payer_document, paid_at, end_to_end_id, available_at, released_at, provider)
 		SELECT gen_random_uuid(), $1, 'bench-' || i, '\x00', 100 + i % 10000, 1, 'PAID', 'pix-' || i, 'F', '52998224725',
-			$2::timestamptz + i * interval '40 milliseconds', 'E' || lpad(i::text, 31, '0'), $2::timestamptz, $2::timestamptz
+			$2::timestamptz + i * interval '40 milliseconds', 'E' || lpad(i::text, 31, '0'), $2::timestamptz, $2::timestamptz, 'bench'
 		FROM generate_series(1, $3::int) i`, in.ID, day.Start().Add(6*time.Hour), n); err != nil {
 		b.Fatal(err)
 	}
@@ -152,7 +152,8 @@ func rawScan(b *testing.B, db *storage.DB, conn providerclient.Connector, day pr
 			return err
 		}
 		var count, sum int64
-		return tx.QueryRow(ctx, `SELECT count(*), coalesce(sum(amount), 0) FROM charges WHERE paid_at >= $1 AND paid_at < $2`,
+		return tx.QueryRow(ctx, `SELECT count(*), coalesce(sum(amount), 0) FROM charges
+			WHERE paid_at >= $1 AND paid_at < $2 AND provider = 'bench'`,
 			day.Start(), day.End()).Scan(&count, &sum)
 	})
 	if err != nil {
