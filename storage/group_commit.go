@@ -21,10 +21,15 @@ import (
 // pipeline ending in one commit, and answers each only once that commit
 // succeeded, each with its own statement's answer (created, refused for
 // funds, or a replay to look up). Nothing waits for a batch to fill: a
-// create that arrives while every flusher is busy rides with the next
-// batch, so batches grow with the load and stay single when it is light.
+// create that arrives while its flusher is busy rides with the next batch,
+// so batches grow with the load and stay single when it is light.
+//
+// Each integrator's creates go to one flusher (by its id): one
+// integrator's concurrent creates then take its wallet's lock once per
+// batch, in one commit, instead of several flushers' batches queueing on
+// that lock, each with a commit of its own.
 type groupCommit struct {
-	calls   chan *groupCall
+	calls   []chan *groupCall // one per flusher
 	stopped chan struct{}
 	max     int
 	batches atomic.Int64 // transactions sent, for tests
@@ -49,13 +54,16 @@ func (db *DB) GroupCommit(ctx context.Context, flushers, size int) {
 	if flushers <= 0 {
 		return
 	}
-	g := &groupCommit{calls: make(chan *groupCall), stopped: make(chan struct{}), max: max(size, 1)}
+	g := &groupCommit{calls: make([]chan *groupCall, flushers), stopped: make(chan struct{}), max: max(size, 1)}
+	for i := range g.calls {
+		g.calls[i] = make(chan *groupCall)
+	}
 	db.group.Store(g)
 	done := make(chan struct{}, flushers)
-	for range flushers {
+	for _, calls := range g.calls {
 		go func() {
 			defer func() { done <- struct{}{} }()
-			g.run(ctx, db)
+			g.run(ctx, db, calls)
 		}()
 	}
 	go func() {
@@ -74,7 +82,7 @@ func (db *DB) GroupCommit(ctx context.Context, flushers, size int) {
 func (g *groupCommit) create(ctx context.Context, c *groupCall) (ok bool, err error) {
 	c.done = make(chan struct{})
 	select {
-	case g.calls <- c:
+	case g.calls[uint64(c.integratorID)%uint64(len(g.calls))] <- c:
 	case <-g.stopped:
 		return false, nil
 	case <-ctx.Done():
@@ -88,21 +96,21 @@ func (g *groupCommit) create(ctx context.Context, c *groupCall) (ok bool, err er
 	}
 }
 
-// run is one flusher: it takes the first create to arrive and every other
-// one already waiting, up to max, and commits them together.
-func (g *groupCommit) run(ctx context.Context, db *DB) {
+// run is one flusher: it takes the first create to arrive on calls and
+// every other one already waiting, up to max, and commits them together.
+func (g *groupCommit) run(ctx context.Context, db *DB, calls chan *groupCall) {
 	batch := make([]*groupCall, 0, g.max)
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case c := <-g.calls:
+		case c := <-calls:
 			batch = append(batch[:0], c)
 		}
 	gather:
 		for len(batch) < g.max {
 			select {
-			case c := <-g.calls:
+			case c := <-calls:
 				batch = append(batch, c)
 			default:
 				break gather

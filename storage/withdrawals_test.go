@@ -40,49 +40,60 @@ func newWithdrawal(integrator int64, amount, fee money.Money, externalID string)
 }
 
 // TestConcurrentReservationsNeverOverdraw: 200 withdrawals of R$ 1.00 race
-// for a wallet holding R$ 100.00. Exactly 100 are reserved, the wallet ends
-// at zero, and the audit is clean.
+// for a wallet holding R$ 100.00, each in a transaction of its own and with
+// the group commit on (one integrator's creates then share its flusher's
+// batches: one lock and one commit for many). Exactly 100 are reserved,
+// the wallet ends at zero, and the audit is clean.
 func TestConcurrentReservationsNeverOverdraw(t *testing.T) {
-	db := storagetest.NewDB(t)
-	ctx := context.Background()
-	in := newIntegrator(t, db)
-	if _, err := db.CreditWallet(ctx, in.ID, money.FromReais(100, 0), "seed"); err != nil {
-		t.Fatal(err)
-	}
-	var accepted, refused atomic.Int64
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for range 200 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			_, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 100, 0, ""))
-			switch {
-			case err == nil:
-				accepted.Add(1)
-			case errors.Is(err, ledger.ErrInsufficientFunds):
-				refused.Add(1)
-			default:
-				t.Errorf("CreateWithdrawal: %v", err)
+	for _, flushers := range []int{0, 4} {
+		t.Run(fmt.Sprintf("%d flushers", flushers), func(t *testing.T) {
+			db := storagetest.NewDB(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			db.GroupCommit(ctx, flushers, 32)
+			in := newIntegrator(t, db)
+			if _, err := db.CreditWallet(ctx, in.ID, money.FromReais(100, 0), "seed"); err != nil {
+				t.Fatal(err)
 			}
-		}()
+			var accepted, refused atomic.Int64
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for range 200 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					_, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 100, 0, ""))
+					switch {
+					case err == nil:
+						accepted.Add(1)
+					case errors.Is(err, ledger.ErrInsufficientFunds):
+						refused.Add(1)
+					default:
+						t.Errorf("CreateWithdrawal: %v", err)
+					}
+				}()
+			}
+			close(start)
+			wg.Wait()
+			if accepted.Load() != 100 || refused.Load() != 100 {
+				t.Fatalf("accepted %d, refused %d; want 100 and 100", accepted.Load(), refused.Load())
+			}
+			w, err := db.Wallet(ctx, in.ID)
+			if err != nil || w.Available != 0 || w.Reserved != money.FromReais(100, 0) {
+				t.Fatalf("wallet = %+v, %v; want available 0.00, reserved 100.00", w, err)
+			}
+			var outbox int
+			_ = db.Pool().QueryRow(ctx, `SELECT count(*) FROM outbox`).Scan(&outbox)
+			if outbox != 100 {
+				t.Fatalf("outbox rows = %d, want one per accepted withdrawal", outbox)
+			}
+			if b := db.GroupBatches(); flushers > 0 && (b == 0 || b >= 200) {
+				t.Errorf("%d transactions for 200 creates of one integrator: none shared", b)
+			}
+			mustAuditClean(t, db)
+		})
 	}
-	close(start)
-	wg.Wait()
-	if accepted.Load() != 100 || refused.Load() != 100 {
-		t.Fatalf("accepted %d, refused %d; want 100 and 100", accepted.Load(), refused.Load())
-	}
-	w, err := db.Wallet(ctx, in.ID)
-	if err != nil || w.Available != 0 || w.Reserved != money.FromReais(100, 0) {
-		t.Fatalf("wallet = %+v, %v; want available 0.00, reserved 100.00", w, err)
-	}
-	var outbox int
-	_ = db.Pool().QueryRow(ctx, `SELECT count(*) FROM outbox`).Scan(&outbox)
-	if outbox != 100 {
-		t.Fatalf("outbox rows = %d, want one per accepted withdrawal", outbox)
-	}
-	mustAuditClean(t, db)
 }
 
 func TestCreateWithdrawalIsIdempotentOnExternalID(t *testing.T) {
