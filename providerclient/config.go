@@ -51,6 +51,11 @@ type Config struct {
 	// Timeout bounds each HTTP call (each retry attempt and each token fetch
 	// on its own). Default 10s.
 	Timeout time.Duration
+	// ReadTimeout bounds a whole read of a transaction (Read), its retries
+	// included: reads settle notifications and reconcile, and a provider
+	// that answers slowly must not hold their workers for Timeout each.
+	// Sends keep Timeout. Default 3s.
+	ReadTimeout time.Duration
 	// BreakerFailures is the least number of transient failures within
 	// BreakerWindow before the breaker may open: below it, a few unlucky
 	// calls are not a verdict on the provider. Default 30.
@@ -88,6 +93,7 @@ type Config struct {
 // Defaults applied to zero Config fields.
 const (
 	DefaultTimeout             = 10 * time.Second
+	DefaultReadTimeout         = 3 * time.Second
 	DefaultBreakerFailures     = 30
 	DefaultBreakerFailureRatio = 0.8
 	DefaultBreakerWindow       = 10 * time.Second
@@ -117,6 +123,9 @@ func (c Config) WithDefaults() Config {
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
+	}
+	if c.ReadTimeout <= 0 {
+		c.ReadTimeout = DefaultReadTimeout
 	}
 	if c.BreakerFailures == 0 {
 		c.BreakerFailures = DefaultBreakerFailures

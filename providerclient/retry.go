@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"syscall"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
@@ -12,19 +13,23 @@ import (
 // retrier repeats transient failures; every call PixGate makes is safe to
 // repeat, because each create carries PixGate's own id.
 type retrier struct {
-	next       Connector
-	maxElapsed time.Duration
+	next        Connector
+	maxElapsed  time.Duration
+	readTimeout time.Duration
 }
 
 // WithRetry wraps next with short exponential retries (backoff/v4: 50 ms
 // doubling up to 500 ms, jittered, for at most cfg.RetryMaxElapsed) of
 // transient failures: ErrUnavailable and ErrUnknownOutcome, never a
-// rejection, never ErrBreakerOpen, never after the caller's context ended.
-// Creates are retried only with PixGate's id set, which the provider
-// deduplicates; reads and the balance always.
+// rejection, never ErrBreakerOpen, never a refused connection (nothing
+// listens: the provider is down, and the caller is better off answering or
+// failing over at once than after two seconds), never after the caller's
+// context ended. Creates are retried only with PixGate's id set, which the
+// provider deduplicates; reads and the balance always. A Read, retries
+// included, is bounded by cfg.ReadTimeout.
 func WithRetry(next Connector, cfg Config) Connector {
 	cfg = cfg.WithDefaults()
-	return &retrier{next: next, maxElapsed: cfg.RetryMaxElapsed}
+	return &retrier{next: next, maxElapsed: cfg.RetryMaxElapsed, readTimeout: cfg.ReadTimeout}
 }
 
 func (r *retrier) newBackOff() backoff.BackOff {
@@ -55,7 +60,7 @@ func repeat[T any](ctx context.Context, r *retrier, safe bool, call func() (*T, 
 		if err != nil && errors.Is(err, ErrUnknownOutcome) {
 			unknown = err
 		}
-		if err == nil || !safe || !transient(err) || ctx.Err() != nil {
+		if err == nil || !safe || !transient(err) || refused(err) || ctx.Err() != nil {
 			return res, keepUnknown(err, unknown)
 		}
 		wait := b.NextBackOff()
@@ -81,6 +86,9 @@ func keepUnknown(err, unknown error) error {
 	return err
 }
 
+// refused says the provider refused the connection: nothing listens.
+func refused(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }
+
 func (r *retrier) Name() string               { return r.next.Name() }
 func (r *retrier) Kind() string               { return r.next.Kind() }
 func (r *retrier) Capabilities() Capabilities { return r.next.Capabilities() }
@@ -98,6 +106,8 @@ func (r *retrier) Refund(ctx context.Context, req RefundRequest) (*Refund, error
 }
 
 func (r *retrier) Read(ctx context.Context, ref Ref) (*Transaction, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.readTimeout)
+	defer cancel()
 	return repeat(ctx, r, true, func() (*Transaction, error) { return r.next.Read(ctx, ref) })
 }
 

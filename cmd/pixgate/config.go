@@ -76,6 +76,7 @@ type config struct {
 	ProviderClientID        string        `env:"PIXGATE_PROVIDER_CLIENT_ID" envDefault:"sandbox" desc:"provider client id"`
 	ProviderClientSecret    string        `env:"PIXGATE_PROVIDER_CLIENT_SECRET" envDefault:"sandbox" desc:"provider client secret"`
 	ProviderTimeout         time.Duration `env:"PIXGATE_PROVIDER_TIMEOUT" envDefault:"10s" desc:"timeout of one provider call"`
+	ProviderReadTimeout     time.Duration `env:"PIXGATE_PROVIDER_READ_TIMEOUT" envDefault:"3s" desc:"timeout of one read of a transaction at the provider, its retries included (notifications and the reconciler settle on reads; a slow provider must not hold them for PIXGATE_PROVIDER_TIMEOUT)"`
 	ProviderCertFile        string        `env:"PIXGATE_PROVIDER_CERT_FILE" desc:"efi: the client certificate for mutual TLS, a PEM file (it may hold the key too; convert Efí's .p12 with openssl pkcs12 -in cert.p12 -out cert.pem -nodes)"`
 	ProviderKeyFile         string        `env:"PIXGATE_PROVIDER_KEY_FILE" desc:"efi: the client certificate's private key, a PEM file (default: PIXGATE_PROVIDER_CERT_FILE)"`
 	ProviderCertPEM         string        `env:"PIXGATE_PROVIDER_CERT_PEM" desc:"efi: the client certificate as PEM text, instead of a file"`

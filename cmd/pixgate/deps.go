@@ -26,6 +26,7 @@ func (c *cli) providerConfig() providerclient.Config {
 		ClientID:     c.cfg.ProviderClientID,
 		ClientSecret: c.cfg.ProviderClientSecret,
 		Timeout:      c.cfg.ProviderTimeout,
+		ReadTimeout:  c.cfg.ProviderReadTimeout,
 		TLS: providerclient.TLSFiles{CertFile: c.cfg.ProviderCertFile, KeyFile: keyFile, CertPEM: c.cfg.ProviderCertPEM,
 			KeyPEM: c.cfg.ProviderKeyPEM, CAFile: c.cfg.ProviderCAFile, CAPEM: c.cfg.ProviderCAPEM},
 		PixKey:           c.cfg.ProviderPixKey,
