@@ -187,3 +187,47 @@ func TestWorkerRunsADayAgainWhenItsGraceEnds(t *testing.T) {
 		t.Fatalf("still due at %v (%v)", next, err)
 	}
 }
+
+// loopingProvider's statement pages name the same next page for ever
+// once broken is set.
+type loopingProvider struct {
+	provider
+	broken atomic.Bool
+}
+
+func (p *loopingProvider) Statement(ctx context.Context, req providerclient.StatementRequest) (*providerclient.StatementPage, error) {
+	page, err := p.provider.Statement(ctx, req)
+	if err == nil && p.broken.Load() {
+		page.Next = "again"
+	}
+	return page, err
+}
+
+// A rerun that cannot read the statement to its end (its pages loop) fails
+// whole and is recorded as failed, with its error; the day's result stays
+// the last good run's.
+func TestAFailedRerunLeavesTheDaysResult(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	p := &loopingProvider{provider: provider{name: "a"}}
+	r := New(Config{}, db, func() []providerclient.Connector { return []providerclient.Connector{p} },
+		slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	day := providerclient.DayOf(time.Now()).AddDays(-3)
+	good, err := r.Run(ctx, "a", day, storage.TriggerOperator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.broken.Store(true)
+	if _, err := r.Run(ctx, "a", day, storage.TriggerOperator); err == nil || !strings.Contains(err.Error(), "pages loop") {
+		t.Fatalf("a rerun over looping pages: %v", err)
+	}
+	standing, err := db.LatestReconciliation(ctx, "a", day.String())
+	if err != nil || standing.ID != good.ID || standing.OpenExceptions != 1 {
+		t.Fatalf("the day's result after a failed rerun: %+v, %v, want run %d", standing, err, good.ID)
+	}
+	var failed int
+	if err := db.Pool().QueryRow(ctx, `SELECT count(*) FROM reconciliation_runs WHERE status = 'failed' AND error LIKE '%pages loop%'`).
+		Scan(&failed); err != nil || failed != 1 {
+		t.Fatalf("%d failed runs recorded, %v", failed, err)
+	}
+}
