@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/fleet"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 )
@@ -71,6 +72,13 @@ func (s *Service) CreateCharge(ctx context.Context, in storage.Integrator, r Cha
 	if s.provider == nil { // refuse before writing anything
 		return ch, false, &providerclient.Error{Op: "create charge", Kind: providerclient.ErrUnavailable, Message: "no provider configured"}
 	}
+	route, err := s.store.RouteFor(ctx, in.ID)
+	if err != nil {
+		return ch, false, err
+	}
+	if len(route.Charges) == 0 { // every provider of the route disabled
+		return ch, false, &providerclient.Error{Op: "create charge", Kind: providerclient.ErrUnavailable, Message: "no provider on the integrator's route"}
+	}
 	if r.ExternalID == "" {
 		r.ExternalID = newChargeExternalID()
 	}
@@ -82,19 +90,25 @@ func (s *Service) CreateCharge(ctx context.Context, in storage.Integrator, r Cha
 		ID: id, IntegratorID: in.ID, ExternalID: r.ExternalID,
 		Amount: r.Amount, Fee: fee, Payer: r.Payer,
 		PayerQuestion: r.PayerQuestion, PostbackURL: r.PostbackURL, Split: r.Split, Expiration: r.Expiration,
-		RequestHash: r.fingerprint(),
+		RequestHash: r.fingerprint(), Provider: route.Charges[0].Provider,
 	})
 	if err != nil {
 		return ch, false, err
 	}
-	ch, err = s.ensureIssued(ctx, ch)
+	ch, err = s.ensureIssued(ctx, ch, chargeRoute(route, ch, created))
 	return ch, created, err
 }
 
 // ensureIssued asks the provider for the QR code of a charge that has none
 // yet: a new charge, a replay of one whose earlier attempt was cut short, or
 // a FAILED one being retried. Issued charges are returned as they are.
-func (s *Service) ensureIssued(ctx context.Context, ch storage.Charge) (storage.Charge, error) {
+//
+// The charge goes along the integrator's route, failing over to the next
+// provider when one provably created nothing (fleet.Fleet.IssueCharge); the
+// charge records the provider that issued it. A charge asked again (a
+// replay, a retry of a FAILED one) goes first to the provider it records,
+// which may hold it from the earlier attempt.
+func (s *Service) ensureIssued(ctx context.Context, ch storage.Charge, route fleet.Route) (storage.Charge, error) {
 	if ch.Issued() || (ch.Status != storage.ChargePending && ch.Status != storage.ChargeFailed) {
 		return ch, nil
 	}
@@ -110,7 +124,7 @@ func (s *Service) ensureIssued(ctx context.Context, ch storage.Charge) (storage.
 		}
 		ch = reopened
 	}
-	pc, err := s.requestQRCode(ctx, ch)
+	pc, provider, err := s.requestQRCode(ctx, ch, route)
 	if err != nil {
 		if _, ferr := s.store.FailCharge(ctx, ch.ID, failureReason(err)); ferr != nil && !errors.Is(ferr, storage.ErrStateChanged) {
 			// The charge stays PENDING and unissued; a retry issues it.
@@ -119,17 +133,18 @@ func (s *Service) ensureIssued(ctx context.Context, ch storage.Charge) (storage.
 		return ch, fmt.Errorf("charge %s: %w", ch.ID, err)
 	}
 	issued, err := s.store.IssueCharge(ctx, ch.ID, storage.ChargeIssue{PixID: pc.ProviderID, QRCode: pc.BRCode, ExpiresAt: pc.ExpiresAt,
-		Expiration: int(pc.Expiration / time.Second)})
+		Expiration: int(pc.Expiration / time.Second), Provider: provider})
 	if errors.Is(err, storage.ErrStateChanged) { // a concurrent replay recorded the outcome
 		return s.store.Charge(ctx, ch.IntegratorID, ch.ID.String())
 	}
 	return issued, err
 }
 
-// requestQRCode is the provider call, bounded by Config.ProviderTimeout.
-// Our charge id is the provider-side external_id and the provider posts
-// its notifications to PixGate's webhook, never to the integrator.
-func (s *Service) requestQRCode(ctx context.Context, ch storage.Charge) (*providerclient.Charge, error) {
+// requestQRCode is the provider call, bounded by Config.ProviderTimeout,
+// and the name of the provider that issued the charge. Our charge id is the
+// provider-side external_id and the provider posts its notifications to
+// PixGate's webhook, never to the integrator.
+func (s *Service) requestQRCode(ctx context.Context, ch storage.Charge, route fleet.Route) (*providerclient.Charge, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.ProviderTimeout)
 	defer cancel()
 	req := providerclient.ChargeRequest{
@@ -145,12 +160,41 @@ func (s *Service) requestQRCode(ctx context.Context, ch storage.Charge) (*provid
 	if ch.Expiration != nil {
 		req.Expiration = time.Duration(*ch.Expiration) * time.Second
 	}
-	pc, err := s.provider.CreateCharge(ctx, req)
+	var (
+		pc       *providerclient.Charge
+		provider = ch.Provider
+		err      error
+	)
+	if r, ok := s.provider.(Router); ok {
+		pc, provider, err = r.IssueCharge(ctx, route, req)
+	} else {
+		pc, err = s.provider.CreateCharge(ctx, req)
+	}
 	if err == nil && (pc.ProviderID == "" || pc.BRCode == "") {
 		err = &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrUnknownOutcome, StatusCode: http.StatusOK,
 			Message: "answer without the charge's id or BR Code"}
 	}
-	return pc, err
+	return pc, provider, err
+}
+
+// chargeRoute is the route a charge is asked of: the integrator's for a
+// new charge; for one asked before (a replay, a retry of a FAILED one), the
+// provider it records first, which may hold it from the earlier attempt,
+// then the route's others in order.
+func chargeRoute(r storage.Route, ch storage.Charge, fresh bool) fleet.Route {
+	var out fleet.Route
+	if !fresh {
+		out = append(out, fleet.Choice{Provider: ch.Provider})
+	}
+	for _, st := range r.Charges {
+		switch {
+		case fresh:
+			out = append(out, fleet.Choice{Provider: st.Provider, Weight: st.Weight})
+		case st.Provider != ch.Provider: // in order: no weighted pick ahead of the recorded one
+			out = append(out, fleet.Choice{Provider: st.Provider})
+		}
+	}
+	return out
 }
 
 // failureReason is what a FAILED charge shows in failure_reason.

@@ -26,6 +26,15 @@ type fakeStore struct {
 	events      []storage.NewProviderEvent
 	outbox      []storage.OutboxMessage
 	writes      int
+	// route is every integrator's; nil is the default provider alone.
+	route *storage.Route
+}
+
+func (f *fakeStore) RouteFor(context.Context, int64) (storage.Route, error) {
+	if f.route != nil {
+		return *f.route, nil
+	}
+	return storage.Route{Charges: []storage.RouteStep{{Provider: storage.DefaultProvider}}, Withdrawals: []string{storage.DefaultProvider}}, nil
 }
 
 func newFakeStore() *fakeStore {
@@ -45,7 +54,8 @@ func (f *fakeStore) CreateCharge(_ context.Context, nc storage.NewCharge) (stora
 	}
 	f.writes++
 	c := &storage.Charge{ID: nc.ID, IntegratorID: nc.IntegratorID, ExternalID: nc.ExternalID, Amount: nc.Amount, Fee: nc.Fee,
-		Status: storage.ChargePending, Payer: nc.Payer, PayerQuestion: nc.PayerQuestion, PostbackURL: nc.PostbackURL, Split: nc.Split}
+		Status: storage.ChargePending, Payer: nc.Payer, PayerQuestion: nc.PayerQuestion, PostbackURL: nc.PostbackURL, Split: nc.Split,
+		Provider: nc.Provider}
 	f.charges[nc.ID], f.hashes[nc.ID] = c, nc.RequestHash
 	return *c, true, nil
 }
@@ -72,6 +82,9 @@ func (f *fakeStore) IssueCharge(_ context.Context, id uuid.UUID, is storage.Char
 	return f.change(id, func(c *storage.Charge) bool { return c.Status == storage.ChargePending && c.PixID == nil },
 		func(c *storage.Charge) {
 			c.PixID, c.QRCode, c.ExpiresAt, c.FailureReason = &is.PixID, &is.QRCode, &is.ExpiresAt, nil
+			if is.Provider != "" {
+				c.Provider = is.Provider
+			}
 		})
 }
 

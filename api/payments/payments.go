@@ -20,6 +20,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/fleet"
 	"github.com/pixgate/pixgate/storage"
 )
 
@@ -39,6 +40,7 @@ type Store interface {
 	Wallet(ctx context.Context, integratorID int64) (storage.Wallet, error)
 	TransactionByPixID(ctx context.Context, integratorID int64, pixID string) (storage.PixTransaction, error)
 	RecordProviderEvent(ctx context.Context, e storage.NewProviderEvent, outbox func(eventID int64) storage.OutboxMessage) (int64, bool, error)
+	RouteFor(ctx context.Context, integratorID int64) (storage.Route, error)
 }
 
 // Provider is what the API asks of the provider's connector: the one call
@@ -48,6 +50,13 @@ type Store interface {
 type Provider interface {
 	CreateCharge(ctx context.Context, req providerclient.ChargeRequest) (*providerclient.Charge, error)
 	ParseNotification(header http.Header, body []byte) ([]providerclient.Event, error)
+}
+
+// Router creates a charge along a route, failing over from one provider
+// to the next, and names the provider that holds it; a *fleet.Fleet is one.
+// A Provider that is no Router takes every charge itself.
+type Router interface {
+	IssueCharge(ctx context.Context, route fleet.Route, req providerclient.ChargeRequest) (*providerclient.Charge, string, error)
 }
 
 // Providers finds one of the process's providers by name, for the
