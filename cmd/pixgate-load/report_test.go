@@ -89,7 +89,8 @@ func TestLifecycleAgainstBare(t *testing.T) {
 	low.Usage.Commits = 9_000
 	hot := phaseAt(240)
 	idle := phase{Usage: usage{Elapsed: 10 * time.Second, CPU: map[string]time.Duration{"api": 100 * time.Millisecond, "worker": 50 * time.Millisecond}}}
-	rep := &report{Phases: map[string]phase{"bare": bare, "life-peak": peak, "life-30peak": low, "life-hot": hot, "idle": idle}}
+	rep := &report{Phases: map[string]phase{"bare": bare, "life-peak": peak, "life-30peak": low, "life-hot": hot, "idle": idle,
+		"create-stopped": phaseAt(2000), "create-stopped-hot": phaseAt(1300)}}
 	var b bytes.Buffer
 	rep.render(&b)
 	out := b.String()
@@ -103,6 +104,8 @@ func TestLifecycleAgainstBare(t *testing.T) {
 		"| commits per lifecycle ≤ 4, at 30% of peak | 5.0 | **missed** |",
 		"| idle stack (api + worker, no traffic) ≤ 2% of one core | 1.5% | met |",
 		"| one integrator: lifecycle ≥ 0.5× the rate over 64 | 0.40× | **missed** |",
+		"| one integrator: withdrawal create ≥ 0.5× the rate over 64 | 0.65× | met |",
+		"Idle, no traffic for 10s: api 1.0% and worker 0.5% of one core",
 		"| at 30% of the bare lifecycle's rate, create → postback delivered p99 ≤ 1 s | not measured in this run | **missed** |",
 	} {
 		if !strings.Contains(out, want) {
