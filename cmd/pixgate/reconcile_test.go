@@ -142,3 +142,32 @@ func TestReconcileReportsEachInjectedDiscrepancyOnce(t *testing.T) {
 		}
 	}
 }
+
+// Bad input to pixgate reconcile is refused with a message naming what to
+// fix, changing nothing.
+func TestReconcileRefusesBadInput(t *testing.T) {
+	p := newPixgate(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--date", "2026-13-01"}, "--date"},
+		{[]string{"report", "--date", "yesterday", "--csv", "--json"}, "--csv and --json"},
+		{[]string{"report", "--provider", "default", "--date", "2026-03-01"}, "has not been reconciled"},
+		{[]string{"run", "--provider", "nobody", "--date", "2026-03-01"}, `provider "nobody"`},
+		{[]string{"resolve", "not-an-id", "--reason", "x"}, "is not an exception id"},
+		{[]string{"resolve", "0195a000-0000-7000-8000-000000000000"}, "reason"},
+		{[]string{"resolve", "0195a000-0000-7000-8000-000000000000", "--reason", "  "}, "--reason must say"},
+		{[]string{"resolve", "0195a000-0000-7000-8000-000000000000", "--reason", "x", "--operator", "ana"}, "not found"},
+	} {
+		code, out, errs := p.run(append([]string{"reconcile"}, tc.args...)...)
+		if code == 0 || !strings.Contains(errs, tc.want) {
+			t.Errorf("pixgate reconcile %v: exit %d, want an error naming %q\n%s%s", tc.args, code, tc.want, out, errs)
+		}
+	}
+	var audit struct{ OK bool }
+	p.json(&audit, "audit")
+	if !audit.OK {
+		t.Fatal("the refused commands changed the ledger")
+	}
+}
