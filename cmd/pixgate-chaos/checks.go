@@ -49,6 +49,7 @@ type facts struct {
 type verdict struct {
 	scenario   int
 	requested  time.Time // when the load asked for it
+	paidAt     time.Time // a charge: when the payer paid it
 	finalAt    time.Time // when PixGate wrote its final status
 	diff       int64     // PixGate's effect on the wallet minus the expected one
 	duplicated int64     // paid more than once at the provider
@@ -114,6 +115,7 @@ func evaluate(recs []record, ins []*integrator, f facts) ([]verdict, []string) {
 			}
 			if moved {
 				exp = r.amount - in.in.on(r.amount)
+				v.paidAt = r.paidAt
 			}
 		default:
 			if pg != nil {

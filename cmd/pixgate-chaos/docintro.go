@@ -49,6 +49,10 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   tells integrators to and answers 500 to one delivery in five.
 - **Faults.** Each scenario runs 10 s of load, the fault for its duration, then
   25 s of load after the recovery, and ends with ` + "`pixgate audit`" + ` under load.
+  The slow-sends scenario holds its fault for ` + "`-slow-for`" + ` (1 minute; ` + "`-slow-for 3m`" + `
+  for the longer proof) and checks one promise more: every charge paid while it
+  lasts is credited within 10 s of its payment, its sends crawling in a lane of
+  their own.
 - **Drain.** The load stops, outcomes it never learnt are looked up, charges issued
   but never paid are paid, then the harness waits (at most 4 minutes) until no
   charge is ` + "`PENDING`" + `, no withdrawal or refund ` + "`PROCESSING`" + `, no postback

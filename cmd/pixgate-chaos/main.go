@@ -35,6 +35,7 @@ type options struct {
 	only                       map[string]bool
 	rate                       float64
 	bound, drainBound          time.Duration
+	slowFor                    time.Duration
 	postbackFailShare          float64
 	env                        []string
 }
@@ -48,6 +49,7 @@ func main() {
 	flag.Float64Var(&o.rate, "rate", 40, "operations per second")
 	flag.DurationVar(&o.bound, "bound", 60*time.Second, "a record must be final this long after its payment (charges) or creation")
 	flag.DurationVar(&o.drainBound, "drain", 4*time.Minute, "how long the drain may take")
+	flag.DurationVar(&o.slowFor, "slow-for", time.Minute, "how long the "+slowSends+" scenario's provider crawls")
 	flag.Float64Var(&o.postbackFailShare, "postback-failures", 0.2, "share of postback deliveries the receiver answers 500")
 	only := flag.String("scenarios", "", "comma-separated scenarios to run (default all): "+scenarioNames())
 	stack.EnvFlag(&o.env, "KEY=value added to the pixgate processes' environment (repeatable)")
@@ -112,6 +114,9 @@ func run(ctx context.Context, o options) (bool, error) {
 	var runs []scenarioRun
 	for _, s := range scenarios {
 		if o.only == nil || o.only[s.name] {
+			if s.name == slowSends {
+				s.hold, s.fault = o.slowFor, slowSendsFault(o.slowFor)
+			}
 			runs = append(runs, scenarioRun{scenario: s})
 		}
 	}

@@ -68,6 +68,7 @@ func buildRow(idx int, sr scenarioRun, st scenarioStats, vs []verdict, bound tim
 		}
 		r.problems = append(r.problems, v.problems...)
 	}
+	r.problems = append(r.problems, creditLag(idx, sr, vs, &r.notes)...)
 	r.recovery = max(lastFail, lastFinal)
 	if r.hasRecovery && r.recovery > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("recovery: requests failed until %s after, records asked for before were final %s after",
@@ -172,4 +173,35 @@ func renderTable(w io.Writer, rows []row, bound time.Duration) {
 			fmt.Fprintf(w, "- PROBLEM: %s\n", p)
 		}
 	}
+}
+
+// creditLag checks a scenario's creditBound: every charge of scenario idx
+// paid while the fault lasted was credited within it. It notes the
+// longest lag and returns a problem per charge credited later.
+func creditLag(idx int, sr scenarioRun, vs []verdict, notes *[]string) []string {
+	if sr.creditBound <= 0 {
+		return nil
+	}
+	var (
+		n        int
+		longest  time.Duration
+		problems []string
+	)
+	for _, v := range vs {
+		if v.scenario != idx || v.paidAt.IsZero() || v.paidAt.Before(sr.injected) || v.paidAt.After(sr.recovered) {
+			continue
+		}
+		n++
+		lag := v.latency
+		if v.finalAt.IsZero() {
+			lag = sr.end.Sub(v.paidAt) // never credited: at least until the scenario ended
+		}
+		longest = max(longest, lag)
+		if v.finalAt.IsZero() || lag > sr.creditBound {
+			problems = append(problems, fmt.Sprintf("a charge paid during the fault was credited %s after its payment, beyond %s",
+				seconds(lag), seconds(sr.creditBound)))
+		}
+	}
+	*notes = append(*notes, fmt.Sprintf("charges paid during the fault: %d, credited within %s of their payment at the longest", n, seconds(longest)))
+	return problems
 }

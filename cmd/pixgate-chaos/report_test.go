@@ -96,3 +96,36 @@ func TestRenderDocSaysWhatWasNotCompared(t *testing.T) {
 		t.Errorf("a clean run with the ledger compared does not say so:\n%s", out)
 	}
 }
+
+// A scenario with a credit bound judges the charges paid while its fault
+// lasted, and only those: one credited late and one never credited are
+// problems, the longest lag is noted.
+func TestCreditLagJudgesChargesPaidDuringTheFault(t *testing.T) {
+	t0 := time.Date(2030, 1, 2, 3, 4, 0, 0, time.UTC)
+	sr := scenarioRun{scenario: scenario{name: slowSends, creditBound: 10 * time.Second},
+		start: t0, injected: t0.Add(10 * time.Second), recovered: t0.Add(70 * time.Second), end: t0.Add(95 * time.Second)}
+	paid := func(at, lag time.Duration) verdict {
+		return verdict{scenario: 1, paidAt: t0.Add(at), finalAt: t0.Add(at + lag), latency: lag}
+	}
+	vs := []verdict{
+		paid(20*time.Second, 2*time.Second),
+		paid(30*time.Second, 12*time.Second),            // late
+		{scenario: 1, paidAt: t0.Add(40 * time.Second)}, // never credited
+		paid(5*time.Second, 30*time.Second),             // paid before the fault
+		paid(80*time.Second, 30*time.Second),            // paid after it
+		{scenario: 1, latency: time.Minute},             // not a paid charge
+		{scenario: 2, paidAt: t0.Add(20 * time.Second)}, // another scenario's
+	}
+	var notes []string
+	problems := creditLag(1, sr, vs, &notes)
+	if len(problems) != 2 {
+		t.Fatalf("problems %q", problems)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "paid during the fault: 3") || !strings.Contains(notes[0], "55 s") {
+		t.Fatalf("notes %q", notes)
+	}
+	sr.creditBound = 0
+	if problems := creditLag(1, sr, vs, &notes); problems != nil || len(notes) != 1 {
+		t.Fatal("a scenario without a credit bound is judged")
+	}
+}

@@ -14,7 +14,10 @@ type scenario struct {
 	hold  time.Duration
 	// needsLedger: the sandbox must keep its state across a restart; the
 	// scenario is skipped when it has no ledger endpoint.
-	needsLedger     bool
+	needsLedger bool
+	// creditBound: every charge paid while the fault lasts must be
+	// credited within it.
+	creditBound     time.Duration
 	inject, recover func(context.Context, *cluster, *sandboxClient) error
 }
 
@@ -32,6 +35,21 @@ func healthySandbox(ctx context.Context, _ *cluster, sb *sandboxClient) error {
 }
 
 func nothing(context.Context, *cluster, *sandboxClient) error { return nil }
+
+// slowSends is the scenario of a provider whose sends crawl, held for
+// -slow-for: its sends fill the workers' sends lane, and the charges paid
+// meanwhile, whose notifications and reads are healthy, must still be
+// credited within its creditBound.
+const slowSends = "slow-sends"
+
+// sendRoutes are the family contract's routes that send money.
+var sendRoutes = []string{"/v2/pix/payment", "/v2/pix/refund"}
+
+// slowSendsFault names the slow-sends scenario held for hold.
+func slowSendsFault(hold time.Duration) string {
+	return fmt.Sprintf("provider sends (payments, refunds) answering in 3 s and 30%% of them never, for %s; charges paid meanwhile credited within 10 s",
+		seconds(hold))
+}
 
 // scenarios are the faults, in the order they run.
 var scenarios = []scenario{
@@ -56,6 +74,8 @@ var scenarios = []scenario{
 		inject: sandboxFault(map[string]any{"timeout_rate": 0.3}), recover: healthySandbox},
 	{name: "provider-slow", fault: "provider answering 1.5 s late for 20 s", hold: 20 * time.Second,
 		inject: sandboxFault(map[string]any{"latency_ms": 1500}), recover: healthySandbox},
+	{name: slowSends, fault: slowSendsFault(time.Minute), hold: time.Minute, creditBound: 10 * time.Second,
+		inject: sandboxFault(map[string]any{"latency_ms": 3000, "timeout_rate": 0.3, "routes": sendRoutes}), recover: healthySandbox},
 	{name: "notifications", fault: "every notification sent 3 times, out of order, then a stale copy, for 20 s", hold: 20 * time.Second,
 		inject: sandboxFault(map[string]any{"duplicate_notifications": 3, "out_of_order_notifications": true}), recover: healthySandbox},
 	{name: "postgres-restart", fault: "Postgres stopped (fast shutdown), started 5 s later", hold: 5 * time.Second,
