@@ -25,10 +25,11 @@ type stack struct {
 
 // openStack connects to Postgres (applying migrations, unless
 // PIXGATE_MIGRATE_ON_START is false: then it only checks they were applied)
-// and Redis, and builds the provider's connector.
+// and Redis, and builds the providers' connectors (the default one and
+// every provider record), one fleet.
 func (c *cli) openStack(ctx context.Context) (*stack, error) {
 	reg := newRegistry()
-	provider, err := c.newProvider(reg) // before any connection: a bad certificate is a setting to fix
+	def, err := c.defaultProvider() // before any connection: a bad certificate is a setting to fix
 	if err != nil {
 		return nil, err
 	}
@@ -38,6 +39,16 @@ func (c *cli) openStack(ctx context.Context) (*stack, error) {
 	}
 	db, err := open(ctx)
 	if err != nil {
+		return nil, err
+	}
+	records, err := db.Providers(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	provider, err := c.newProvider(reg, def, records)
+	if err != nil {
+		db.Close()
 		return nil, err
 	}
 	rdb, err := c.openRedis(ctx)

@@ -180,3 +180,27 @@ func labels(m *dto.Metric) map[string]string {
 	}
 	return out
 }
+
+// Each provider is told to notify its own webhook URL, whatever the caller
+// asked; one without its own keeps the caller's.
+func TestEachProviderNotifiesItsOwnPath(t *testing.T) {
+	a, b, c := newFake("a"), newFake("b"), newFake("c")
+	a.creates = []error{errRefused}
+	fl, err := New(Options{}, Member{Config: providerclient.Config{Name: "a", RetryMaxElapsed: -1, WebhookURL: "https://p/webhooks/provider/a/ta"}, Connector: a},
+		Member{Config: providerclient.Config{Name: "b", RetryMaxElapsed: -1, WebhookURL: "https://p/webhooks/provider/b/tb"}, Connector: b},
+		Member{Config: providerclient.Config{Name: "c", RetryMaxElapsed: -1}, Connector: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := providerclient.ChargeRequest{ID: "c1", NotifyURL: "https://p/webhooks/provider/t"}
+	if _, p, err := fl.IssueCharge(context.Background(), Route{{Provider: "a"}, {Provider: "b"}}, req); err != nil || p != "b" {
+		t.Fatalf("%q, %v", p, err)
+	}
+	if !slices.Equal(a.notify, []string{"https://p/webhooks/provider/a/ta"}) || !slices.Equal(b.notify, []string{"https://p/webhooks/provider/b/tb"}) {
+		t.Fatalf("a told %v, b told %v", a.notify, b.notify)
+	}
+	pc, _ := fl.Provider("c")
+	if _, err := pc.CreateCharge(context.Background(), req); err != nil || !slices.Equal(c.notify, []string{req.NotifyURL}) {
+		t.Fatalf("c: %v, told %v; want the caller's URL", err, c.notify)
+	}
+}

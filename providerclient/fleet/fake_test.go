@@ -27,6 +27,7 @@ type fake struct {
 
 	hold    chan struct{}
 	entered chan struct{}
+	notify  []string // the NotifyURL of every create
 }
 
 func newFake(name string) *fake { return &fake{name: name, calls: map[string]int{}} }
@@ -58,6 +59,9 @@ func (f *fake) CreateCharge(ctx context.Context, req providerclient.ChargeReques
 	if f.hold != nil {
 		<-f.hold
 	}
+	f.mu.Lock()
+	f.notify = append(f.notify, req.NotifyURL)
+	f.mu.Unlock()
 	if err := f.next("create", f.creates); err != nil {
 		return nil, err
 	}

@@ -24,10 +24,13 @@ type member struct {
 	patient, hasty *guarded
 	slots          chan struct{}
 	health         health
+	// notify is the provider's own webhook URL (Config.WebhookURL), sent
+	// as the notification address of its charges, payouts and refunds.
+	notify string
 }
 
 func (f *Fleet) newMember(cfg providerclient.Config, bare providerclient.Connector) *member {
-	m := &member{f: f, name: cfg.Name, slots: make(chan struct{}, f.opts.MaxInFlight)}
+	m := &member{f: f, name: cfg.Name, slots: make(chan struct{}, f.opts.MaxInFlight), notify: cfg.WebhookURL}
 	m.health.win.span = max(f.opts.HealthWindow/10, time.Millisecond)
 	told := cfg.OnBreakerStateChange
 	cfg.OnBreakerStateChange = func(from, to string) {
@@ -51,6 +54,15 @@ func (f *Fleet) newMember(cfg providerclient.Config, bare providerclient.Connect
 
 // open says whether the provider's breaker is open (calls fail at once).
 func (m *member) open() bool { return providerclient.BreakerState(m.breaker) == "open" }
+
+// notifyURL is where the provider is told to notify a call: its own
+// webhook URL when it has one, whatever the caller asked.
+func (m *member) notifyURL(asked string) string {
+	if m.notify != "" {
+		return m.notify
+	}
+	return asked
+}
 
 // guarded is a provider behind its bulkhead and health score: a
 // providerclient.Connector.
@@ -82,14 +94,17 @@ func (g *guarded) Kind() string                              { return g.next.Kin
 func (g *guarded) Capabilities() providerclient.Capabilities { return g.next.Capabilities() }
 
 func (g *guarded) CreateCharge(ctx context.Context, req providerclient.ChargeRequest) (*providerclient.Charge, error) {
+	req.NotifyURL = g.m.notifyURL(req.NotifyURL)
 	return run(ctx, g, providerclient.OpCharge, func() (*providerclient.Charge, error) { return g.next.CreateCharge(ctx, req) })
 }
 
 func (g *guarded) SendPix(ctx context.Context, req providerclient.PayoutRequest) (*providerclient.Payout, error) {
+	req.NotifyURL = g.m.notifyURL(req.NotifyURL)
 	return run(ctx, g, providerclient.OpPayout, func() (*providerclient.Payout, error) { return g.next.SendPix(ctx, req) })
 }
 
 func (g *guarded) Refund(ctx context.Context, req providerclient.RefundRequest) (*providerclient.Refund, error) {
+	req.NotifyURL = g.m.notifyURL(req.NotifyURL)
 	return run(ctx, g, providerclient.OpRefund, func() (*providerclient.Refund, error) { return g.next.Refund(ctx, req) })
 }
 
