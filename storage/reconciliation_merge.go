@@ -67,8 +67,10 @@ func reconFloatOpsSQL(from, until string) string {
 // operations of the day and the adjustments resolutions posted for the
 // day's items do to the money it expects at the provider; what a
 // resolution posted counts on the day of its item, whenever it was
-// posted. At the close (float_at_close), that money is the float account's
-// balance now, less everything dated after the day's end.
+// posted; the items explain only what this run found (an adjustment of an
+// item it no longer finds is money no line explains any more). At the
+// close (float_at_close), that money is the float account's balance now,
+// less everything dated after the day's end.
 func reconFiguresSQL() string {
 	var after string
 	for _, s := range reconRecordSets {
@@ -90,8 +92,8 @@ UPDATE reconciliation_runs r SET
 FROM (SELECT
 	@records_net::bigint + ` + reconFloatOpsSQL("@start::timestamptz", "@end::timestamptz") + `
 		+ (SELECT coalesce(sum(adjusted), 0) FROM reconciliation_items WHERE provider = @provider AND day = @day::date) AS float_net,
-	(SELECT coalesce(sum(CASE WHEN run_id = @run::bigint THEN delta ELSE 0 END - adjusted), 0) FROM reconciliation_items
-		WHERE provider = @provider AND day = @day::date) AS explained,
+	(SELECT coalesce(sum(delta - adjusted), 0) FROM reconciliation_items
+		WHERE provider = @provider AND day = @day::date AND run_id = @run::bigint) AS explained,
 	(SELECT -coalesce(sum(a.balance), 0) FROM ledger_accounts a WHERE ` + reconFloatAccounts + `) AS held_now,
 	(SELECT coalesce(sum(x), 0) FROM (SELECT 0::bigint AS x` + after + `) s)
 		+ ` + reconFloatOpsSQL("@end::timestamptz", "'infinity'") + `
