@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,7 +27,8 @@ type secondSandbox struct {
 // certificates of its own) until the test ends, registers it with
 // `pixgate provider add` as provider name, and restarts pixgate dev, whose
 // processes build their providers at start. The sandbox keeps its state in
-// memory and answers the client id and secret pixgate dev's does.
+// memory and answers the client id and secret pixgate dev's does; the
+// record names a file that holds the secret.
 func (s *devStack) addSandbox(name, contract string) *secondSandbox {
 	s.t.Helper()
 	ports := freePorts(s.t, 2)
@@ -61,13 +63,15 @@ func (s *devStack) addSandbox(name, contract string) *secondSandbox {
 		return resp.StatusCode == http.StatusOK
 	})
 
-	secretEnv := "PIXGATE_E2E_PROVIDER_" + strings.ToUpper(name) + "_SECRET"
-	s.pg.env[secretEnv] = "sandbox"
+	secretFile := filepath.Join(dir, "client-secret")
+	if err := os.WriteFile(secretFile, []byte("sandbox\n"), 0o600); err != nil {
+		s.t.Fatal(err)
+	}
 	if contract == sandbox.ContractEfi {
 		sb.api = "https://" + ports[1]
 	}
 	args := []string{"provider", "add", "--name", name, "--kind", contract, "--url", sb.api,
-		"--client-id", "sandbox", "--client-secret-env", secretEnv}
+		"--client-id", "sandbox", "--client-secret-file", secretFile}
 	if contract == sandbox.ContractEfi {
 		args = append(args, "--cert-file", filepath.Join(dir, "client.pem"), "--key-file", filepath.Join(dir, "client-key.pem"),
 			"--ca-file", filepath.Join(dir, "ca.pem"), "--pix-key", sandbox.DefaultPixKey)
