@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -63,11 +64,11 @@ func (c *cli) reconcileRunCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			conn, err := connectors.Open(c.providerConfig())
-			if err != nil {
-				return fmt.Errorf("provider: %w", err)
-			}
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				conn, err := c.statementProvider(cmd.Context(), db, provider)
+				if err != nil {
+					return err
+				}
 				r := statements.New(c.reconcileConfig(), db, func() []providerclient.Connector { return []providerclient.Connector{conn} }, c.log, nil)
 				run, err := r.Run(cmd.Context(), provider, day, storage.TriggerOperator)
 				if errors.Is(err, statements.ErrNoStatement) {
@@ -191,6 +192,57 @@ func (c *cli) reconcileResolveCommand() *cobra.Command {
 	addJSONFlag(cmd, &asJSON)
 	_ = cmd.MarkFlagRequired("reason")
 	return cmd
+}
+
+// statementProvider is the connector provider name's statement is read
+// through: the default provider's (PIXGATE_PROVIDER_*) or a provider
+// record's, with the usual layers.
+func (c *cli) statementProvider(ctx context.Context, db *storage.DB, name string) (providerclient.Connector, error) {
+	if name == storage.DefaultProvider {
+		conn, err := connectors.Open(c.providerConfig())
+		if err != nil {
+			return nil, fmt.Errorf("provider: %w", err)
+		}
+		return conn, nil
+	}
+	p, err := db.ProviderByName(ctx, name)
+	if errors.Is(err, storage.ErrUnknownProvider) {
+		return nil, fmt.Errorf("--provider: %w (pixgate provider list)", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m, err := c.recordProvider(p)
+	if err != nil {
+		return nil, fmt.Errorf("provider %q: %w", name, err)
+	}
+	return providerclient.Wrap(m.Connector, m.Config.WithDefaults()), nil
+}
+
+// statementProviders are the providers the worker reconciles: the default
+// one and every provider record, each read through a connector of its own
+// with the usual layers (a statement is read once a day, apart from the
+// fleet's traffic). A record whose connector cannot be built is left out,
+// with an error in the log.
+func (c *cli) statementProviders(ctx context.Context, db *storage.DB) ([]providerclient.Connector, error) {
+	def, err := c.statementProvider(ctx, db, storage.DefaultProvider)
+	if err != nil {
+		return nil, err
+	}
+	records, err := db.Providers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := []providerclient.Connector{def}
+	for _, p := range records {
+		m, err := c.recordProvider(p)
+		if err != nil {
+			c.log.Error("provider left out of reconciliation: its connector cannot be built", "provider", p.Name, "error", err)
+			continue
+		}
+		out = append(out, providerclient.Wrap(m.Connector, m.Config.WithDefaults()))
+	}
+	return out, nil
 }
 
 // reconcileConfig is the reconciliation's settings.

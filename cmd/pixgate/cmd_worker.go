@@ -59,12 +59,17 @@ func (c *cli) startWorker(ctx context.Context, g *errgroup.Group, st *stack) err
 		ln.Close()
 		return err
 	}
+	reconciled, err := c.statementProviders(ctx, st.db)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	monitor := w.MonitorHandler(worker.MonitorConfig{User: c.cfg.MonitoringUser, Password: c.cfg.MonitoringPassword,
 		RedisConnOpt: connOpt, Registry: st.registry, Live: st.db.PoolStarved})
 	g.Go(func() error { return w.Run(ctx) })
 	g.Go(serveHTTP(ctx, c.withPprof(monitor), ln, nil))
 	// Each provider's previous day, reconciled once across all workers.
-	books := statements.New(c.reconcileConfig(), st.db, func() []providerclient.Connector { return []providerclient.Connector{st.provider} },
+	books := statements.New(c.reconcileConfig(), st.db, func() []providerclient.Connector { return reconciled },
 		c.log, statements.NewMetrics(st.registry))
 	g.Go(func() error {
 		var wg sync.WaitGroup

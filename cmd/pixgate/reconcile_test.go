@@ -154,7 +154,7 @@ func TestReconcileRefusesBadInput(t *testing.T) {
 		{[]string{"run", "--date", "2026-13-01"}, "--date"},
 		{[]string{"report", "--date", "yesterday", "--csv", "--json"}, "--csv and --json"},
 		{[]string{"report", "--provider", "default", "--date", "2026-03-01"}, "has not been reconciled"},
-		{[]string{"run", "--provider", "nobody", "--date", "2026-03-01"}, `provider "nobody"`},
+		{[]string{"run", "--provider", "nobody", "--date", "2026-03-01"}, `--provider: no such provider: "nobody"`},
 		{[]string{"resolve", "not-an-id", "--reason", "x"}, "is not an exception id"},
 		{[]string{"resolve", "0195a000-0000-7000-8000-000000000000"}, "reason"},
 		{[]string{"resolve", "0195a000-0000-7000-8000-000000000000", "--reason", "  "}, "--reason must say"},
