@@ -30,27 +30,60 @@ type reconReport struct {
 	} `json:"run"`
 }
 
-// reconcileDays reconciles the default provider's days from begin to now
-// and says, for the report, what each found; problems name the days that
-// do not reconcile.
+// reconcileDays reconciles every provider's days from begin to now (the
+// default provider's and each provider record's) and says, for the
+// report, what each found; problems name the days that do not reconcile.
 func reconcileDays(ctx context.Context, c *cluster, begin time.Time) (lines, problems []string) {
+	providers, err := c.providerNames(ctx)
+	if err != nil {
+		return nil, []string{fmt.Sprintf("reconciliation: the providers: %v", err)}
+	}
 	last := providerclient.DayOf(time.Now())
-	for d := providerclient.DayOf(begin); ; d = d.AddDays(1) {
-		var r reconReport
-		err := c.reconcile(ctx, nil, "run", "--provider", "default", "--date", d.String())
-		if err == nil {
-			err = c.reconcile(ctx, &r, "report", "--provider", "default", "--date", d.String())
-		}
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("reconciliation of %s: %v", d, err))
-		} else {
-			line, bad := judgeReconciliation(d.String(), r)
-			lines, problems = append(lines, line), append(problems, bad...)
-		}
-		if d == last {
-			return lines, problems
+	for _, p := range providers {
+		for d := providerclient.DayOf(begin); ; d = d.AddDays(1) {
+			label := d.String()
+			if len(providers) > 1 {
+				label = p + " " + label
+			}
+			var r reconReport
+			err := c.reconcile(ctx, nil, "run", "--provider", p, "--date", d.String())
+			if err == nil {
+				err = c.reconcile(ctx, &r, "report", "--provider", p, "--date", d.String())
+			}
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("reconciliation of %s: %v", label, err))
+			} else {
+				line, bad := judgeReconciliation(label, r)
+				lines, problems = append(lines, line), append(problems, bad...)
+			}
+			if d == last {
+				break
+			}
 		}
 	}
+	return lines, problems
+}
+
+// providerNames are the providers the run's PixGate knows, the default one
+// first (pixgate provider list).
+func (c *cluster) providerNames(ctx context.Context) ([]string, error) {
+	out, err := c.pixgate(ctx, "provider", "list", "--json")
+	if err != nil {
+		return nil, err
+	}
+	var list struct {
+		Providers []struct {
+			Name string `json:"name"`
+		} `json:"providers"`
+	}
+	if err := json.Unmarshal(out, &list); err != nil {
+		return nil, fmt.Errorf("pixgate provider list: %w", err)
+	}
+	var names []string
+	for _, p := range list.Providers {
+		names = append(names, p.Name)
+	}
+	return names, nil
 }
 
 // judgeReconciliation words a day's result, and its problems: a day that
