@@ -40,6 +40,18 @@ type seen struct {
 	transfer *storage.Transfer
 }
 
+// provider is the provider recorded on the record seen; "" (the default)
+// when none was.
+func (s seen) provider() string {
+	switch {
+	case s.charge != nil:
+		return s.charge.Provider
+	case s.transfer != nil:
+		return s.transfer.Provider
+	}
+	return ""
+}
+
 // applySeen is applyConfirmed with the record already read: when it is
 // the one the confirmed transaction names (PixGate's id and the
 // provider's), it is not read again. Every transition is guarded by the

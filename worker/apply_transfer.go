@@ -44,7 +44,8 @@ func transferKindOf(k providerclient.Kind) (storage.TransferKind, bool) {
 	return "", false
 }
 
-// sendPayment sends a withdrawal as a PIX to its credit party.
+// sendPayment sends a withdrawal as a PIX to its credit party, through
+// the provider it records.
 func sendPayment(ctx context.Context, w *Worker, t storage.Transfer) (string, error) {
 	cp := t.CreditParty
 	req := providerclient.PayoutRequest{ID: t.ID.String(), Amount: t.Amount, NotifyURL: w.cfg.ProviderWebhookURL,
@@ -52,7 +53,11 @@ func sendPayment(ctx context.Context, w *Worker, t storage.Transfer) (string, er
 	if t.Description != nil {
 		req.Description = *t.Description
 	}
-	pay, err := w.provider.SendPix(ctx, req)
+	p, err := w.providerAt(t.Provider)
+	if err != nil {
+		return "", err
+	}
+	pay, err := p.SendPix(ctx, req)
 	if err != nil {
 		return "", err
 	}
@@ -71,7 +76,11 @@ func sendRefund(ctx context.Context, w *Worker, t storage.Transfer) (string, err
 	if t.Description != nil {
 		req.Description = *t.Description
 	}
-	r, err := w.provider.Refund(ctx, req)
+	p, err := w.providerAt(t.Provider)
+	if err != nil {
+		return "", err
+	}
+	r, err := p.Refund(ctx, req)
 	if err != nil {
 		return "", err
 	}
@@ -84,7 +93,11 @@ func (w *Worker) refundedCharge(ctx context.Context, t storage.Transfer) (provid
 		return providerclient.Ref{}, fmt.Errorf("refund %s: charge %s has no provider transaction", t.ID, t.ChargeID)
 	}
 	ref := providerclient.Ref{Kind: providerclient.KindCharge, ID: t.ChargeID.String(), ProviderID: t.ChargePixID}
-	if needsEndToEnd(w.provider) {
+	p, err := w.providerAt(t.Provider)
+	if err != nil {
+		return providerclient.Ref{}, err
+	}
+	if needsEndToEnd(p) {
 		c, err := w.charges.ChargeByID(ctx, t.ChargeID)
 		if err != nil {
 			return providerclient.Ref{}, err
@@ -103,7 +116,11 @@ func (w *Worker) refundedCharge(ctx context.Context, t storage.Transfer) (provid
 // return is only retried: it fails only when the provider reports the
 // return itself failed.
 func findMedReturn(ctx context.Context, w *Worker, t storage.Transfer) (string, error) {
-	d := disputesOf(w.provider)
+	p, err := w.providerAt(t.Provider)
+	if err != nil {
+		return "", err
+	}
+	d := disputesOf(p)
 	if d == nil {
 		return "", fmt.Errorf("MED return %s: the provider reads no infractions", t.ID)
 	}

@@ -45,7 +45,11 @@ func (w *Worker) applyProviderEvent(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	txn, err := w.provider.Read(ctx, ref)
+	at, err := w.providerAt(known.provider())
+	if err != nil {
+		return err
+	}
+	txn, err := at.Read(ctx, ref)
 	if errors.Is(err, providerclient.ErrNotFound) {
 		w.log.Warn("notification for a transaction the provider does not know; ignored", "event_id", ev.ID, "transaction_id", ev.TransactionID)
 		o, err := w.record(ctx, outcome{ignored, "unknown to the provider"}, w.markEvent(ctx, ev, nil))

@@ -31,7 +31,11 @@ func (w *Worker) checkCharge(ctx context.Context, c storage.Charge) error {
 	rc := w.cfg.Reconcile
 	now := w.now()
 	expired := c.ExpiresAt != nil && !now.Before(c.ExpiresAt.Add(rc.ExpiryGrace))
-	txn, err := w.provider.Read(ctx, chargeRef(c))
+	p, err := w.providerAt(c.Provider)
+	if err != nil {
+		return err
+	}
+	txn, err := p.Read(ctx, chargeRef(c))
 	switch {
 	case errors.Is(err, providerclient.ErrNotFound) && expired:
 		// Nobody can pay a charge the provider does not know.

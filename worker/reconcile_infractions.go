@@ -23,11 +23,19 @@ func (w *Worker) reconcileInfractions(ctx context.Context, _ int64) error {
 	}
 	return forEach(ctx, w, "infractions", open, func(i storage.Infraction) string { return i.ID.String() },
 		func(i storage.Infraction) error {
-			ref := providerclient.InfractionRef{ProviderID: i.ProviderID}
+			ref, at := providerclient.InfractionRef{ProviderID: i.ProviderID}, d
 			if c, err := w.charges.ChargeByID(ctx, i.ChargeID); err == nil {
 				ref.Charge = chargeRef(c)
+				// The disputed charge's provider holds the infraction.
+				p, err := w.providerAt(c.Provider)
+				if err != nil {
+					return touchOnError(err, func() error { return w.infractions.TouchInfraction(ctx, i.ID) })
+				}
+				if at = disputesOf(p); at == nil {
+					return w.infractions.TouchInfraction(ctx, i.ID)
+				}
 			}
-			inf, err := d.ReadInfraction(ctx, ref)
+			inf, err := at.ReadInfraction(ctx, ref)
 			if err == nil {
 				_, err = w.applyInfraction(ctx, inf, nil)
 			}

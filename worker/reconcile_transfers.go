@@ -42,7 +42,11 @@ func (w *Worker) consultTransfer(ctx context.Context, t storage.Transfer) error 
 	if err != nil {
 		return err
 	}
-	txn, err := w.provider.Read(ctx, ref)
+	p, err := w.providerAt(t.Provider)
+	if err != nil {
+		return err
+	}
+	txn, err := p.Read(ctx, ref)
 	if errors.Is(err, providerclient.ErrNotFound) {
 		return w.recoverUnknown(ctx, t)
 	}
