@@ -35,6 +35,10 @@ type fakeStore struct {
 	// infractions by id (fake_med_test.go)
 	infractions map[uuid.UUID]storage.Infraction
 	reads       int // charges and transfers read outside a transaction
+	// the withdrawals' failover: sends started, moves made, the route
+	sendStarted map[uuid.UUID]bool
+	moves       []string
+	route       *storage.Route
 }
 
 func newFakeStore() *fakeStore {
@@ -281,3 +285,41 @@ func (s *fakeStore) PruneSentOutbox(context.Context, time.Duration, int) (int64,
 }
 
 func (s *fakeStore) Ping(context.Context) error { return nil }
+
+// StartWithdrawalSend: the first send at the recorded provider is the one
+// that finds sendStarted unset.
+func (s *fakeStore) StartWithdrawalSend(_ context.Context, id uuid.UUID) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sendStarted == nil {
+		s.sendStarted = map[uuid.UUID]bool{}
+	}
+	t, ok := s.transfers[id]
+	if !ok || s.sendStarted[id] || t.Status != storage.TransferProcessing || t.PixID != nil {
+		return false, nil
+	}
+	s.sendStarted[id] = true
+	return true, nil
+}
+
+func (s *fakeStore) MoveWithdrawal(_ context.Context, id uuid.UUID, from, to string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.transfers[id]
+	if !ok || t.Provider != from || t.Status != storage.TransferProcessing || t.PixID != nil {
+		return storage.ErrStateChanged
+	}
+	t.Provider = to
+	s.transfers[id] = t
+	delete(s.sendStarted, id)
+	s.moves = append(s.moves, from+"→"+to)
+	return nil
+}
+
+// RouteFor: s.route, or the default provider alone.
+func (s *fakeStore) RouteFor(context.Context, int64) (storage.Route, error) {
+	if s.route != nil {
+		return *s.route, nil
+	}
+	return storage.Route{Charges: []storage.RouteStep{{Provider: storage.DefaultProvider}}, Withdrawals: []string{storage.DefaultProvider}}, nil
+}

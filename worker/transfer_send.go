@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -58,7 +59,23 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 	if t.Status != storage.TransferProcessing || t.PixID != nil {
 		return nil // already sent, or already final
 	}
+	first, err := w.startSend(ctx, t)
+	if err != nil {
+		return err
+	}
 	pixID, err := w.send(ctx, t)
+	for kind == storage.KindWithdrawal && err != nil {
+		next, ferr := w.failoverWithdrawal(ctx, t, err, first)
+		if ferr != nil || next == "" {
+			err = cmp.Or(ferr, err)
+			break
+		}
+		t.Provider = next
+		if first, err = w.startSend(ctx, t); err != nil {
+			return err
+		}
+		pixID, err = w.send(ctx, t)
+	}
 	switch {
 	case err == nil && outbound[kind].madeByProvider:
 		// The provider made it on its own: it may be final already, and
@@ -75,6 +92,17 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 	default:
 		return err
 	}
+}
+
+// startSend records, before a withdrawal is sent, that a send to the
+// provider it records begins, and reports whether it is the first there
+// (see failoverWithdrawal). Other transfers go to their charge's provider
+// whatever happens, and need no record of it.
+func (w *Worker) startSend(ctx context.Context, t storage.Transfer) (first bool, err error) {
+	if t.Kind != storage.KindWithdrawal {
+		return false, nil
+	}
+	return w.transfers.StartWithdrawalSend(ctx, t.ID)
 }
 
 // send hands a transfer to the provider, the first time or again, and

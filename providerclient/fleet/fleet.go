@@ -149,3 +149,10 @@ func (f *Fleet) failover(ctx context.Context, op, from, to, reason string, err e
 	f.metrics.failover(from, op, reason)
 	f.opts.Log.WarnContext(ctx, "provider failover", "op", op, "from", from, "to", to, "reason", reason, "error", err)
 }
+
+// Failover tells that an operation made outside the fleet (a withdrawal's
+// send, decided by the worker) left provider from for to, because of err:
+// the same log line and count as the fleet's own failovers.
+func (f *Fleet) Failover(ctx context.Context, op, from, to string, err error) {
+	f.failover(ctx, op, from, to, reasonOf(err), err)
+}

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"errors"
+	"syscall"
 
 	"github.com/pixgate/pixgate/providerclient"
 )
@@ -54,4 +55,38 @@ func ReadVerdict(err error) Verdict {
 		return MoveOn
 	}
 	return Stay
+}
+
+// PayoutVerdict judges a failed send of a withdrawal at one provider. A
+// PIX sent twice cannot be taken back, so it moves to the next provider
+// only on proof that this one has no record of it:
+//
+//   - an explicit rejection (a 4xx, an operation not offered): the
+//     provider answered that it did nothing;
+//   - a refused connection, an open breaker or a full bulkhead, that is,
+//     nothing reached the provider, on the withdrawal's first send there
+//     (firstSend); on a later one an earlier send may have reached it, so
+//     it is read there first (ReadFirst, then ReadVerdict).
+//
+// Anything else (a timeout, a 5xx or 429 on a payout, an unreadable
+// answer) keeps it with its provider: retried and read there until
+// settled.
+func PayoutVerdict(err error, firstSend bool) Verdict {
+	switch {
+	case err == nil:
+		return Done
+	case errors.Is(err, providerclient.ErrRejected):
+		return MoveOn
+	case !nothingSent(err):
+		return Stay
+	case firstSend:
+		return MoveOn
+	}
+	return ReadFirst
+}
+
+// nothingSent reports whether err proves that the call reached no
+// provider: an open breaker, a full bulkhead, a refused connection.
+func nothingSent(err error) bool {
+	return errors.Is(err, providerclient.ErrBreakerOpen) || errors.Is(err, ErrBulkheadFull) || errors.Is(err, syscall.ECONNREFUSED)
 }

@@ -49,3 +49,31 @@ func TestReadVerdict(t *testing.T) {
 		}
 	}
 }
+
+func TestPayoutVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		err       error
+		firstSend bool
+		want      Verdict
+	}{
+		{"sent", nil, true, Done},
+		{"rejected", errRejected, true, MoveOn},
+		{"rejected on a later send", errRejected, false, MoveOn},
+		{"not offered", errNoCharge, false, MoveOn},
+		{"refused, first send", errRefused, true, MoveOn},
+		{"breaker open, first send", errOpen, true, MoveOn},
+		{"bulkhead full, first send", errFull, true, MoveOn},
+		{"refused, a later send: an earlier one may have paid", errRefused, false, ReadFirst},
+		{"breaker open, a later send", errOpen, false, ReadFirst},
+		{"bulkhead full, a later send", errFull, false, ReadFirst},
+		{"timeout", errTimeout, true, Stay},
+		{"503 on a payout", err503, true, Stay},
+		{"429 on a payout", err429, true, Stay},
+		{"unclassified", errOther, true, Stay},
+	} {
+		if got := PayoutVerdict(tc.err, tc.firstSend); got != tc.want {
+			t.Errorf("%s: PayoutVerdict = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

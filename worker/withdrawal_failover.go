@@ -1,0 +1,77 @@
+package worker
+
+import (
+	"context"
+	"slices"
+
+	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/fleet"
+	"github.com/pixgate/pixgate/storage"
+)
+
+// failoverWithdrawal decides, after a failed send of withdrawal t at the
+// provider it records (firstSend: the first there, see startSend), whether it moves to the next provider of its
+// integrator's route, and moves it: it returns the next provider, or ""
+// when it stays (sendErr then decides, as with one provider: a rejection
+// fails it, anything else is retried there).
+//
+// A PIX sent twice cannot be taken back, so it moves only on proof that
+// the provider has no record of it (fleet.PayoutVerdict): an explicit
+// rejection; nothing sent (a refused connection, an open breaker, a full
+// bulkhead) on its first send there; or, after a later send that reached
+// nothing, a read by PixGate's id that answers not found. The move is
+// recorded before the next send, and only if no provider accepted it
+// meanwhile.
+func (w *Worker) failoverWithdrawal(ctx context.Context, t storage.Transfer, sendErr error, firstSend bool) (string, error) {
+	verdict := fleet.PayoutVerdict(sendErr, firstSend)
+	if verdict == fleet.ReadFirst {
+		p, err := w.providerAt(t.Provider)
+		if err != nil {
+			return "", nil
+		}
+		_, rerr := p.Read(ctx, providerclient.Ref{Kind: providerclient.KindPayout, ID: t.ID.String()})
+		verdict = fleet.ReadVerdict(rerr)
+	}
+	if verdict != fleet.MoveOn {
+		return "", nil
+	}
+	route, err := w.transfers.RouteFor(ctx, t.IntegratorID)
+	if err != nil {
+		return "", err
+	}
+	next := nextProvider(route.Withdrawals, t.Provider)
+	if next == "" {
+		return "", nil
+	}
+	if err := w.transfers.MoveWithdrawal(ctx, t.ID, t.Provider, next); err != nil {
+		// ErrStateChanged: accepted, finished or moved meanwhile; the task
+		// is retried and finds out which.
+		return "", err
+	}
+	if f, ok := w.provider.(interface {
+		Failover(ctx context.Context, op, from, to string, err error)
+	}); ok {
+		f.Failover(ctx, providerclient.OpPayout, t.Provider, next, sendErr)
+	} else {
+		w.log.WarnContext(ctx, "provider failover", "op", providerclient.OpPayout, "from", t.Provider, "to", next, "error", sendErr)
+	}
+	return next, nil
+}
+
+// nextProvider is the provider after current in route; when current is not
+// in it (taken out of the route), the route's first other than current.
+func nextProvider(route []string, current string) string {
+	i := slices.Index(route, current)
+	if i >= 0 {
+		if i+1 < len(route) {
+			return route[i+1]
+		}
+		return ""
+	}
+	for _, p := range route {
+		if p != current {
+			return p
+		}
+	}
+	return ""
+}
