@@ -188,3 +188,35 @@ func TestChargeRoute(t *testing.T) {
 		t.Fatalf("retried charge's route %v, want b, then a, without weights", again)
 	}
 }
+
+// A new withdrawal records the first provider of its integrator's
+// withdrawal route in service: with a's breaker open, b.
+func TestWithdrawalGoesToTheFirstProviderInService(t *testing.T) {
+	a, b := &scriptedProvider{name: "a", creates: []error{refused}}, &scriptedProvider{name: "b"}
+	s, store := twoProviders(t, a, b, true)
+	ctx, in := context.Background(), integrator(money.Fixed(0), money.Fixed(50))
+	cp := storage.CreditParty{Name: "Beltrano", KeyType: "EMAIL", Key: "b@example.com"}
+	if _, _, err := s.CreateWithdrawal(ctx, in, WithdrawalRequest{Amount: 1000, CreditParty: cp}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.CreateCharge(ctx, in, chargeRequest(1000)); err != nil { // a refuses: its breaker opens
+		t.Fatal(err)
+	}
+	if _, _, err := s.CreateWithdrawal(ctx, in, WithdrawalRequest{Amount: 1000, CreditParty: cp}); err != nil {
+		t.Fatal(err)
+	}
+	if len(store.withdrawals) != 2 || store.withdrawals[0].Provider != "a" || store.withdrawals[1].Provider != "b" {
+		t.Fatalf("withdrawals recorded at %q and %q; want a, then b once a's breaker opened",
+			store.withdrawals[0].Provider, store.withdrawals[1].Provider)
+	}
+
+	// A route whose every provider is disabled takes none, writing nothing.
+	store.route = &storage.Route{}
+	writes := store.writes
+	if _, _, err := s.CreateWithdrawal(ctx, in, WithdrawalRequest{Amount: 1000, CreditParty: cp}); !errors.Is(err, providerclient.ErrUnavailable) || store.writes != writes {
+		t.Fatalf("withdrawal on an empty route: %v, %d writes; want unavailable, none", err, store.writes-writes)
+	}
+	if _, _, err := s.CreateCharge(ctx, in, chargeRequest(1000)); !errors.Is(err, providerclient.ErrUnavailable) || store.writes != writes {
+		t.Fatalf("charge on an empty route: %v, %d writes; want unavailable, none", err, store.writes-writes)
+	}
+}

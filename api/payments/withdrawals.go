@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/fleet"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/tasks"
@@ -45,6 +47,10 @@ func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r
 	if err := s.checkNew(ctx, in, r); err != nil {
 		return storage.Transfer{}, false, err
 	}
+	provider, err := s.withdrawalProvider(ctx, in.ID)
+	if err != nil {
+		return storage.Transfer{}, false, err
+	}
 	id, err := uuid.NewV7()
 	if err != nil {
 		return storage.Transfer{}, false, fmt.Errorf("withdrawal id: %w", err)
@@ -53,9 +59,36 @@ func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r
 		ID: id, IntegratorID: in.ID, ExternalID: r.ExternalID,
 		Amount: r.Amount, Fee: in.CashOut.Compute(r.Amount),
 		CreditParty: r.CreditParty, Description: r.Description, PostbackURL: r.PostbackURL,
-		RequestHash: r.fingerprint(),
-		Outbox:      []storage.OutboxMessage{storage.OutboxMessage(tasks.WithdrawalSendMessage(id, 0))},
+		RequestHash: r.fingerprint(), Provider: provider,
+		Outbox: []storage.OutboxMessage{storage.OutboxMessage(tasks.WithdrawalSendMessage(id, 0))},
 	})
+}
+
+// withdrawalProvider is the provider a new withdrawal is first sent to:
+// the first of the integrator's withdrawal route in service (the fleet's
+// choice: not eliminated, breaker not open), else the route's first. A
+// route whose providers are all disabled takes no withdrawal: nothing is
+// written. A replay keeps the provider its withdrawal recorded.
+func (s *Service) withdrawalProvider(ctx context.Context, integratorID int64) (string, error) {
+	route, err := s.store.RouteFor(ctx, integratorID)
+	if err != nil {
+		return "", err
+	}
+	if len(route.Withdrawals) == 0 {
+		return "", &providerclient.Error{Op: providerclient.OpPayout, Kind: providerclient.ErrUnavailable, Message: "no provider on the integrator's route"}
+	}
+	if c, ok := s.provider.(interface {
+		Choose(ctx context.Context, route fleet.Route) string
+	}); ok {
+		r := make(fleet.Route, len(route.Withdrawals))
+		for i, name := range route.Withdrawals {
+			r[i] = fleet.Choice{Provider: name}
+		}
+		if name := c.Choose(ctx, r); name != "" {
+			return name, nil
+		}
+	}
+	return route.Withdrawals[0], nil
 }
 
 // checkNew checks the recipient of a same-holder integrator's withdrawal

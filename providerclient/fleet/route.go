@@ -73,3 +73,13 @@ func (f *Fleet) pickWeighted(weights []int) int {
 	}
 	return 0
 }
+
+// Choose is the provider a new operation on route goes to first: the
+// first of the plan (in service before eliminated, eliminated before open
+// breakers), or "" when the fleet knows none of the route's providers.
+func (f *Fleet) Choose(ctx context.Context, r Route) string {
+	if plan := f.plan(ctx, r); len(plan) > 0 {
+		return plan[0].name
+	}
+	return ""
+}
