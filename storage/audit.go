@@ -61,6 +61,13 @@ var auditChecks = []struct{ name, sql string }{
 		LEFT JOIN (SELECT integrator_id, sum(blocked_amount) AS blocked FROM infractions WHERE status = 'OPEN' GROUP BY integrator_id) b
 		       ON b.integrator_id = a.integrator_id
 		WHERE a.kind = 'blocked' AND a.balance <> coalesce(b.blocked, 0)`},
+	{"float_mismatch", `
+		SELECT format('provider %s float is %s but its records make it %s', f.provider, f.balance, coalesce(x.expected, 0))
+		FROM (SELECT provider, sum(balance) AS balance FROM ledger_accounts WHERE integrator_id IS NULL AND kind = 'provider'
+		      GROUP BY provider) f
+		LEFT JOIN (SELECT provider, sum(effect) AS expected FROM (` + floatEffectsSQL() + `) e GROUP BY provider) x
+		       ON x.provider = f.provider
+		WHERE f.balance <> coalesce(x.expected, 0)`},
 	{"ledger_not_zero", `
 		SELECT format('all account balances sum to %s, not zero', sum(balance)) FROM ledger_accounts HAVING sum(balance) <> 0`},
 }
@@ -72,6 +79,22 @@ func inFlightTransfersSQL() string {
 	for i, k := range TransferKinds {
 		each[i] = `SELECT integrator_id, amount, fee FROM ` + k.spec().table + ` WHERE status = 'PROCESSING'`
 	}
+	return strings.Join(each, " UNION ALL ")
+}
+
+// floatEffectsSQL lists what each record did to its provider's float
+// (provider, effect), derived from the records rather than the entries:
+// a paid charge took its amount in (the float, the counterpart, goes
+// down), a completed transfer sent its amount out, and a float operation
+// or a reconciliation adjustment (transaction kind float.*), which has no
+// record, moved what its entries say.
+func floatEffectsSQL() string {
+	each := []string{`SELECT provider, -amount AS effect FROM charges WHERE status IN ('PAID', 'REFUNDED')`}
+	for _, k := range TransferKinds {
+		each = append(each, `SELECT provider, amount FROM `+k.spec().table+` WHERE status = 'COMPLETED'`)
+	}
+	each = append(each, `SELECT a.provider, e.amount FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id
+		JOIN ledger_accounts a ON a.id = e.account_id WHERE t.kind LIKE 'float.%' AND a.kind = 'provider'`)
 	return strings.Join(each, " UNION ALL ")
 }
 
@@ -100,7 +123,9 @@ const chargesHeldSQL = `
 // what its in-flight withdrawals and refunds hold, and its pending balance
 // what its paid charges still hold under a settlement hold (each charge's
 // held amount agreeing), and its blocked balance what its open infractions
-// block; the whole ledger sums to zero. It reads one consistent snapshot.
+// block; each provider's float equals what its paid charges, completed
+// transfers and float operations did to it; the whole ledger sums to zero.
+// It reads one consistent snapshot.
 func (db *DB) Audit(ctx context.Context) ([]Violation, error) {
 	var found []Violation
 	err := pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {

@@ -74,7 +74,7 @@ func (t *Tx) MarkChargePaid(ctx context.Context, id uuid.UUID, s Settlement) (c 
 		err = t.returnCharge(ctx, c, *s.Return)
 		return c, err == nil, err
 	}
-	_, err = t.Post(ctx, chargePaid(c.ID, c.IntegratorID, c.Amount, c.Fee, c.HeldAmount > 0))
+	_, err = t.Post(ctx, chargePaid(c.ID, c.IntegratorID, c.Provider, c.Amount, c.Fee, c.HeldAmount > 0))
 	return c, err == nil, err
 }
 
@@ -121,6 +121,6 @@ func (t *Tx) returnCharge(ctx context.Context, c Charge, r ChargeReturn) error {
 	if err := writeOutbox(ctx, t.tx, r.Outbox...); err != nil {
 		return err
 	}
-	_, err := t.Post(ctx, chargePaidByAnotherHolder(c.ID, c.IntegratorID, c.Amount))
+	_, err := t.Post(ctx, chargePaidByAnotherHolder(c.ID, c.IntegratorID, c.Provider, c.Amount))
 	return err
 }

@@ -30,17 +30,17 @@ func walletAdjusted(integrator int64, delta money.Money, reason, reference strin
 		entry(ledger.Of(integrator, ledger.Available), delta))
 }
 
-// chargePaid credits a paid charge: its amount arrives at the provider,
-// the fee goes to the platform and the net to the integrator: to its
-// available balance, or to its pending balance while the charge is held
-// under a settlement hold.
-func chargePaid(id uuid.UUID, integrator int64, amount, fee money.Money, held bool) ledger.Transaction {
+// chargePaid credits a paid charge: its amount arrives at its provider
+// (whose float grows), the fee goes to the platform and the net to the
+// integrator: to its available balance, or to its pending balance while
+// the charge is held under a settlement hold.
+func chargePaid(id uuid.UUID, integrator int64, provider string, amount, fee money.Money, held bool) ledger.Transaction {
 	credited := ledger.Available
 	if held {
 		credited = ledger.Pending
 	}
 	return posting("charge:"+id.String()+":paid", "charge.paid", "",
-		entry(ledger.Platform(ledger.Provider), -amount),
+		entry(ledger.Float(provider), -amount),
 		entry(ledger.Of(integrator, credited), amount-fee),
 		entry(ledger.Platform(ledger.Fees), fee))
 }
@@ -83,9 +83,9 @@ func refundCreated(id uuid.UUID, integrator int64, amount, fee, held money.Money
 // arrives at the provider and goes straight into the reservation of the
 // refund that returns it, whole (no fee on either side), so the integrator
 // never holds money it may not take.
-func chargePaidByAnotherHolder(id uuid.UUID, integrator int64, amount money.Money) ledger.Transaction {
+func chargePaidByAnotherHolder(id uuid.UUID, integrator int64, provider string, amount money.Money) ledger.Transaction {
 	return posting("charge:"+id.String()+":paid", "charge.returned", "",
-		entry(ledger.Platform(ledger.Provider), -amount),
+		entry(ledger.Float(provider), -amount),
 		entry(ledger.Of(integrator, ledger.Reserved), amount))
 }
 
@@ -121,11 +121,12 @@ func medReturnCreated(id uuid.UUID, integrator int64, amount money.Money) ledger
 }
 
 // transferCompleted settles a completed transfer's reservation: the
-// amount leaves through the provider, the fee goes to the platform.
-func transferCompleted(kind TransferKind, id uuid.UUID, integrator int64, amount, fee money.Money) ledger.Transaction {
+// amount leaves through the transfer's provider (whose float shrinks), the
+// fee goes to the platform.
+func transferCompleted(kind TransferKind, id uuid.UUID, integrator int64, provider string, amount, fee money.Money) ledger.Transaction {
 	return posting(transferReference(kind, id, "settle"), string(kind)+".settle", "",
 		entry(ledger.Of(integrator, ledger.Reserved), -(amount+fee)),
-		entry(ledger.Platform(ledger.Provider), amount),
+		entry(ledger.Float(provider), amount),
 		entry(ledger.Platform(ledger.Fees), fee))
 }
 
@@ -144,9 +145,9 @@ func transferFailed(kind TransferKind, id uuid.UUID, integrator int64, amount, f
 // delta (positive: the provider holds that much more than PixGate's
 // records made it expect; negative: less) onto the provider's float,
 // against the platform adjustments account, under the exception's id.
-func reconciliationAdjusted(item uuid.UUID, delta money.Money, reason string) ledger.Transaction {
+func reconciliationAdjusted(item uuid.UUID, provider string, delta money.Money, reason string) ledger.Transaction {
 	return posting("reconciliation:"+item.String()+":adjust", "float.reconcile", reason,
-		entry(ledger.Platform(ledger.Provider), -delta),
+		entry(ledger.Float(provider), -delta),
 		entry(ledger.Platform(ledger.Adjustments), delta))
 }
 

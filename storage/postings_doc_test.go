@@ -36,16 +36,16 @@ var documentedPostings = map[string]struct {
 		return withdrawalCreated(testID, testIntegrator, v["amount"], v["fee"])
 	}},
 	"withdrawal completed": {"transferCompleted", func(v map[string]money.Money) ledger.Transaction {
-		return transferCompleted(KindWithdrawal, testID, testIntegrator, v["amount"], v["fee"])
+		return transferCompleted(KindWithdrawal, testID, testIntegrator, testProvider, v["amount"], v["fee"])
 	}},
 	"withdrawal failed": {"transferFailed", func(v map[string]money.Money) ledger.Transaction {
 		return transferFailed(KindWithdrawal, testID, testIntegrator, v["amount"], v["fee"], 0, "")
 	}},
 	"charge paid": {"chargePaid", func(v map[string]money.Money) ledger.Transaction {
-		return chargePaid(testID, testIntegrator, v["amount"], v["fee"], false)
+		return chargePaid(testID, testIntegrator, testProvider, v["amount"], v["fee"], false)
 	}},
 	"charge paid under a settlement hold": {"chargePaid", func(v map[string]money.Money) ledger.Transaction {
-		return chargePaid(testID, testIntegrator, v["amount"], v["fee"], true)
+		return chargePaid(testID, testIntegrator, testProvider, v["amount"], v["fee"], true)
 	}},
 	"charge hold ended": {"chargeHoldEnded", func(v map[string]money.Money) ledger.Transaction {
 		return chargeHoldEnded(testID, testIntegrator, v["held"])
@@ -55,13 +55,13 @@ var documentedPostings = map[string]struct {
 		return reserve
 	}},
 	"refund completed": {"transferCompleted", func(v map[string]money.Money) ledger.Transaction {
-		return transferCompleted(KindRefund, testID, testIntegrator, v["amount"], v["fee"])
+		return transferCompleted(KindRefund, testID, testIntegrator, testProvider, v["amount"], v["fee"])
 	}},
 	"refund failed": {"transferFailed", func(v map[string]money.Money) ledger.Transaction {
 		return transferFailed(KindRefund, testID, testIntegrator, v["amount"], v["fee"], v["p"], "")
 	}},
 	"charge paid from another holder's account (same holder)": {"chargePaidByAnotherHolder", func(v map[string]money.Money) ledger.Transaction {
-		return chargePaidByAnotherHolder(testID, testIntegrator, v["amount"])
+		return chargePaidByAnotherHolder(testID, testIntegrator, testProvider, v["amount"])
 	}},
 	"infraction opened": {"infractionBlocked", func(v map[string]money.Money) ledger.Transaction {
 		return infractionBlocked(testID, testIntegrator, v["p"], v["blocked"]-v["p"])
@@ -73,10 +73,10 @@ var documentedPostings = map[string]struct {
 		return medReturnCreated(testID, testIntegrator, v["blocked"])
 	}},
 	"MED return completed": {"transferCompleted", func(v map[string]money.Money) ledger.Transaction {
-		return transferCompleted(KindMedReturn, testID, testIntegrator, v["blocked"], 0)
+		return transferCompleted(KindMedReturn, testID, testIntegrator, testProvider, v["blocked"], 0)
 	}},
 	"`pixgate reconcile resolve --post-adjustment`": {"reconciliationAdjusted", func(v map[string]money.Money) ledger.Transaction {
-		return reconciliationAdjusted(testID, v["delta"], "")
+		return reconciliationAdjusted(testID, testProvider, v["delta"], "")
 	}},
 	"MED return failed": {"transferFailed", func(v map[string]money.Money) ledger.Transaction {
 		return transferFailed(KindMedReturn, testID, testIntegrator, v["blocked"], 0, 0, "")
@@ -104,7 +104,7 @@ func TestLedgerDocAgreesWithThePostingBuilders(t *testing.T) {
 		}
 		want := moves{}
 		for account, amount := range docEntries(t, r.cause, r.entries) {
-			want[ledger.Account{Integrator: accountOwner(account), Kind: account}] = amount
+			want[docAccount(account)] = amount
 		}
 		if m := movesOf(got); !maps.Equal(m, want) {
 			t.Errorf("%s: %s posts %v; the doc says %v (%s)", r.cause, c.builder, m, want, r.entries)
@@ -126,11 +126,17 @@ func TestLedgerDocAgreesWithThePostingBuilders(t *testing.T) {
 	}
 }
 
-func accountOwner(kind ledger.Kind) int64 {
-	if slices.Contains(ledger.IntegratorKinds, kind) {
-		return testIntegrator
+// docAccount is the account an entry of the table names: an integrator's
+// kind, a platform account, or float, the float of the provider that holds
+// the posting's charge or transfer.
+func docAccount(name ledger.Kind) ledger.Account {
+	switch {
+	case name == "float":
+		return ledger.Float(testProvider)
+	case slices.Contains(ledger.IntegratorKinds, name):
+		return ledger.Of(testIntegrator, name)
 	}
-	return 0
+	return ledger.Platform(name)
 }
 
 type postingRow struct{ cause, reference, kind, entries string }

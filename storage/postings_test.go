@@ -15,6 +15,9 @@ import (
 
 const testIntegrator = 7
 
+// testProvider holds the charges and transfers of these postings.
+const testProvider = "b"
+
 var testID = uuid.MustParse("0195d1a3-1d4f-7c2b-8a5e-3c9d7e1f2a34")
 
 // moves is a posting's entries as account → amount.
@@ -34,7 +37,7 @@ var (
 	reserved    = ledger.Of(testIntegrator, ledger.Reserved)
 	blocked     = ledger.Of(testIntegrator, ledger.Blocked)
 	fees        = ledger.Platform(ledger.Fees)
-	provider    = ledger.Platform(ledger.Provider)
+	provider    = ledger.Float(testProvider)
 	adjustments = ledger.Platform(ledger.Adjustments)
 )
 
@@ -54,13 +57,13 @@ func TestPostingBuilders(t *testing.T) {
 			moves{adjustments: 500, available: -500}},
 		{"zero adjustment", walletAdjusted(testIntegrator, 0, "", "op-3"), "adjustment:op-3", "adjustment.credit", "", nil},
 
-		{"charge paid", chargePaid(testID, testIntegrator, 10000, 150, false), "charge:" + id + ":paid", "charge.paid", "",
+		{"charge paid", chargePaid(testID, testIntegrator, testProvider, 10000, 150, false), "charge:" + id + ":paid", "charge.paid", "",
 			moves{provider: -10000, available: 9850, fees: 150}},
-		{"charge paid, held", chargePaid(testID, testIntegrator, 10000, 150, true), "charge:" + id + ":paid", "charge.paid", "",
+		{"charge paid, held", chargePaid(testID, testIntegrator, testProvider, 10000, 150, true), "charge:" + id + ":paid", "charge.paid", "",
 			moves{provider: -10000, pending: 9850, fees: 150}},
-		{"charge paid, no fee", chargePaid(testID, testIntegrator, 10000, 0, false), "charge:" + id + ":paid", "charge.paid", "",
+		{"charge paid, no fee", chargePaid(testID, testIntegrator, testProvider, 10000, 0, false), "charge:" + id + ":paid", "charge.paid", "",
 			moves{provider: -10000, available: 10000}},
-		{"charge paid, one centavo", chargePaid(testID, testIntegrator, 1, 0, true), "charge:" + id + ":paid", "charge.paid", "",
+		{"charge paid, one centavo", chargePaid(testID, testIntegrator, testProvider, 1, 0, true), "charge:" + id + ":paid", "charge.paid", "",
 			moves{provider: -1, pending: 1}},
 
 		{"hold ended", chargeHoldEnded(testID, testIntegrator, 9850), "charge:" + id + ":release", "charge.release", "",
@@ -73,9 +76,9 @@ func TestPostingBuilders(t *testing.T) {
 			moves{available: -1000, reserved: 1000}},
 		{"withdrawal of nothing", withdrawalCreated(testID, testIntegrator, 0, 0), "withdrawal:" + id + ":reserve", "withdrawal.reserve", "", nil},
 
-		{"withdrawal completed", transferCompleted(KindWithdrawal, testID, testIntegrator, 1000, 50), "withdrawal:" + id + ":settle", "withdrawal.settle", "",
+		{"withdrawal completed", transferCompleted(KindWithdrawal, testID, testIntegrator, testProvider, 1000, 50), "withdrawal:" + id + ":settle", "withdrawal.settle", "",
 			moves{reserved: -1050, provider: 1000, fees: 50}},
-		{"refund completed, no fee", transferCompleted(KindRefund, testID, testIntegrator, 1000, 0), "refund:" + id + ":settle", "refund.settle", "",
+		{"refund completed, no fee", transferCompleted(KindRefund, testID, testIntegrator, testProvider, 1000, 0), "refund:" + id + ":settle", "refund.settle", "",
 			moves{reserved: -1000, provider: 1000}},
 
 		{"withdrawal failed", transferFailed(KindWithdrawal, testID, testIntegrator, 1000, 50, 0, "closed"), "withdrawal:" + id + ":release", "withdrawal.release", "closed",
@@ -85,7 +88,7 @@ func TestPostingBuilders(t *testing.T) {
 		{"refund failed, all held", transferFailed(KindRefund, testID, testIntegrator, 1000, 50, 1050, "x"), "refund:" + id + ":release", "refund.release", "x",
 			moves{reserved: -1050, pending: 1050}},
 
-		{"paid by another holder", chargePaidByAnotherHolder(testID, testIntegrator, 10000), "charge:" + id + ":paid", "charge.returned", "",
+		{"paid by another holder", chargePaidByAnotherHolder(testID, testIntegrator, testProvider, 10000), "charge:" + id + ":paid", "charge.returned", "",
 			moves{provider: -10000, reserved: 10000}},
 		{"infraction blocked, from both", infractionBlocked(testID, testIntegrator, 300, 700), "infraction:" + id + ":block", "infraction.block", "",
 			moves{pending: -300, available: -700, blocked: 1000}},
@@ -98,7 +101,7 @@ func TestPostingBuilders(t *testing.T) {
 			moves{blocked: -1000, available: 1000}},
 		{"MED return created", medReturnCreated(testID, testIntegrator, 1000), "med_return:" + id + ":reserve", "med_return.reserve", "",
 			moves{blocked: -1000, reserved: 1000}},
-		{"MED return completed", transferCompleted(KindMedReturn, testID, testIntegrator, 1000, 0), "med_return:" + id + ":settle", "med_return.settle", "",
+		{"MED return completed", transferCompleted(KindMedReturn, testID, testIntegrator, testProvider, 1000, 0), "med_return:" + id + ":settle", "med_return.settle", "",
 			moves{reserved: -1000, provider: 1000}},
 	}
 	for _, tt := range tests {
@@ -165,11 +168,11 @@ func TestPostingsBalanceAtEveryAmount(t *testing.T) {
 				reserve, fromPending := refundCreated(testID, testIntegrator, amount, fee, held)
 				for _, p := range []ledger.Transaction{
 					walletAdjusted(testIntegrator, amount, "", "r"), walletAdjusted(testIntegrator, -amount, "", "r"),
-					chargePaid(testID, testIntegrator, amount+fee, fee, held > 0), chargeHoldEnded(testID, testIntegrator, amount),
+					chargePaid(testID, testIntegrator, testProvider, amount+fee, fee, held > 0), chargeHoldEnded(testID, testIntegrator, amount),
 					withdrawalCreated(testID, testIntegrator, amount, fee), reserve,
-					transferCompleted(KindRefund, testID, testIntegrator, amount, fee),
+					transferCompleted(KindRefund, testID, testIntegrator, testProvider, amount, fee),
 					transferFailed(KindRefund, testID, testIntegrator, amount, fee, fromPending, ""),
-					chargePaidByAnotherHolder(testID, testIntegrator, amount), medReturnCreated(testID, testIntegrator, amount),
+					chargePaidByAnotherHolder(testID, testIntegrator, testProvider, amount), medReturnCreated(testID, testIntegrator, amount),
 					infractionBlocked(testID, testIntegrator, min(held, amount), amount-min(held, amount)),
 					infractionReleased(testID, testIntegrator, amount, min(held, amount)),
 				} {

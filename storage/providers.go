@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pixgate/pixgate/storage/money"
 )
 
 // DefaultProvider is the provider configured by PIXGATE_PROVIDER_*: it is
@@ -79,7 +81,8 @@ func scanProvider(r pgx.CollectableRow) (Provider, error) {
 	return p, err
 }
 
-// AddProvider records a new provider, enabled. It fails with ErrProviderName, ErrProviderSecret or
+// AddProvider records a new provider, enabled, with its float account
+// (see docs/ledger.md). It fails with ErrProviderName, ErrProviderSecret or
 // ErrProviderExists, writing nothing.
 func (db *DB) AddProvider(ctx context.Context, p Provider) (Provider, error) {
 	if err := checkProviderName(p.Name); err != nil {
@@ -102,7 +105,7 @@ func (db *DB) AddProvider(ctx context.Context, p Provider) (Provider, error) {
 		if err != nil {
 			return fmt.Errorf("storage: add provider: %w", err)
 		}
-		return nil
+		return createFloat(ctx, tx, p.Name)
 	})
 	if err != nil {
 		return Provider{}, err
@@ -166,4 +169,36 @@ func oneProvider(rows pgx.Rows, name string) (Provider, error) {
 		return Provider{}, fmt.Errorf("storage: provider %q: %w", name, err)
 	}
 	return p, nil
+}
+
+// createFloat creates a provider's float account: as many shards as the
+// default provider's float has.
+func createFloat(ctx context.Context, tx pgx.Tx, name string) error {
+	_, err := tx.Exec(ctx, `INSERT INTO ledger_accounts (kind, allow_negative, shard, provider)
+		SELECT 'provider', true, shard, $1 FROM ledger_accounts WHERE integrator_id IS NULL AND kind = 'provider' AND provider = $2`,
+		name, DefaultProvider)
+	if err != nil {
+		return fmt.Errorf("storage: create the float of provider %q: %w", name, err)
+	}
+	return nil
+}
+
+// FloatBalances returns each provider's float: the money PixGate expects
+// it to hold, by provider name (the default provider's included).
+func (db *DB) FloatBalances(ctx context.Context) (map[string]money.Money, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT provider, sum(balance) FROM ledger_accounts
+		WHERE integrator_id IS NULL AND kind = 'provider' GROUP BY provider`)
+	out := map[string]money.Money{}
+	var (
+		name    string
+		balance money.Money
+	)
+	_, err := pgx.ForEachRow(rows, []any{&name, &balance}, func() error {
+		out[name] = -balance // the account is the counterpart: money at the provider is its negative
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: float balances: %w", err)
+	}
+	return out, nil
 }

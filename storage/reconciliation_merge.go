@@ -42,15 +42,9 @@ SELECT gen_random_uuid(), @provider::text, @day::date, n.item_key, @run::bigint,
 FROM recon_new n
 WHERE NOT EXISTS (SELECT 1 FROM reconciliation_items i WHERE i.provider = @provider AND i.day = @day::date AND i.item_key = n.item_key)`
 
-// reconFloatAccounts selects the float accounts of @provider (alias a):
-// the platform's one provider account, which every provider's money is
-// booked on until each provider has its own.
-const reconFloatAccounts = `a.integrator_id IS NULL AND a.kind = 'provider'`
-
-// reconFloatScope keeps the records whose money reconFloatAccounts hold:
-// every provider's, while they share the one account, so that the float
-// at a day's close leaves out all that is dated after it.
-const reconFloatScope = `true`
+// reconFloatAccounts selects the float account of @provider (alias a):
+// its shards.
+const reconFloatAccounts = `a.integrator_id IS NULL AND a.kind = 'provider' AND a.provider = @provider`
 
 // reconFloatOpsSQL is what postings on the provider's float other than
 // reconciliation's own (an operator's deposits and withdrawals) did to the
@@ -79,7 +73,7 @@ func reconFiguresSQL() string {
 			sign = ""
 		}
 		after += `
-		UNION ALL SELECT ` + sign + `amount FROM ` + s.from + ` WHERE ` + s.settledCond + ` AND ` + s.settled + ` >= @end::timestamptz AND ` + reconFloatScope
+		UNION ALL SELECT ` + sign + `amount FROM ` + s.from + ` WHERE ` + s.settledCond + ` AND ` + s.settled + ` >= @end::timestamptz AND ` + reconScope
 	}
 	return `
 UPDATE reconciliation_runs r SET

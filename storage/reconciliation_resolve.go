@@ -50,7 +50,7 @@ func (db *DB) ResolveReconciliationItem(ctx context.Context, id uuid.UUID, r Rec
 			if amount == 0 || it.AdjustmentID != nil {
 				return ErrReconNothingToPost
 			}
-			lt := reconciliationAdjusted(it.ID, amount, r.Reason)
+			lt := reconciliationAdjusted(it.ID, it.Provider, amount, r.Reason)
 			posted, err := t.Post(ctx, lt)
 			if err != nil {
 				return err

@@ -39,10 +39,10 @@ type NewRefund struct {
 // (refundCreated).
 var createRefundSQL = transferCreateSQL(`INSERT INTO refunds (id, integrator_id, charge_id, external_id, request_hash, amount, fee, status,
       description, postback_url, from_pending, provider)
-  SELECT $10::uuid, $11::bigint, $12::uuid, $13::text, $14::bytea, $15::bigint, $16::bigint, 'PROCESSING', $17::text, $18::text,
-      $19::bigint, $20::text`, `, c AS (
-  UPDATE charges SET refunded_amount = refunded_amount + $15, held_amount = held_amount - $19, updated_at = now()
-  FROM w WHERE charges.id = $12
+  SELECT $11::uuid, $12::bigint, $13::uuid, $14::text, $15::bytea, $16::bigint, $17::bigint, 'PROCESSING', $18::text, $19::text,
+      $20::bigint, $21::text`, `, c AS (
+  UPDATE charges SET refunded_amount = refunded_amount + $16, held_amount = held_amount - $20, updated_at = now()
+  FROM w WHERE charges.id = $13
 )`)
 
 // CreateRefund refunds part or all of a paid charge. In one SQL transaction

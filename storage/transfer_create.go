@@ -33,11 +33,11 @@ func replayedTransfer(ctx context.Context, q ledger.Querier, kind TransferKind, 
 // transferCreateSQL is a transfer's whole create as one statement, which
 // raises nothing for a refusal and so can share a transaction with others
 // (group commit): the reservation locks and checks the wallet (its posting
-// arguments are $1-$6); insert, an INSERT … SELECT of the transfer's row
-// (its own arguments from $10) FROM chk, writes the row only when the
+// arguments are $1-$7); insert, an INSERT … SELECT of the transfer's row
+// (its own arguments from $11) FROM chk, writes the row only when the
 // wallet covers it and the reservation was never posted; then the
 // statement's other writes (more, its own WITH entries reading w), the
-// outbox messages ($7-$9) and the posting, all only when the row was
+// outbox messages ($8-$10) and the posting, all only when the row was
 // written. Its one row: the row's timestamps (NULL when not written), the
 // ledger's verdict, and whether the reservation was posted before.
 func transferCreateSQL(insert, more string) string {
@@ -50,7 +50,7 @@ func transferCreateSQL(insert, more string) string {
   RETURNING created_at, updated_at
 )` + more + `, o AS (
   INSERT INTO outbox (task_type, task_id, payload)
-  SELECT m.task_type, m.task_id, m.payload::jsonb FROM w, unnest($7::text[], $8::text[], $9::text[]) AS m(task_type, task_id, payload)
+  SELECT m.task_type, m.task_id, m.payload::jsonb FROM w, unnest($8::text[], $9::text[], $10::text[]) AS m(task_type, task_id, payload)
   ON CONFLICT (task_id) DO NOTHING
 ), ` + ledger.PostingWriteCTEs("w", 1) + `
 SELECT w.created_at, w.updated_at, chk.overdraft, chk.missing, r.posted FROM chk CROSS JOIN r LEFT JOIN w ON true`

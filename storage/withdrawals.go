@@ -40,8 +40,8 @@ var ErrIdempotencyConflict = errors.New("external_id already used with a differe
 // transaction, committed before its answer is read.
 var createWithdrawalSQL = transferCreateSQL(`INSERT INTO withdrawals (id, integrator_id, external_id, request_hash, amount, fee, status,
       credit_party_name, credit_party_key_type, credit_party_key, credit_party_tax_id, description, postback_url, provider)
-  SELECT $10::uuid, $11::bigint, $12::text, $13::bytea, $14::bigint, $15::bigint, 'PROCESSING',
-      $16::text, $17::text, $18::text, $19::text, $20::text, $21::text, coalesce(nullif($22::text, ''), 'default')`, "")
+  SELECT $11::uuid, $12::bigint, $13::text, $14::bytea, $15::bigint, $16::bigint, 'PROCESSING',
+      $17::text, $18::text, $19::text, $20::text, $21::text, $22::text, coalesce(nullif($23::text, ''), 'default')`, "")
 
 // CreateWithdrawal reserves amount + fee from the integrator's available
 // balance, inserts the withdrawal PROCESSING and its outbox messages, all in

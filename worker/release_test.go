@@ -89,7 +89,7 @@ func TestFailingReleasesDoNotHoldUpOthers(t *testing.T) {
 		broken = append(broken, c.ID)
 		err := h.db.InTx(ctx, func(tx *storage.Tx) error {
 			_, err := tx.Post(ctx, ledger.Transaction{Reference: "charge:" + c.ID.String() + ":release", Kind: "tamper",
-				Entries: []ledger.Entry{{Account: ledger.Platform(ledger.Adjustments), Amount: -1}, {Account: ledger.Platform(ledger.Provider), Amount: 1}}})
+				Entries: []ledger.Entry{{Account: ledger.Platform(ledger.Adjustments), Amount: -1}, {Account: ledger.Float("default"), Amount: 1}}})
 			return err
 		})
 		if err != nil {

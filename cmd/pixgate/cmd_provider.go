@@ -13,6 +13,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient/connectors"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
 )
 
 // providerView is how commands print a provider. The default provider is
@@ -31,6 +32,9 @@ type providerView struct {
 	Enabled         bool       `json:"enabled"`
 	FromEnvironment bool       `json:"from_environment,omitempty"`
 	CreatedAt       *time.Time `json:"created_at,omitempty"`
+	// Float is the money PixGate expects the provider to hold (provider
+	// list alone).
+	Float *money.Money `json:"float,omitempty"`
 }
 
 func viewProvider(p storage.Provider) providerView {
@@ -53,7 +57,7 @@ environment variable or the file it names. api and worker processes build
 their connectors at start: restart them after adding or changing a provider.
 Routes (pixgate route) say which providers take which integrator's money.`}
 	cmd.AddCommand(c.providerAddCommand(), c.providerListCommand(), c.providerUpdateCommand(),
-		c.providerEnableCommand("disable", false), c.providerEnableCommand("enable", true))
+		c.providerEnableCommand("disable", false), c.providerEnableCommand("enable", true), c.providerBalanceCommand())
 	return cmd
 }
 
@@ -252,21 +256,30 @@ labelled by provider).`,
 				if err != nil {
 					return err
 				}
+				floats, err := db.FloatBalances(cmd.Context())
+				if err != nil {
+					return err
+				}
 				views := []providerView{c.defaultProviderView()}
 				for _, p := range ps {
 					views = append(views, viewProvider(p))
+				}
+				for i := range views {
+					f := floats[views[i].Name]
+					views[i].Float = &f
 				}
 				if asJSON {
 					return printJSON(c.stdout, map[string]any{"providers": views})
 				}
 				tw := table(c.stdout)
-				c.printfTo(tw, "NAME\tKIND\tURL\tENABLED\n")
+				c.printfTo(tw, "NAME\tKIND\tURL\tENABLED\tFLOAT\n")
 				for _, v := range views {
-					c.printfTo(tw, "%s\t%s\t%s\t%v\n", v.Name, v.Kind, v.URL, v.Enabled)
+					c.printfTo(tw, "%s\t%s\t%s\t%v\t%s\n", v.Name, v.Kind, v.URL, v.Enabled, *v.Float)
 				}
 				if err := tw.Flush(); err != nil {
 					return err
 				}
+				c.printf("FLOAT is what PixGate expects each provider to hold (pixgate provider balance compares it with theirs).\n")
 				c.printf("Breaker state and health: pixgate_provider_* on each api and worker /metrics.\n")
 				return nil
 			})

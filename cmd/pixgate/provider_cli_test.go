@@ -1,8 +1,11 @@
 package main
 
 import (
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/pixgate/pixgate/providerclient/sandbox"
 )
 
 // An operator adds providers, routes an integrator over them, disables one
@@ -102,5 +105,39 @@ func TestProviderAndRouteRefusals(t *testing.T) {
 	p.json(&r, "route", "show", "--integrator", "1")
 	if len(list.Providers) != 2 || r.Set {
 		t.Fatalf("refused commands changed something: providers %+v, route %+v", list.Providers, r)
+	}
+}
+
+// provider balance reads each provider's balance through its connector,
+// with the secret its record points to, and prints it beside its float;
+// a provider whose secret cannot be read is reported by the variable's
+// name and makes the command exit 1.
+func TestProviderBalance(t *testing.T) {
+	sb := sandbox.New(sandbox.Config{ClientID: "sb-a", ClientSecret: "s3cret-a", InitialBalance: 12345})
+	srv := httptest.NewServer(sb.Handler())
+	t.Cleanup(srv.Close)
+	t.Cleanup(sb.Close)
+	p := newPixgate(t)
+	p.json(&struct{}{}, "provider", "add", "--name", "a", "--kind", "family", "--url", srv.URL,
+		"--client-id", "sb-a", "--client-secret-env", "PROVIDER_A_SECRET")
+	p.env["PROVIDER_A_SECRET"] = "s3cret-a"
+	var out struct{ Providers []floatView }
+	p.json(&out, "provider", "balance", "a")
+	if len(out.Providers) != 1 {
+		t.Fatalf("provider balance a = %+v", out)
+	}
+	v := out.Providers[0]
+	if v.Error != "" || v.Reported == nil || *v.Reported != 12345 || v.Float != 0 || v.Difference == nil || *v.Difference != 12345 {
+		t.Fatalf("provider balance a = %+v", v)
+	}
+
+	delete(p.env, "PROVIDER_A_SECRET")
+	code, stdout, errs := p.run("provider", "balance", "a")
+	if code == 0 || !strings.Contains(errs+stdout, "PROVIDER_A_SECRET is not set") || strings.Contains(errs+stdout, "s3cret") {
+		t.Fatalf("provider balance without its secret: exit %d\n%s%s", code, stdout, errs)
+	}
+	code, _, errs = p.run("provider", "balance", "zz")
+	if code == 0 || !strings.Contains(errs, `provider "zz" not found`) {
+		t.Fatalf("provider balance zz: exit %d, %s", code, errs)
 	}
 }

@@ -28,10 +28,11 @@ const (
 	Blocked   Kind = "blocked"   // frozen by the provider under an open MED infraction
 )
 
-// Platform accounts, one of each for the whole deployment.
+// Platform accounts: one of each for the whole deployment, but for
+// Provider, of which each settlement provider has its own (its float).
 const (
 	Fees        Kind = "fees"        // fees earned by the platform
-	Provider    Kind = "provider"    // money at the settlement provider; may go negative
+	Provider    Kind = "provider"    // money at a settlement provider (its float); may go negative
 	Adjustments Kind = "adjustments" // source of manual operator postings; may go negative
 )
 
@@ -39,20 +40,30 @@ const (
 var IntegratorKinds = []Kind{Available, Pending, Reserved, Blocked}
 
 // Account identifies an account: an integrator's, or a platform account when
-// Integrator is zero.
+// Integrator is zero. Provider names the settlement provider of a float
+// (Kind Provider) and is empty for every other account.
 type Account struct {
 	Integrator int64
 	Kind       Kind
+	Provider   string
 }
 
 // Of returns the integrator's account of the given kind.
 func Of(integrator int64, kind Kind) Account { return Account{Integrator: integrator, Kind: kind} }
 
-// Platform returns the platform account of the given kind.
+// Platform returns the platform account of the given kind (Fees or
+// Adjustments; a provider's float is Float).
 func Platform(kind Kind) Account { return Account{Kind: kind} }
 
+// Float returns the float account of the named settlement provider: the
+// money PixGate expects that provider to hold.
+func Float(provider string) Account { return Account{Kind: Provider, Provider: provider} }
+
 func (a Account) String() string {
-	if a.Integrator == 0 {
+	switch {
+	case a.Kind == Provider:
+		return fmt.Sprintf("provider %s float", a.Provider)
+	case a.Integrator == 0:
 		return string(a.Kind)
 	}
 	return fmt.Sprintf("integrator %d %s", a.Integrator, a.Kind)

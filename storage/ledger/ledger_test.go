@@ -138,7 +138,7 @@ func TestRandomPostingsKeepInvariants(t *testing.T) {
 		}
 		accounts = append(accounts, ledger.Of(id, ledger.Available), ledger.Of(id, ledger.Pending))
 	}
-	accounts = append(accounts, ledger.Platform(ledger.Fees), ledger.Platform(ledger.Provider))
+	accounts = append(accounts, ledger.Platform(ledger.Fees), ledger.Float("default"))
 
 	var (
 		mu       sync.Mutex
@@ -215,5 +215,7 @@ func TestRandomPostingsKeepInvariants(t *testing.T) {
 			t.Errorf("%s went negative: %v", acc, got)
 		}
 	}
-	mustAudit(t, db, "pending_mismatch") // random postings to pending have no held charges behind them
+	// Random postings to pending and to the float have no held charges,
+	// paid charges or settled transfers behind them.
+	mustAudit(t, db, "pending_mismatch", "float_mismatch")
 }

@@ -21,8 +21,8 @@ type Posted struct {
 	BalanceAfter map[Account]money.Money
 }
 
-// PostingCTEs is a posting as the WITH list of one SQL statement, its six
-// arguments (Transaction.Args) numbered from $first. One round trip locks
+// PostingCTEs is a posting as the WITH list of one SQL statement, its
+// PostingArgs arguments (Transaction.Args) numbered from $first. One round trip locks
 // the accounts, checks them and writes: Post is such a statement, and a
 // statement that composes a posting with other writes may include it. When
 // guard names a relation of the statement, the posting happens only if
@@ -52,16 +52,19 @@ func PostingWriteCTEs(guard string, first int) string { return writeCTEs(guard, 
 // lockCTEs are the first half of a posting:
 //
 //   - k: the entries in order (integrator, 0 for a platform account; kind;
-//     amount; position), none unless guard has a row.
+//     amount; provider, "" but for a float; position), none unless guard
+//     has a row.
 //   - li, lp: the integrator accounts, then the platform accounts (one
-//     shard, by the reference's hash), each locked in id order: one global
+//     shard of the kind, or of the provider's float, by the reference's
+//     hash), each locked in id order: one global
 //     order, so concurrent postings never deadlock. Each is found by
 //     equality on its own unique index: one OR over both kinds of key
 //     cannot use an index, and Postgres' generic plan for it (which a
 //     prepared statement switches to after five runs) reads the whole
 //     table, so every posting would cost more with every integrator added.
 //   - chk: the first account that would overdraw, and the first entry
-//     without an account.
+//     without an account (a platform kind or a float with no shard at
+//     all among them: its shard is NULL, not a division by zero).
 func lockCTEs(guard string, first int) string {
 	arg := func(i int) string { return "$" + strconv.Itoa(first+i) }
 	from := ""
@@ -69,8 +72,8 @@ func lockCTEs(guard string, first int) string {
 		from = guard + ", "
 	}
 	return `k AS (
-  SELECT k.* FROM ` + from + `unnest(` + arg(3) + `::bigint[], ` + arg(4) + `::text[], ` + arg(5) + `::bigint[])
-    WITH ORDINALITY AS k(integrator_id, kind, amount, i)
+  SELECT k.* FROM ` + from + `unnest(` + arg(3) + `::bigint[], ` + arg(4) + `::text[], ` + arg(5) + `::bigint[], ` + arg(6) + `::text[])
+    WITH ORDINALITY AS k(integrator_id, kind, amount, provider, i)
 ), li AS (
   SELECT x.id, x.balance, x.allow_negative, k.integrator_id, k.kind, k.amount, k.i
   FROM k JOIN ledger_accounts x ON x.integrator_id = k.integrator_id AND x.kind = k.kind
@@ -78,15 +81,15 @@ func lockCTEs(guard string, first int) string {
   ORDER BY x.id FOR UPDATE OF x
 ), lp AS (
   SELECT x.id, x.balance, x.allow_negative, k.integrator_id, k.kind, k.amount, k.i
-  FROM k JOIN ledger_accounts x ON x.kind = k.kind AND x.shard = ` + shardOf("hashtext("+arg(0)+")",
-		"(SELECT count(*) FROM ledger_accounts c WHERE c.integrator_id IS NULL AND c.kind = k.kind)") + `
+  FROM k JOIN ledger_accounts x ON x.kind = k.kind AND x.provider = k.provider AND x.shard = ` + shardOf("hashtext("+arg(0)+")",
+		"nullif((SELECT count(*) FROM ledger_accounts c WHERE c.integrator_id IS NULL AND c.kind = k.kind AND c.provider = k.provider), 0)") + `
   WHERE x.integrator_id IS NULL AND k.integrator_id = 0
   ORDER BY x.id FOR UPDATE OF x
 ), l AS (
   SELECT * FROM li UNION ALL SELECT * FROM lp
 ), chk AS (
   SELECT min(concat_ws('|', integrator_id, kind, balance, -amount)) FILTER (WHERE balance + amount < 0 AND NOT allow_negative) AS overdraft,
-    (SELECT concat_ws('|', k.integrator_id, k.kind) FROM k WHERE k.i NOT IN (SELECT i FROM l) LIMIT 1) AS missing
+    (SELECT concat_ws('|', k.integrator_id, k.kind, k.provider) FROM k WHERE k.i NOT IN (SELECT i FROM l) LIMIT 1) AS missing
   FROM l
 )`
 }
@@ -129,17 +132,22 @@ func writeCTEs(guard string, first int, raise bool) string {
 var postSQL = `WITH ` + PostingCTEs("", 1) + `
 SELECT t.id, (SELECT array_agg(l.balance + l.amount ORDER BY l.i) FROM l) FROM t`
 
-// Args are the posting's arguments for PostingCTEs, in order: reference,
-// kind, memo, then each entry's integrator (0 for a platform account),
-// kind and amount.
+// PostingArgs is how many arguments a posting takes in a statement
+// (Transaction.Args).
+const PostingArgs = 7
+
+// Args are the posting's PostingArgs arguments for PostingCTEs, in order:
+// reference, kind, memo, then each entry's integrator (0 for a platform
+// account), kind, amount and provider ("" but for a float).
 func (t Transaction) Args() []any {
 	integrators := make([]int64, len(t.Entries))
 	kinds := make([]string, len(t.Entries))
 	amounts := make([]int64, len(t.Entries))
+	providers := make([]string, len(t.Entries))
 	for i, e := range t.Entries {
-		integrators[i], kinds[i], amounts[i] = e.Account.Integrator, string(e.Account.Kind), int64(e.Amount)
+		integrators[i], kinds[i], amounts[i], providers[i] = e.Account.Integrator, string(e.Account.Kind), int64(e.Amount), e.Account.Provider
 	}
-	return []any{t.Reference, t.Kind, t.Memo, integrators, kinds, amounts}
+	return []any{t.Reference, t.Kind, t.Memo, integrators, kinds, amounts, providers}
 }
 
 // Post writes t inside the caller's SQL transaction q, in one statement.
@@ -211,9 +219,9 @@ func verdict(code, detailText string) error {
 		debit, _ := strconv.ParseInt(detail[3], 10, 64)
 		return &InsufficientFundsError{Account: Account{Integrator: integrator, Kind: Kind(detail[1])},
 			Balance: money.Money(balance), Requested: money.Money(debit)}
-	case code == "PX002" && len(detail) == 2:
+	case code == "PX002" && len(detail) == 3:
 		integrator, _ := strconv.ParseInt(detail[0], 10, 64)
-		return fmt.Errorf("%w: %s", ErrUnknownAccount, Account{Integrator: integrator, Kind: Kind(detail[1])})
+		return fmt.Errorf("%w: %s", ErrUnknownAccount, Account{Integrator: integrator, Kind: Kind(detail[1]), Provider: detail[2]})
 	}
 	return nil
 }

@@ -25,9 +25,9 @@ func TestPlatformPostingsSpreadOverShards(t *testing.T) {
 	}
 	const n = 32
 	for i := range n {
-		err := post(db, ledger.Transaction{Reference: fmt.Sprintf("settle:%d", i), Kind: "test", Entries: []ledger.Entry{
+		err := post(db, ledger.Transaction{Reference: fmt.Sprintf("settle:%d", i), Kind: "float.test", Entries: []ledger.Entry{
 			{Account: ledger.Of(a, ledger.Available), Amount: -150},
-			{Account: ledger.Platform(ledger.Provider), Amount: 100},
+			{Account: ledger.Float("default"), Amount: 100},
 			{Account: ledger.Platform(ledger.Fees), Amount: 50}}})
 		if err != nil {
 			t.Fatal(err)
