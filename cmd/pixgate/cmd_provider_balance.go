@@ -5,8 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/pixgate/pixgate/providerclient"
-	"github.com/pixgate/pixgate/providerclient/connectors"
+	"github.com/pixgate/pixgate/providerclient/fleet"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 )
@@ -39,7 +38,7 @@ PixGate or that moved outside it; one that changes is worth a reconciliation
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
-				cfgs, err := c.balanceConfigs(cmd.Context(), db, args)
+				views, err := c.balanceReads(cmd.Context(), db, args)
 				if err != nil {
 					return err
 				}
@@ -47,16 +46,14 @@ PixGate or that moved outside it; one that changes is worth a reconciliation
 				if err != nil {
 					return err
 				}
-				views, failed := make([]floatView, 0, len(cfgs)), false
-				for _, cfg := range cfgs {
-					v := readBalance(cmd.Context(), cfg)
-					v.Float = floats[cfg.Name]
+				failed := false
+				for i, v := range views {
+					views[i].Float = floats[v.Provider]
 					if v.Reported != nil {
-						d := *v.Reported - v.Float
-						v.Difference = &d
+						d := *v.Reported - views[i].Float
+						views[i].Difference = &d
 					}
 					failed = failed || v.Error != ""
-					views = append(views, v)
 				}
 				if err := c.printBalances(views, asJSON); err != nil {
 					return err
@@ -72,13 +69,14 @@ PixGate or that moved outside it; one that changes is worth a reconciliation
 	return cmd
 }
 
-// balanceConfigs are the configurations of the providers to read: name's
-// alone, or the default one and every record.
-func (c *cli) balanceConfigs(ctx context.Context, db *storage.DB, names []string) ([]providerclient.Config, error) {
+// balanceReads reads the balance of name's provider alone, or of the
+// default one and every record, each through a connector built as api and
+// worker build it. A provider whose connector cannot be built (its secret
+// unreadable) is reported, not skipped.
+func (c *cli) balanceReads(ctx context.Context, db *storage.DB, names []string) ([]floatView, error) {
 	var records []storage.Provider
 	switch {
 	case len(names) == 1 && names[0] == storage.DefaultProvider:
-		return []providerclient.Config{c.providerConfig()}, nil
 	case len(names) == 1:
 		p, err := db.ProviderByName(ctx, names[0])
 		if err != nil {
@@ -92,30 +90,28 @@ func (c *cli) balanceConfigs(ctx context.Context, db *storage.DB, names []string
 		}
 		records = all
 	}
-	cfgs := []providerclient.Config{}
-	if len(names) == 0 {
-		cfgs = append(cfgs, c.providerConfig())
+	var views []floatView
+	if len(names) == 0 || names[0] == storage.DefaultProvider {
+		m, err := c.defaultProvider()
+		views = append(views, readBalance(ctx, storage.DefaultProvider, m, err))
 	}
 	for _, p := range records {
-		cfg, err := c.recordConfig(p)
-		if err != nil {
-			return nil, err
-		}
-		cfgs = append(cfgs, cfg)
+		m, err := c.recordProvider(p)
+		views = append(views, readBalance(ctx, p.Name, m, err))
 	}
-	return cfgs, nil
+	return views, nil
 }
 
-// readBalance asks one provider for its balance; a failure is the view's
-// Error, worded by the connector (which never quotes a secret).
-func readBalance(ctx context.Context, cfg providerclient.Config) floatView {
-	v := floatView{Provider: cfg.Name}
-	conn, err := connectors.Bare(cfg)
-	if err != nil {
-		v.Error = err.Error()
+// readBalance asks one provider for its balance; a failure (to build its
+// connector, built, or to answer) is the view's Error, worded by the
+// connector, which never quotes a secret.
+func readBalance(ctx context.Context, name string, m fleet.Member, built error) floatView {
+	v := floatView{Provider: name}
+	if built != nil {
+		v.Error = built.Error()
 		return v
 	}
-	b, err := conn.Balance(ctx)
+	b, err := m.Connector.Balance(ctx)
 	if err != nil {
 		v.Error = err.Error()
 		return v

@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -120,7 +121,7 @@ func TestProviderBalance(t *testing.T) {
 	p := newPixgate(t)
 	p.json(&struct{}{}, "provider", "add", "--name", "a", "--kind", "family", "--url", srv.URL,
 		"--client-id", "sb-a", "--client-secret-env", "PROVIDER_A_SECRET")
-	p.env["PROVIDER_A_SECRET"] = "s3cret-a"
+	t.Setenv("PROVIDER_A_SECRET", "s3cret-a") // api and worker read it from their environment
 	var out struct{ Providers []floatView }
 	p.json(&out, "provider", "balance", "a")
 	if len(out.Providers) != 1 {
@@ -131,7 +132,7 @@ func TestProviderBalance(t *testing.T) {
 		t.Fatalf("provider balance a = %+v", v)
 	}
 
-	delete(p.env, "PROVIDER_A_SECRET")
+	os.Unsetenv("PROVIDER_A_SECRET")
 	code, stdout, errs := p.run("provider", "balance", "a")
 	if code == 0 || !strings.Contains(errs+stdout, "PROVIDER_A_SECRET is not set") || strings.Contains(errs+stdout, "s3cret") {
 		t.Fatalf("provider balance without its secret: exit %d\n%s%s", code, stdout, errs)
