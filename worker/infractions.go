@@ -23,15 +23,30 @@ import (
 
 // applyInfractionEvent handles a stored notification that claims an
 // infraction: the provider is asked for it, and what it answers is
-// applied.
+// applied. The notification names no record of PixGate's, so each provider
+// that reads infractions is asked in turn, the default first, until one
+// knows it (or cannot be asked: then the event is retried).
 func (w *Worker) applyInfractionEvent(ctx context.Context, ev storage.ProviderEvent) error {
-	d := disputesOf(w.provider)
-	if d == nil {
+	var (
+		inf   *providerclient.Infraction
+		err   error
+		asked bool
+	)
+	for _, p := range w.everyProvider() {
+		d := disputesOf(p)
+		if d == nil {
+			continue
+		}
+		asked = true
+		if inf, err = d.ReadInfraction(ctx, providerclient.InfractionRef{ProviderID: ev.TransactionID}); !errors.Is(err, providerclient.ErrRejected) {
+			break
+		}
+	}
+	if !asked {
 		o, err := w.record(ctx, outcome{ignored, "the provider reads no infractions"}, w.markInfractionEvent(ctx, ev, nil))
 		w.metrics.event(o)
 		return err
 	}
-	inf, err := d.ReadInfraction(ctx, providerclient.InfractionRef{ProviderID: ev.TransactionID})
 	if errors.Is(err, providerclient.ErrRejected) { // unknown to the provider, or not readable
 		w.log.Warn("notification of an infraction the provider does not confirm; ignored", "event_id", ev.ID,
 			"infraction", ev.TransactionID, "error", err)

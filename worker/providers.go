@@ -29,3 +29,18 @@ func (w *Worker) providerAt(name string) (Provider, error) {
 	return nil, &providerclient.Error{Op: "find provider", Kind: providerclient.ErrUnavailable,
 		Message: "provider " + name + " is not configured in this process"}
 }
+
+// everyProvider is each of the process's providers, the default first.
+func (w *Worker) everyProvider() []Provider {
+	f, ok := w.provider.(interface {
+		Providers() []providerclient.Connector
+	})
+	if !ok {
+		return []Provider{w.provider}
+	}
+	var out []Provider
+	for _, c := range f.Providers() {
+		out = append(out, c)
+	}
+	return out
+}

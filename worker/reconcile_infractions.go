@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/pixgate/pixgate/providerclient"
@@ -46,27 +47,33 @@ func (w *Worker) reconcileInfractions(ctx context.Context, _ int64) error {
 		})
 }
 
-// pollInfractions lists, at a provider that does not notify infractions,
-// those opened or changed within InfractionPollWindow, every
+// pollInfractions lists, at each provider that does not notify
+// infractions, those opened or changed within InfractionPollWindow, every
 // InfractionPoll (counted in ticks, so that one worker polls whatever the
-// number of workers), and applies each.
+// number of workers), and applies each. One provider failing does not stop
+// the others' polls.
 func (w *Worker) pollInfractions(ctx context.Context, slot int64) error {
-	d := disputesOf(w.provider)
-	if d == nil || !d.Capabilities().InfractionList {
-		return nil
-	}
 	if every := int64(max(w.cfg.Reconcile.InfractionPoll/w.cfg.Reconcile.Interval, 1)); slot%every != 0 {
 		return nil
 	}
-	list, err := d.ListInfractions(ctx, w.now().Add(-w.cfg.Reconcile.InfractionPollWindow))
-	if err != nil {
-		return err
+	var errs []error
+	for _, p := range w.everyProvider() {
+		d := disputesOf(p)
+		if d == nil || !d.Capabilities().InfractionList {
+			continue
+		}
+		list, err := d.ListInfractions(ctx, w.now().Add(-w.cfg.Reconcile.InfractionPollWindow))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		errs = append(errs, forEach(ctx, w, "infraction poll", list, func(i providerclient.Infraction) string { return i.ProviderID },
+			func(i providerclient.Infraction) error {
+				_, err := w.applyInfraction(ctx, &i, nil)
+				return err
+			}))
 	}
-	return forEach(ctx, w, "infraction poll", list, func(i providerclient.Infraction) string { return i.ProviderID },
-		func(i providerclient.Infraction) error {
-			_, err := w.applyInfraction(ctx, &i, nil)
-			return err
-		})
+	return errors.Join(errs...)
 }
 
 // infractionPollDefaults are ReconcileConfig's defaults for polling.

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/family"
@@ -24,6 +27,9 @@ type member struct {
 
 func (m member) Name() string { return m.name }
 func (m member) Kind() string { return "fake" }
+func (m member) Capabilities() providerclient.Capabilities {
+	return providerclient.Capabilities{Payouts: true, Refunds: true, Reads: true}
+}
 func (m member) Read(ctx context.Context, ref providerclient.Ref) (*providerclient.Transaction, error) {
 	return m.p.Read(ctx, ref)
 }
@@ -162,5 +168,49 @@ func TestReadsGoToTheRecordedProvider(t *testing.T) {
 	}
 	if a.consulted != 0 || b.consulted != 1 {
 		t.Fatalf("a read %d times, b %d; want the charge read at b", a.consulted, b.consulted)
+	}
+}
+
+// disputesMember is a fakeDisputes as one named provider of a fleet.
+type disputesMember struct {
+	member
+	d *fakeDisputes
+}
+
+func (m disputesMember) Capabilities() providerclient.Capabilities { return m.d.Capabilities() }
+func (m disputesMember) ReadInfraction(ctx context.Context, ref providerclient.InfractionRef) (*providerclient.Infraction, error) {
+	return m.d.ReadInfraction(ctx, ref)
+}
+func (m disputesMember) ListInfractions(ctx context.Context, since time.Time) ([]providerclient.Infraction, error) {
+	return m.d.ListInfractions(ctx, since)
+}
+
+// Infractions of a provider other than the default are polled at it, and
+// a notified one is read at whichever provider knows it.
+func TestInfractionsOfEveryProvider(t *testing.T) {
+	for _, notified := range []bool{false, true} {
+		st := newFakeStore()
+		d := &fakeDisputes{fakeProvider: &fakeProvider{}, infractions: map[string]*providerclient.Infraction{}}
+		fl, err := fleet.New(fleet.Options{},
+			fleet.Member{Config: providerclient.Config{Name: "default", RetryMaxElapsed: -1}, Connector: member{name: "default", p: &fakeProvider{}}},
+			fleet.Member{Config: providerclient.Config{Name: "b", RetryMaxElapsed: -1}, Connector: disputesMember{member{name: "b", p: d.fakeProvider}, d}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := newWorker(Config{}, st, fl, &fakeQueue{}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+		pix, url := "pix-b", "https://shop.example/hook"
+		c := storage.Charge{ID: uuid.New(), IntegratorID: 1, Amount: 10000, Status: storage.ChargePaid, PixID: &pix, PostbackURL: &url, Provider: "b"}
+		st.charges[c.ID] = c
+		d.set(providerclient.Infraction{ProviderID: "inf-b", Charge: providerclient.Ref{ProviderID: pix}, Amount: 6000, Status: providerclient.InfractionOpen})
+		ctx := context.Background()
+		if notified {
+			st.events[1] = storage.ProviderEvent{ID: 1, TransactionType: string(providerclient.KindInfraction), TransactionID: "inf-b", Status: "OPEN"}
+			err = w.applyInfractionEvent(ctx, st.events[1])
+		} else {
+			err = w.pollInfractions(ctx, 0)
+		}
+		if err != nil || len(st.infractions) != 1 {
+			t.Fatalf("notified %v: %v, %d infractions; want b's opened", notified, err, len(st.infractions))
+		}
 	}
 }

@@ -74,3 +74,13 @@ func (f *Fleet) Provider(name string) (providerclient.Connector, bool) {
 	}
 	return m.patient, true
 }
+
+// Providers is every provider of the fleet, with its retries, in the
+// default route's order (the default provider first).
+func (f *Fleet) Providers() []providerclient.Connector {
+	out := make([]providerclient.Connector, 0, len(f.route))
+	for _, c := range f.route {
+		out = append(out, f.members[c.Provider].patient)
+	}
+	return out
+}
