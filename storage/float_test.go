@@ -89,3 +89,67 @@ func TestFloatPerProvider(t *testing.T) {
 		t.Fatalf("audit after moving a withdrawal to another provider = %v; want a float_mismatch for a and for b", v)
 	}
 }
+
+// A MED return and the refund of a same-holder payment go back through
+// the provider that took the charge, and move its float, not the default
+// provider's.
+func TestMedReturnAndSameHolderRefundUseTheChargesProvider(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	in := newIntegrator(t, db)
+	addProvider(t, db, "b")
+	if _, err := db.SetSameHolder(ctx, in.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	chargeAtB := func() storage.Charge {
+		id, _ := uuid.NewV7()
+		h := sha256.Sum256(id[:])
+		c, _, err := db.CreateCharge(ctx, storage.NewCharge{ID: id, IntegratorID: in.ID, ExternalID: id.String(), Amount: 10000,
+			Payer: storage.Payer{Name: "F", Document: "52998224725"}, RequestHash: h[:], Provider: "b"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	complete := func(kind storage.TransferKind, id uuid.UUID) {
+		err := db.InTx(ctx, func(tx *storage.Tx) error {
+			_, _, err := tx.CompleteTransfer(ctx, kind, id, storage.Settlement{PixID: "out-" + id.String(), At: time.Now()})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	paid := markPaid(t, db, chargeAtB().ID, time.Now())
+	inf, _ := openInfraction(t, db, paid.ID, "inf-b", 10000)
+	_, ret, changed := closeInfraction(t, db, inf.ID, storage.InfractionAgreed)
+	if !changed || ret == nil || ret.Provider != "b" {
+		t.Fatalf("MED return %+v; want one at b", ret)
+	}
+	complete(storage.KindMedReturn, ret.ID)
+
+	returned := chargeAtB()
+	refundID, _ := uuid.NewV7()
+	s := storage.Settlement{PixID: "pix-" + returned.ID.String(), At: time.Now(), PayerDocument: "11144477735",
+		Return: &storage.ChargeReturn{RefundID: refundID, Reason: "another holder"}}
+	err := db.InTx(ctx, func(tx *storage.Tx) error {
+		_, _, err := tx.MarkChargePaid(ctx, returned.ID, s)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref, err := db.TransferByID(ctx, storage.KindRefund, refundID); err != nil || ref.Provider != "b" {
+		t.Fatalf("same-holder refund %+v, %v; want it at b", ref, err)
+	}
+	floats, err := db.FloatBalances(ctx)
+	if err != nil || floats["b"] != 10000 || floats["default"] != 0 {
+		t.Fatalf("floats %v, %v; want b 100.00 (two charges in, the MED return out, the refund in flight), default 0", floats, err)
+	}
+	complete(storage.KindRefund, refundID)
+	if floats, _ = db.FloatBalances(ctx); floats["b"] != 0 {
+		t.Fatalf("b's float after the refund = %v, want 0", floats["b"])
+	}
+	mustAuditClean(t, db)
+}
