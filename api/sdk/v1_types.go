@@ -53,6 +53,8 @@ type Charge struct {
 	PaidAt         *time.Time     `json:"paid_at"`
 	EndToEndID     string         `json:"end_to_end_id"`
 	AvailableAt    *time.Time     `json:"available_at"`
+	// Provider is the settlement provider that holds the charge.
+	Provider string `json:"provider"`
 	// Replayed is true when the create was answered with an existing
 	// charge (the same request made before with this external_id).
 	Replayed bool `json:"-"`
@@ -105,6 +107,8 @@ type Withdrawal struct {
 	CreatedAt     time.Time   `json:"created_at"`
 	UpdatedAt     time.Time   `json:"updated_at"`
 	FinishedAt    *time.Time  `json:"finished_at"`
+	// Provider is the settlement provider that sends it.
+	Provider string `json:"provider"`
 	// Replayed is true when the create was answered with an existing one.
 	Replayed bool `json:"-"`
 }
@@ -127,6 +131,8 @@ type Refund struct {
 	CreatedAt     time.Time  `json:"created_at"`
 	UpdatedAt     time.Time  `json:"updated_at"`
 	FinishedAt    *time.Time `json:"finished_at"`
+	// Provider is the settlement provider that sends it: the charge's.
+	Provider string `json:"provider"`
 	// Replayed is true when the create was answered with an existing one.
 	Replayed bool `json:"-"`
 }
