@@ -6,7 +6,7 @@ const docIntro = `# Reliability under faults
 PixGate is run here as production runs it and broken on purpose, one fault at a
 time, under a steady load. Afterwards nothing may be lost, created or paid twice,
 every record must be final, every status change must have reached its integrator,
-and the ledger audit must be clean. ` + "`make chaos`" + ` runs it (about 10 minutes on two
+and the ledger audit must be clean. ` + "`make chaos`" + ` runs it (about 11 minutes on two
 cores) and rewrites this page; it exits non-zero when a check fails.
 
 ` + "```sh" + `

@@ -202,6 +202,15 @@ func creditLag(idx int, sr scenarioRun, vs []verdict, notes *[]string) []string 
 				seconds(lag), seconds(sr.creditBound)))
 		}
 	}
-	*notes = append(*notes, fmt.Sprintf("charges paid during the fault: %d, credited within %s of their payment at the longest", n, seconds(longest)))
+	*notes = append(*notes, fmt.Sprintf("charges paid during the fault: %d, credited within %s of their payment at the longest", n, lagText(longest)))
 	return problems
+}
+
+// lagText is a credit lag: milliseconds below a second, where credits
+// usually are (the sandbox notifies as it answers the payment).
+func lagText(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return seconds(d)
 }

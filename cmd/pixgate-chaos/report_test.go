@@ -108,7 +108,7 @@ func TestCreditLagJudgesChargesPaidDuringTheFault(t *testing.T) {
 		return verdict{scenario: 1, paidAt: t0.Add(at), finalAt: t0.Add(at + lag), latency: lag}
 	}
 	vs := []verdict{
-		paid(20*time.Second, 2*time.Second),
+		paid(20*time.Second, 2*time.Millisecond),
 		paid(30*time.Second, 12*time.Second),            // late
 		{scenario: 1, paidAt: t0.Add(40 * time.Second)}, // never credited
 		paid(5*time.Second, 30*time.Second),             // paid before the fault
@@ -127,5 +127,14 @@ func TestCreditLagJudgesChargesPaidDuringTheFault(t *testing.T) {
 	sr.creditBound = 0
 	if problems := creditLag(1, sr, vs, &notes); problems != nil || len(notes) != 1 {
 		t.Fatal("a scenario without a credit bound is judged")
+	}
+}
+
+func TestLagText(t *testing.T) {
+	if got := lagText(4 * time.Millisecond); got != "4 ms" {
+		t.Fatalf("4 ms: %q", got)
+	}
+	if got := lagText(1500 * time.Millisecond); got != "1.5 s" {
+		t.Fatalf("1.5 s: %q", got)
 	}
 }
