@@ -43,7 +43,7 @@ func reconcileDays(ctx context.Context, c *cluster, begin time.Time) (lines, pro
 		for d := providerclient.DayOf(begin); ; d = d.AddDays(1) {
 			label := d.String()
 			if len(providers) > 1 {
-				label = p + " " + label
+				label += " (provider " + p + ")"
 			}
 			var r reconReport
 			err := c.reconcile(ctx, nil, "run", "--provider", p, "--date", d.String())
