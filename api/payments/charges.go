@@ -126,7 +126,8 @@ func (s *Service) ensureIssued(ctx context.Context, ch storage.Charge, route fle
 	}
 	pc, provider, err := s.requestQRCode(ctx, ch, route)
 	if err != nil {
-		if _, ferr := s.store.FailCharge(ctx, ch.ID, failureReason(err)); ferr != nil && !errors.Is(ferr, storage.ErrStateChanged) {
+		// provider: the one that may hold the charge ("" when none does).
+		if _, ferr := s.store.FailChargeAt(ctx, ch.ID, failureReason(err), provider); ferr != nil && !errors.Is(ferr, storage.ErrStateChanged) {
 			// The charge stays PENDING and unissued; a retry issues it.
 			s.log.Error("recording a failed charge", "charge_id", ch.ID, "error", ferr)
 		}

@@ -220,3 +220,26 @@ func TestWithdrawalGoesToTheFirstProviderInService(t *testing.T) {
 		t.Fatalf("charge on an empty route: %v, %d writes; want unavailable, none", err, store.writes-writes)
 	}
 }
+
+// A charge that failed over from a and whose outcome at b is unknown is
+// recorded at b, where its retry goes first.
+func TestChargeAmbiguousAfterFailoverIsRecordedAtItsProvider(t *testing.T) {
+	a := &scriptedProvider{name: "a", creates: []error{refused}}
+	b := &scriptedProvider{name: "b", creates: []error{timedOut, nil}}
+	s, store := twoProviders(t, a, b, false)
+	ctx, in := context.Background(), integrator(money.Fixed(0), money.Fixed(0))
+	if _, _, err := s.CreateCharge(ctx, in, chargeRequest(1000)); !errors.Is(err, providerclient.ErrUnknownOutcome) {
+		t.Fatalf("err = %v, want the unknown outcome at b", err)
+	}
+	failed, _ := store.Charge(ctx, in.ID, "order-1")
+	if failed.Status != storage.ChargeFailed || failed.Provider != "b" {
+		t.Fatalf("charge %s at %q; want FAILED, recorded at b", failed.Status, failed.Provider)
+	}
+	ch, _, err := s.CreateCharge(ctx, in, chargeRequest(1000))
+	if err != nil || ch.Provider != "b" {
+		t.Fatalf("retry: %+v, %v; want issued by b", ch, err)
+	}
+	if aCreates, _ := a.counts(); aCreates != 1 {
+		t.Fatalf("a asked %d times; the retry went to a before b", aCreates)
+	}
+}

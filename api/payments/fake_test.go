@@ -88,9 +88,14 @@ func (f *fakeStore) IssueCharge(_ context.Context, id uuid.UUID, is storage.Char
 		})
 }
 
-func (f *fakeStore) FailCharge(_ context.Context, id uuid.UUID, reason string) (storage.Charge, error) {
+func (f *fakeStore) FailChargeAt(_ context.Context, id uuid.UUID, reason, provider string) (storage.Charge, error) {
 	return f.change(id, func(c *storage.Charge) bool { return c.Status == storage.ChargePending && c.PixID == nil },
-		func(c *storage.Charge) { c.Status, c.FailureReason = storage.ChargeFailed, &reason })
+		func(c *storage.Charge) {
+			c.Status, c.FailureReason = storage.ChargeFailed, &reason
+			if provider != "" {
+				c.Provider = provider
+			}
+		})
 }
 
 func (f *fakeStore) Charge(_ context.Context, integratorID int64, ref string) (storage.Charge, error) {

@@ -30,7 +30,7 @@ type Store interface {
 	CreateCharge(ctx context.Context, nc storage.NewCharge) (storage.Charge, bool, error)
 	ReopenCharge(ctx context.Context, id uuid.UUID) (storage.Charge, error)
 	IssueCharge(ctx context.Context, id uuid.UUID, is storage.ChargeIssue) (storage.Charge, error)
-	FailCharge(ctx context.Context, id uuid.UUID, reason string) (storage.Charge, error)
+	FailChargeAt(ctx context.Context, id uuid.UUID, reason, provider string) (storage.Charge, error)
 	Charge(ctx context.Context, integratorID int64, ref string) (storage.Charge, error)
 	ListCharges(ctx context.Context, p storage.ListParams) ([]storage.Charge, bool, error)
 	CreateWithdrawal(ctx context.Context, nw storage.NewWithdrawal) (storage.Transfer, bool, error)
