@@ -2,30 +2,39 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 )
 
 // StartWithdrawalSend records that a send of a PROCESSING, unsent
-// withdrawal to the provider it records begins, and reports whether it is
-// the first there: only then does a send that reached nothing (a refused
-// connection) prove the provider has no record of it.
-func (db *DB) StartWithdrawalSend(ctx context.Context, id uuid.UUID) (first bool, err error) {
-	tag, err := db.pool.Exec(ctx, `UPDATE withdrawals SET send_started = true
-		WHERE id = $1 AND NOT send_started AND status = 'PROCESSING' AND pix_id IS NULL`, id)
-	if err != nil {
-		return false, fmt.Errorf("storage: start withdrawal send %s: %w", id, err)
+// withdrawal to provider, the one it records, begins, and returns the
+// send's number there (1: the first, the only one whose refused connection
+// proves the provider has no record of it). ErrStateChanged: the
+// withdrawal was sent, finished or moved to another provider since the
+// caller read it; nothing is to be sent there.
+func (db *DB) StartWithdrawalSend(ctx context.Context, id uuid.UUID, provider string) (send int, err error) {
+	err = db.pool.QueryRow(ctx, `UPDATE withdrawals SET sends = sends + 1
+		WHERE id = $1 AND provider = $2 AND status = 'PROCESSING' AND pix_id IS NULL RETURNING sends`, id, provider).Scan(&send)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, fmt.Errorf("storage: start withdrawal send %s at %s: %w", id, provider, ErrStateChanged)
 	}
-	return tag.RowsAffected() == 1, nil
+	if err != nil {
+		return 0, fmt.Errorf("storage: start withdrawal send %s: %w", id, err)
+	}
+	return send, nil
 }
 
 // MoveWithdrawal records that a PROCESSING withdrawal no provider accepted
-// moves from provider from to provider to, its next send there a first
-// one. ErrStateChanged: it was accepted, finished or moved meanwhile.
-func (db *DB) MoveWithdrawal(ctx context.Context, id uuid.UUID, from, to string) error {
-	tag, err := db.pool.Exec(ctx, `UPDATE withdrawals SET provider = $3, send_started = false, updated_at = now()
-		WHERE id = $1 AND provider = $2 AND status = 'PROCESSING' AND pix_id IS NULL`, id, from, to)
+// moves from provider from to provider to, on the proof of send number
+// send there, its next send at to a first one. A send begun at from since
+// (another task's) may have reached it: then, as when it was accepted,
+// finished or moved meanwhile, it fails with ErrStateChanged.
+func (db *DB) MoveWithdrawal(ctx context.Context, id uuid.UUID, from, to string, send int) error {
+	tag, err := db.pool.Exec(ctx, `UPDATE withdrawals SET provider = $3, sends = 0, updated_at = now()
+		WHERE id = $1 AND provider = $2 AND sends = $4 AND status = 'PROCESSING' AND pix_id IS NULL`, id, from, to, send)
 	if err != nil {
 		return fmt.Errorf("storage: move withdrawal %s: %w", id, err)
 	}

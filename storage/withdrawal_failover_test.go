@@ -9,9 +9,10 @@ import (
 	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
-// The first send of a withdrawal at the provider it records is claimed
-// once; a move to the next provider makes the next send there a first one,
-// and only an unsent withdrawal moves, from the provider it records.
+// The sends of a withdrawal at the provider it records are numbered; a
+// move to the next provider makes the next send there a first one, and
+// only an unsent withdrawal moves, from the provider it records, on the
+// latest send's proof.
 func TestWithdrawalSendStartAndMove(t *testing.T) {
 	db := storagetest.NewDB(t)
 	ctx := context.Background()
@@ -23,28 +24,28 @@ func TestWithdrawalSendStartAndMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, want := range []bool{true, false, false} {
-		if first, err := db.StartWithdrawalSend(ctx, w.ID); err != nil || first != want {
-			t.Fatalf("start #%d = %v, %v; want %v", i, first, err, want)
+	for want := 1; want <= 3; want++ {
+		if send, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider); err != nil || send != want {
+			t.Fatalf("start = %v, %v; want send %d", send, err, want)
 		}
 	}
-	if err := db.MoveWithdrawal(ctx, w.ID, "elsewhere", "b"); !errors.Is(err, storage.ErrStateChanged) {
+	if err := db.MoveWithdrawal(ctx, w.ID, "elsewhere", "b", 3); !errors.Is(err, storage.ErrStateChanged) {
 		t.Fatalf("move from a provider it does not record = %v, want ErrStateChanged", err)
 	}
-	if err := db.MoveWithdrawal(ctx, w.ID, storage.DefaultProvider, "b"); err != nil {
+	if err := db.MoveWithdrawal(ctx, w.ID, storage.DefaultProvider, "b", 3); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.TransferByID(ctx, storage.KindWithdrawal, w.ID)
 	if err != nil || got.Provider != "b" {
 		t.Fatalf("after the move: provider %q, %v; want b", got.Provider, err)
 	}
-	if first, err := db.StartWithdrawalSend(ctx, w.ID); err != nil || !first {
-		t.Fatalf("first send at b = %v, %v; want the first", first, err)
+	if send, err := db.StartWithdrawalSend(ctx, w.ID, "b"); err != nil || send != 1 {
+		t.Fatalf("first send at b = %v, %v; want 1", send, err)
 	}
 	if err := db.RecordTransferSent(ctx, storage.KindWithdrawal, w.ID, "pix-1", ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.MoveWithdrawal(ctx, w.ID, "b", "c"); !errors.Is(err, storage.ErrStateChanged) {
+	if err := db.MoveWithdrawal(ctx, w.ID, "b", "c", 1); !errors.Is(err, storage.ErrStateChanged) {
 		t.Fatalf("move of a withdrawal b accepted = %v, want ErrStateChanged", err)
 	}
 	mustAuditClean(t, db)

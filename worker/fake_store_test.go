@@ -36,9 +36,9 @@ type fakeStore struct {
 	infractions map[uuid.UUID]storage.Infraction
 	reads       int // charges and transfers read outside a transaction
 	// the withdrawals' failover: sends started, moves made, the route
-	sendStarted map[uuid.UUID]bool
-	moves       []string
-	route       *storage.Route
+	sends map[uuid.UUID]int
+	moves []string
+	route *storage.Route
 }
 
 func newFakeStore() *fakeStore {
@@ -286,32 +286,32 @@ func (s *fakeStore) PruneSentOutbox(context.Context, time.Duration, int) (int64,
 
 func (s *fakeStore) Ping(context.Context) error { return nil }
 
-// StartWithdrawalSend: the first send at the recorded provider is the one
-// that finds sendStarted unset.
-func (s *fakeStore) StartWithdrawalSend(_ context.Context, id uuid.UUID) (bool, error) {
+// StartWithdrawalSend numbers the sends at the recorded provider, as
+// storage does.
+func (s *fakeStore) StartWithdrawalSend(_ context.Context, id uuid.UUID, provider string) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.sendStarted == nil {
-		s.sendStarted = map[uuid.UUID]bool{}
+	if s.sends == nil {
+		s.sends = map[uuid.UUID]int{}
 	}
 	t, ok := s.transfers[id]
-	if !ok || s.sendStarted[id] || t.Status != storage.TransferProcessing || t.PixID != nil {
-		return false, nil
+	if !ok || t.Provider != provider || t.Status != storage.TransferProcessing || t.PixID != nil {
+		return 0, storage.ErrStateChanged
 	}
-	s.sendStarted[id] = true
-	return true, nil
+	s.sends[id]++
+	return s.sends[id], nil
 }
 
-func (s *fakeStore) MoveWithdrawal(_ context.Context, id uuid.UUID, from, to string) error {
+func (s *fakeStore) MoveWithdrawal(_ context.Context, id uuid.UUID, from, to string, send int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, ok := s.transfers[id]
-	if !ok || t.Provider != from || t.Status != storage.TransferProcessing || t.PixID != nil {
+	if !ok || t.Provider != from || s.sends[id] != send || t.Status != storage.TransferProcessing || t.PixID != nil {
 		return storage.ErrStateChanged
 	}
 	t.Provider = to
 	s.transfers[id] = t
-	delete(s.sendStarted, id)
+	delete(s.sends, id)
 	s.moves = append(s.moves, from+"→"+to)
 	return nil
 }

@@ -41,10 +41,11 @@ type transferStore interface {
 	RecordResent(ctx context.Context, kind storage.TransferKind, id uuid.UUID, oldPixID, newPixID string) error
 	FlagTransfer(ctx context.Context, kind storage.TransferKind, id uuid.UUID, reason string) (bool, error)
 	CountFlaggedTransfers(ctx context.Context) (map[storage.TransferKind]int, error)
-	// A withdrawal's failover: the first send at the provider it records,
-	// its move to the next provider of its integrator's route.
-	StartWithdrawalSend(ctx context.Context, id uuid.UUID) (first bool, err error)
-	MoveWithdrawal(ctx context.Context, id uuid.UUID, from, to string) error
+	// A withdrawal's failover: each send at the provider it records,
+	// numbered; its move to the next provider of its integrator's route, on
+	// one send's proof.
+	StartWithdrawalSend(ctx context.Context, id uuid.UUID, provider string) (send int, err error)
+	MoveWithdrawal(ctx context.Context, id uuid.UUID, from, to string, send int) error
 	RouteFor(ctx context.Context, integratorID int64) (storage.Route, error)
 }
 

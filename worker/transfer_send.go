@@ -59,19 +59,22 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 	if t.Status != storage.TransferProcessing || t.PixID != nil {
 		return nil // already sent, or already final
 	}
-	first, err := w.startSend(ctx, t)
+	send, err := w.startSend(ctx, t)
+	if errors.Is(err, storage.ErrStateChanged) && w.sentMeanwhile(ctx, t) {
+		return nil // a concurrent delivery of the task sent it, or it finished
+	}
 	if err != nil {
 		return err
 	}
 	pixID, err := w.send(ctx, t)
 	for kind == storage.KindWithdrawal && err != nil {
-		next, ferr := w.failoverWithdrawal(ctx, t, err, first)
+		next, ferr := w.failoverWithdrawal(ctx, t, err, send)
 		if ferr != nil || next == "" {
 			err = cmp.Or(ferr, err)
 			break
 		}
 		t.Provider = next
-		if first, err = w.startSend(ctx, t); err != nil {
+		if send, err = w.startSend(ctx, t); err != nil {
 			return err
 		}
 		pixID, err = w.send(ctx, t)
@@ -95,14 +98,23 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 }
 
 // startSend records, before a withdrawal is sent, that a send to the
-// provider it records begins, and reports whether it is the first there
-// (see failoverWithdrawal). Other transfers go to their charge's provider
-// whatever happens, and need no record of it.
-func (w *Worker) startSend(ctx context.Context, t storage.Transfer) (first bool, err error) {
+// provider it records begins, and returns its number there (see
+// failoverWithdrawal). A withdrawal moved to another provider since t was
+// read is not sent where it was: storage.ErrStateChanged, and the task,
+// retried, reads where it is now. Other transfers go to their charge's
+// provider whatever happens, and need no record of it.
+func (w *Worker) startSend(ctx context.Context, t storage.Transfer) (send int, err error) {
 	if t.Kind != storage.KindWithdrawal {
-		return false, nil
+		return 0, nil
 	}
-	return w.transfers.StartWithdrawalSend(ctx, t.ID)
+	return w.transfers.StartWithdrawalSend(ctx, t.ID, t.Provider)
+}
+
+// sentMeanwhile reports whether transfer t, read unsent, has been sent or
+// has finished since.
+func (w *Worker) sentMeanwhile(ctx context.Context, t storage.Transfer) bool {
+	now, err := w.transfers.TransferByID(ctx, t.Kind, t.ID)
+	return err == nil && (now.Status != storage.TransferProcessing || now.PixID != nil)
 }
 
 // send hands a transfer to the provider, the first time or again, and

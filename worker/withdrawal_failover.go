@@ -10,8 +10,8 @@ import (
 )
 
 // failoverWithdrawal decides, after a failed send of withdrawal t at the
-// provider it records (firstSend: the first there, see startSend), whether it moves to the next provider of its
-// integrator's route, and moves it: it returns the next provider, or ""
+// provider it records (send: its number there, see startSend), whether it
+// moves to the next provider of its integrator's route, and moves it: it returns the next provider, or ""
 // when it stays (sendErr then decides, as with one provider: a rejection
 // fails it, anything else is retried there).
 //
@@ -21,9 +21,10 @@ import (
 // bulkhead) on its first send there; or, after a later send that reached
 // nothing, a read by PixGate's id that answers not found. The move is
 // recorded before the next send, and only if no provider accepted it
-// meanwhile.
-func (w *Worker) failoverWithdrawal(ctx context.Context, t storage.Transfer, sendErr error, firstSend bool) (string, error) {
-	verdict := fleet.PayoutVerdict(sendErr, firstSend)
+// meanwhile and no other send began at its provider since this one (a
+// concurrent send, which may have reached it).
+func (w *Worker) failoverWithdrawal(ctx context.Context, t storage.Transfer, sendErr error, send int) (string, error) {
+	verdict := fleet.PayoutVerdict(sendErr, send == 1)
 	if verdict == fleet.ReadFirst {
 		p, err := w.providerAt(t.Provider)
 		if err != nil {
@@ -43,9 +44,9 @@ func (w *Worker) failoverWithdrawal(ctx context.Context, t storage.Transfer, sen
 	if next == "" {
 		return "", nil
 	}
-	if err := w.transfers.MoveWithdrawal(ctx, t.ID, t.Provider, next); err != nil {
-		// ErrStateChanged: accepted, finished or moved meanwhile; the task
-		// is retried and finds out which.
+	if err := w.transfers.MoveWithdrawal(ctx, t.ID, t.Provider, next, send); err != nil {
+		// ErrStateChanged: accepted, finished, moved or sent again
+		// meanwhile; the task is retried and finds out which.
 		return "", err
 	}
 	if f, ok := w.provider.(interface {

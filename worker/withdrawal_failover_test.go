@@ -100,7 +100,7 @@ func TestWithdrawalFailover(t *testing.T) {
 			tr.Provider = "a"
 			st.transfers[tr.ID] = tr
 			if tc.sentBefore {
-				if _, err := st.StartWithdrawalSend(context.Background(), tr.ID); err != nil {
+				if _, err := st.StartWithdrawalSend(context.Background(), tr.ID, tr.Provider); err != nil {
 					t.Fatal(err)
 				}
 			}

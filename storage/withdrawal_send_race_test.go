@@ -1,0 +1,65 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/storagetest"
+)
+
+// Two sends of one withdrawal may run at once (a redriven send task beside
+// the original's retry). A refused first send proves nothing once another
+// send has begun at the same provider: that one may have reached it, so
+// the withdrawal does not move on the first's proof.
+func TestWithdrawalDoesNotMovePastAnotherSend(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	w := newSentWithdrawal(t, db)
+	one, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider)
+	if err != nil || one != 1 {
+		t.Fatalf("first send = %v, %v", one, err)
+	}
+	if _, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MoveWithdrawal(ctx, w.ID, storage.DefaultProvider, "b", one); !errors.Is(err, storage.ErrStateChanged) {
+		t.Fatalf("move on the first send's proof while a second send began = %v, want ErrStateChanged", err)
+	}
+	mustAuditClean(t, db)
+}
+
+// A send task that read the withdrawal before it moved does not send it to
+// the provider it has left.
+func TestWithdrawalSendRefusedAtAProviderItLeft(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	w := newSentWithdrawal(t, db)
+	send, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MoveWithdrawal(ctx, w.ID, storage.DefaultProvider, "b", send); err != nil {
+		t.Fatal(err)
+	}
+	// The stale task still holds the withdrawal at the default provider.
+	if _, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider); !errors.Is(err, storage.ErrStateChanged) {
+		t.Fatalf("a send at the provider it left = %v, want ErrStateChanged", err)
+	}
+	mustAuditClean(t, db)
+}
+
+func newSentWithdrawal(t *testing.T, db *storage.DB) storage.Transfer {
+	t.Helper()
+	ctx := context.Background()
+	in := newIntegrator(t, db)
+	if _, err := db.CreditWallet(ctx, in.ID, 1000, "seed"); err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 300, 50, "order-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
