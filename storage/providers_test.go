@@ -145,6 +145,11 @@ func TestSetRouteRefusals(t *testing.T) {
 		{"withdrawal twice", storage.Route{Charges: steps(0), Withdrawals: []string{"a", "a"}}, "withdrawals"},
 		{"mixed weights", storage.Route{Charges: steps(80, 0), Withdrawals: []string{"a"}}, "charges"},
 		{"negative weight", storage.Route{Charges: steps(-1), Withdrawals: []string{"a"}}, "charges"},
+		// Weights are stored as 32-bit integers: one past their range
+		// would be stored negative (no share) or wrapped to another.
+		{"weight past the column", storage.Route{Charges: steps(1<<31, 1), Withdrawals: []string{"a"}}, "charges"},
+		{"weight wrapping to 1", storage.Route{Charges: steps(1<<32+1, 1), Withdrawals: []string{"a"}}, "charges"},
+		{"weight past the limit", storage.Route{Charges: steps(storage.MaxRouteWeight+1, 1), Withdrawals: []string{"a"}}, "charges"},
 		{"no charges", storage.Route{Withdrawals: []string{"a"}}, "charges"},
 		{"no withdrawals", storage.Route{Charges: steps(0)}, "withdrawals"},
 	} {

@@ -47,8 +47,14 @@ type RouteError struct {
 func (e *RouteError) Error() string { return e.List + ": " + e.Err.Error() }
 func (e *RouteError) Unwrap() error { return e.Err }
 
-// checkRoute refuses an empty list, a provider twice in a list, and
-// weights that are neither all zero nor all positive.
+// MaxRouteWeight is the largest weight of a route's provider: weights are
+// shares, and one past the column that keeps them (32 bits) would be
+// stored as another, or as none.
+const MaxRouteWeight = 1_000_000
+
+// checkRoute refuses an empty list, a provider twice in a list, weights
+// that are neither all zero nor all positive, and a weight above
+// MaxRouteWeight.
 func checkRoute(r Route) error {
 	if len(r.Charges) == 0 {
 		return &RouteError{List: "charges", Err: errors.New("at least one provider is needed")}
@@ -62,6 +68,8 @@ func checkRoute(r Route) error {
 		switch {
 		case s.Weight < 0 || (s.Weight > 0) != weighted:
 			return &RouteError{List: "charges", Err: errors.New("weights are positive whole numbers, given for every provider or for none")}
+		case s.Weight > MaxRouteWeight:
+			return &RouteError{List: "charges", Err: fmt.Errorf("the weight of %q is above %d", s.Provider, MaxRouteWeight)}
 		case seen[s.Provider]:
 			return &RouteError{List: "charges", Err: fmt.Errorf("provider %q appears twice", s.Provider)}
 		}
