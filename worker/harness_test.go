@@ -34,6 +34,7 @@ type harness struct {
 	integrator storage.Integrator
 	log        *slog.Logger
 	reconcile  ReconcileConfig // for the workers the harness starts
+	sbURL      string          // the sandbox's base URL
 }
 
 func newHarness(t *testing.T) *harness {
@@ -47,6 +48,7 @@ func newHarness(t *testing.T) *harness {
 	h.sb = sandbox.New(sandbox.Config{SettleDelay: time.Hour})
 	srv := httptest.NewServer(h.sb.Handler())
 	t.Cleanup(func() { srv.Close(); h.sb.Close() })
+	h.sbURL = srv.URL
 	pcfg := providerclient.Config{BaseURL: srv.URL, ClientID: "sandbox", ClientSecret: "sandbox",
 		Timeout: 2 * time.Second, BreakerOpenTimeout: 200 * time.Millisecond}
 	h.provider = family.NewBase(pcfg)
