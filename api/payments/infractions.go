@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"cmp"
 	"context"
 	"errors"
 
@@ -40,8 +41,9 @@ func (s *Service) Infraction(ctx context.Context, integratorID int64, id uuid.UU
 }
 
 // DefendInfraction records the integrator's defense of an open infraction
-// and passes it to the provider where the provider takes defenses (efi);
-// one that takes none (the family) leaves it with PixGate, for the
+// and passes it to the provider that took the disputed charge (which
+// holds the infraction), where that provider takes defenses (efi); one
+// that takes none (the family) leaves it with PixGate, for the
 // integrator's records and its operator, and forwarded stays false. An
 // infraction takes one defense: the claim (storage.ClaimDefense) makes two
 // concurrent ones reach the provider once. A provider's refusal or failure
@@ -53,11 +55,8 @@ func (s *Service) DefendInfraction(ctx context.Context, integratorID int64, id u
 	if err != nil {
 		return inf, err
 	}
-	d, ok := s.provider.(defender)
-	if !ok || !d.Capabilities().InfractionDefense {
-		return inf, nil
-	}
 	ref := providerclient.InfractionRef{ProviderID: inf.ProviderID}
+	var at any = s.provider
 	if c, err := s.infractions.ChargeByID(ctx, inf.ChargeID); err == nil {
 		ref.Charge = providerclient.Ref{Kind: providerclient.KindCharge, ID: c.ID.String()}
 		if c.PixID != nil {
@@ -66,6 +65,16 @@ func (s *Service) DefendInfraction(ctx context.Context, integratorID int64, id u
 		if c.EndToEndID != nil {
 			ref.Charge.EndToEndID = *c.EndToEndID
 		}
+		// The disputed charge's provider holds the infraction.
+		if ps, ok := s.provider.(Providers); ok {
+			if p, ok := ps.Provider(cmp.Or(c.Provider, providerclient.DefaultName)); ok {
+				at = p
+			}
+		}
+	}
+	d, ok := at.(defender)
+	if !ok || !d.Capabilities().InfractionDefense {
+		return inf, nil
 	}
 	if err := d.DefendInfraction(ctx, ref, text); err != nil {
 		if derr := s.infractions.DropDefense(context.WithoutCancel(ctx), id); derr != nil {
