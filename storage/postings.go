@@ -151,6 +151,18 @@ func reconciliationAdjusted(item uuid.UUID, provider string, delta money.Money, 
 		entry(ledger.Platform(ledger.Adjustments), delta))
 }
 
+// floatAdjusted books an operator's correction of what PixGate expects a
+// provider to hold: delta (positive: the provider holds that much more than
+// the records made PixGate expect, such as the money its account held
+// before PixGate's first transaction; negative: less, such as a tariff
+// charged outside any transaction) onto the provider's float, against the
+// platform adjustments account, under the operator's reference.
+func floatAdjusted(provider string, delta money.Money, reason, reference string) ledger.Transaction {
+	return posting("float:"+provider+":"+reference, "float.adjust", reason,
+		entry(ledger.Float(provider), -delta),
+		entry(ledger.Platform(ledger.Adjustments), delta))
+}
+
 // TransferPosting is the reference of a transfer's final posting: its
 // settlement when completed, the release of its reservation when failed.
 func TransferPosting(kind TransferKind, id uuid.UUID, completed bool) string {

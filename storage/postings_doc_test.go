@@ -75,6 +75,9 @@ var documentedPostings = map[string]struct {
 	"MED return completed": {"transferCompleted", func(v map[string]money.Money) ledger.Transaction {
 		return transferCompleted(KindMedReturn, testID, testIntegrator, testProvider, v["blocked"], 0)
 	}},
+	"`pixgate provider adjust`": {"floatAdjusted", func(v map[string]money.Money) ledger.Transaction {
+		return floatAdjusted(testProvider, v["delta"], "", docReference)
+	}},
 	"`pixgate reconcile resolve --post-adjustment`": {"reconciliationAdjusted", func(v map[string]money.Money) ledger.Transaction {
 		return reconciliationAdjusted(testID, testProvider, v["delta"], "")
 	}},
@@ -98,7 +101,7 @@ func TestLedgerDocAgreesWithThePostingBuilders(t *testing.T) {
 		}
 		seen[r.cause] = true
 		got := c.build(docValues)
-		reference := strings.NewReplacer("<id>", testID.String(), "<reference>", docReference).Replace(r.reference)
+		reference := strings.NewReplacer("<id>", testID.String(), "<reference>", docReference, "<provider>", testProvider).Replace(r.reference)
 		if got.Reference != reference || got.Kind != r.kind {
 			t.Errorf("%s: %s writes reference %q, kind %q; the doc says %q, %q", r.cause, c.builder, got.Reference, got.Kind, reference, r.kind)
 		}

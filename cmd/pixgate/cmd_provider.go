@@ -57,7 +57,8 @@ environment variable or the file it names. api and worker processes build
 their connectors at start: restart them after adding or changing a provider.
 Routes (pixgate route) say which providers take which integrator's money.`}
 	cmd.AddCommand(c.providerAddCommand(), c.providerListCommand(), c.providerUpdateCommand(),
-		c.providerEnableCommand("disable", false), c.providerEnableCommand("enable", true), c.providerBalanceCommand())
+		c.providerEnableCommand("disable", false), c.providerEnableCommand("enable", true), c.providerBalanceCommand(),
+		c.providerAdjustCommand())
 	return cmd
 }
 

@@ -132,6 +132,37 @@ func TestProviderBalance(t *testing.T) {
 		t.Fatalf("provider balance a = %+v", v)
 	}
 
+	// What the account held before PixGate, told to the ledger once: the
+	// difference is gone, and a retry of the same adjustment posts nothing.
+	var adj floatAdjustView
+	p.json(&adj, "provider", "adjust", "a", "--amount", "123.45", "--reason", "balance before PixGate", "--reference", "OPS-1")
+	if adj.Adjusted != 12345 || adj.Float != 12345 {
+		t.Fatalf("provider adjust a = %+v", adj)
+	}
+	p.json(&out, "provider", "balance", "a")
+	if v := out.Providers[0]; v.Float != 12345 || v.Difference == nil || *v.Difference != 0 {
+		t.Fatalf("provider balance a after the adjustment = %+v", v)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"a", "--amount", "123.45", "--reason", "again", "--reference", "OPS-1"}, `reference "OPS-1" was already posted`},
+		{[]string{"a", "--amount=-0.00", "--reason", "r"}, "--amount"},
+		{[]string{"a", "--amount", "1,00", "--reason", "r"}, "--amount"},
+		{[]string{"a", "--amount", "1.00", "--reason", " "}, "--reason"},
+		{[]string{"zz", "--amount", "1.00", "--reason", "r"}, `provider "zz" not found`},
+	} {
+		code, _, errs := p.run(append([]string{"provider", "adjust"}, tc.args...)...)
+		if code == 0 || !strings.Contains(errs, tc.want) {
+			t.Errorf("provider adjust %v: exit %d, %s; want %q", tc.args, code, errs, tc.want)
+		}
+	}
+	p.json(&out, "provider", "balance", "a")
+	if v := out.Providers[0]; v.Float != 12345 {
+		t.Fatalf("refused adjustments moved the float: %+v", v)
+	}
+
 	os.Unsetenv("PROVIDER_A_SECRET")
 	code, stdout, errs := p.run("provider", "balance", "a")
 	if code == 0 || !strings.Contains(errs+stdout, "PROVIDER_A_SECRET is not set") || strings.Contains(errs+stdout, "s3cret") {
