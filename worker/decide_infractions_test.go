@@ -56,7 +56,7 @@ func TestInfractionAppliedOnceWhateverBringsIt(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				inf, _ := d.ReadInfraction(ctx, providerclient.InfractionRef{ProviderID: "inf-1"})
-				if _, err := w.applyInfraction(ctx, inf, nil); err != nil {
+				if _, err := w.applyInfraction(ctx, providerclient.DefaultName, inf, nil); err != nil {
 					t.Error(err)
 				}
 			}()
@@ -98,13 +98,13 @@ func TestInfractionAppliedOnceWhateverBringsIt(t *testing.T) {
 func TestInfractionFirstSeenClosed(t *testing.T) {
 	w, st, _, c := medWorker(t)
 	ctx := context.Background()
-	o, err := w.applyInfraction(ctx, &providerclient.Infraction{ProviderID: "inf-2", Charge: providerclient.Ref{ProviderID: *c.PixID},
+	o, err := w.applyInfraction(ctx, providerclient.DefaultName, &providerclient.Infraction{ProviderID: "inf-2", Charge: providerclient.Ref{ProviderID: *c.PixID},
 		Amount: 100, Status: providerclient.InfractionDisagreed}, nil)
 	if err != nil || o.kind != applied || !slices.Equal(st.postings, []string{
 		"infraction:" + firstInfraction(st).ID.String() + ":block", "infraction:" + firstInfraction(st).ID.String() + ":release"}) {
 		t.Fatalf("outcome %v, %v; postings %v", o, err, st.postings)
 	}
-	o, err = w.applyInfraction(ctx, &providerclient.Infraction{ProviderID: "inf-3", Charge: providerclient.Ref{ProviderID: "nope"},
+	o, err = w.applyInfraction(ctx, providerclient.DefaultName, &providerclient.Infraction{ProviderID: "inf-3", Charge: providerclient.Ref{ProviderID: "nope"},
 		Amount: 100, Status: providerclient.InfractionOpen}, nil)
 	if err != nil || o.kind != ignored {
 		t.Fatalf("unknown charge: %v, %v", o, err)
@@ -118,7 +118,7 @@ func TestMedReturnIsFoundNeverSent(t *testing.T) {
 	ctx := context.Background()
 	d.set(providerclient.Infraction{ProviderID: "inf-4", Charge: providerclient.Ref{ProviderID: *c.PixID}, Amount: 5000,
 		Status: providerclient.InfractionAgreed})
-	if _, err := w.applyInfraction(ctx, mustRead(t, d, "inf-4"), nil); err != nil {
+	if _, err := w.applyInfraction(ctx, providerclient.DefaultName, mustRead(t, d, "inf-4"), nil); err != nil {
 		t.Fatal(err)
 	}
 	ret := *firstInfraction(st).MedReturnID

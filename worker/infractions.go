@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,13 +32,14 @@ func (w *Worker) applyInfractionEvent(ctx context.Context, ev storage.ProviderEv
 		inf   *providerclient.Infraction
 		err   error
 		asked bool
+		from  string
 	)
 	for _, p := range w.everyProvider() {
 		d := disputesOf(p)
 		if d == nil {
 			continue
 		}
-		asked = true
+		asked, from = true, nameOf(p)
 		if inf, err = d.ReadInfraction(ctx, providerclient.InfractionRef{ProviderID: ev.TransactionID}); !errors.Is(err, providerclient.ErrRejected) {
 			break
 		}
@@ -57,7 +59,7 @@ func (w *Worker) applyInfractionEvent(ctx context.Context, ev storage.ProviderEv
 	if err != nil {
 		return err
 	}
-	o, err := w.applyInfraction(ctx, inf, w.markInfractionEvent(ctx, ev, inf))
+	o, err := w.applyInfraction(ctx, from, inf, w.markInfractionEvent(ctx, ev, inf))
 	if err != nil {
 		return err
 	}
@@ -80,7 +82,7 @@ func (w *Worker) markInfractionEvent(ctx context.Context, ev storage.ProviderEve
 // (released, or reserved for a MED return the provider makes). An
 // infraction first seen already closed is recorded and closed in the same
 // transaction. Each step writes the postback of the status it reaches.
-func (w *Worker) applyInfraction(ctx context.Context, inf *providerclient.Infraction, also alsoFunc) (outcome, error) {
+func (w *Worker) applyInfraction(ctx context.Context, from string, inf *providerclient.Infraction, also alsoFunc) (outcome, error) {
 	if also == nil {
 		also = func(Tx, outcome) error { return nil }
 	}
@@ -93,6 +95,11 @@ func (w *Worker) applyInfraction(ctx context.Context, inf *providerclient.Infrac
 	}
 	if err != nil {
 		return outcome{}, err
+	}
+	if at := cmp.Or(c.Provider, providerclient.DefaultName); w.severalProviders() && at != from {
+		w.log.Warn("infraction reported by a provider that did not take its charge; ignored", "infraction", inf.ProviderID,
+			"from", from, "charge_id", c.ID, "charge_provider", at)
+		return w.record(ctx, outcome{ignored, "infraction " + inf.ProviderID + " from provider " + from + " on a charge of provider " + at}, also)
 	}
 	known, err := w.infractions.InfractionOf(ctx, c.ID, inf.ProviderID)
 	switch {

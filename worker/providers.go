@@ -44,3 +44,20 @@ func (w *Worker) everyProvider() []Provider {
 	}
 	return out
 }
+
+// severalProviders reports whether the process has a fleet of named
+// providers, whose answers are checked against the provider each record
+// names; a process with one provider that is no fleet has only it.
+func (w *Worker) severalProviders() bool {
+	_, ok := w.provider.(providers)
+	return ok
+}
+
+// nameOf is the name of one of the process's providers (a fleet's
+// providers each have theirs); the default's for one that has none.
+func nameOf(p Provider) string {
+	if n, ok := p.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return providerclient.DefaultName
+}

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"time"
@@ -24,9 +25,9 @@ func (w *Worker) reconcileInfractions(ctx context.Context, _ int64) error {
 	}
 	return forEach(ctx, w, "infractions", open, func(i storage.Infraction) string { return i.ID.String() },
 		func(i storage.Infraction) error {
-			ref, at := providerclient.InfractionRef{ProviderID: i.ProviderID}, d
+			ref, at, from := providerclient.InfractionRef{ProviderID: i.ProviderID}, d, providerclient.DefaultName
 			if c, err := w.charges.ChargeByID(ctx, i.ChargeID); err == nil {
-				ref.Charge = chargeRef(c)
+				ref.Charge, from = chargeRef(c), cmp.Or(c.Provider, providerclient.DefaultName)
 				// The disputed charge's provider holds the infraction.
 				p, err := w.providerAt(c.Provider)
 				if err != nil {
@@ -38,7 +39,7 @@ func (w *Worker) reconcileInfractions(ctx context.Context, _ int64) error {
 			}
 			inf, err := at.ReadInfraction(ctx, ref)
 			if err == nil {
-				_, err = w.applyInfraction(ctx, inf, nil)
+				_, err = w.applyInfraction(ctx, from, inf, nil)
 			}
 			if err != nil || inf.Status == providerclient.InfractionOpen {
 				return touchOnError(err, func() error { return w.infractions.TouchInfraction(ctx, i.ID) })
@@ -69,7 +70,7 @@ func (w *Worker) pollInfractions(ctx context.Context, slot int64) error {
 		}
 		errs = append(errs, forEach(ctx, w, "infraction poll", list, func(i providerclient.Infraction) string { return i.ProviderID },
 			func(i providerclient.Infraction) error {
-				_, err := w.applyInfraction(ctx, &i, nil)
+				_, err := w.applyInfraction(ctx, nameOf(p), &i, nil)
 				return err
 			}))
 	}
