@@ -38,13 +38,13 @@ type providerView struct {
 }
 
 func viewProvider(p storage.Provider) providerView {
-	return providerView{Name: p.Name, Kind: p.Kind, URL: p.URL, ClientID: p.ClientID, ClientSecretRef: p.ClientSecretRef,
+	return providerView{Name: p.Name, Kind: p.Kind, URL: maskURL(p.URL), ClientID: p.ClientID, ClientSecretRef: p.ClientSecretRef,
 		CertFile: p.CertFile, KeyFile: p.KeyFile, CAFile: p.CAFile, PixKey: p.PixKey, Enabled: p.Enabled, CreatedAt: &p.CreatedAt}
 }
 
 // defaultProviderView is the provider of PIXGATE_PROVIDER_*.
 func (c *cli) defaultProviderView() providerView {
-	return providerView{Name: storage.DefaultProvider, Kind: strings.ToLower(c.cfg.ProviderKind), URL: c.cfg.ProviderURL,
+	return providerView{Name: storage.DefaultProvider, Kind: strings.ToLower(c.cfg.ProviderKind), URL: maskURL(c.cfg.ProviderURL),
 		ClientID: c.cfg.ProviderClientID, ClientSecretRef: "env:PIXGATE_PROVIDER_CLIENT_SECRET", CertFile: c.cfg.ProviderCertFile,
 		KeyFile: c.cfg.ProviderKeyFile, CAFile: c.cfg.ProviderCAFile, PixKey: c.cfg.ProviderPixKey, Enabled: true, FromEnvironment: true}
 }
@@ -111,8 +111,14 @@ func (f *providerFlags) apply(fs *pflag.FlagSet, p *storage.Provider) error {
 	if !slices.Contains(connectors.Kinds, p.Kind) {
 		return fmt.Errorf("--kind %q is not one of %s", p.Kind, strings.Join(connectors.Kinds, ", "))
 	}
-	if u, err := url.Parse(p.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("--url %q is not an http or https URL", p.URL)
+	u, err := url.Parse(p.URL)
+	switch {
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return fmt.Errorf("--url %q is not an http or https URL", maskURL(p.URL))
+	case u.User != nil:
+		// The record is stored and printed as it is: a credential has no
+		// place in it.
+		return errors.New("--url: a provider's URL carries no user or password; the client secret goes in --client-secret-env or --client-secret-file")
 	}
 	return nil
 }
