@@ -51,39 +51,68 @@ func (r *retrier) newBackOff() backoff.BackOff {
 // outcome is unknown, a later attempt that fails without sending anything
 // (unavailable, breaker open) does not make the call's outcome known, so
 // the unknown outcome is what is returned. Only an answer (a success or a
-// rejection) settles it.
+// rejection) settles it. Likewise an attempt the provider answered (a 5xx:
+// the request reached it) is not forgotten for a later one that reached
+// nothing (a refused connection), which would say nothing was ever sent.
 func repeat[T any](ctx context.Context, r *retrier, safe bool, call func() (*T, error)) (*T, error) {
 	b := r.newBackOff()
-	var unknown error
+	var unknown, reached error
 	for {
 		res, err := call()
-		if err != nil && errors.Is(err, ErrUnknownOutcome) {
+		switch {
+		case err == nil:
+		case errors.Is(err, ErrUnknownOutcome):
 			unknown = err
+		case answered(err):
+			reached = err
 		}
 		if err == nil || !safe || !transient(err) || refused(err) || ctx.Err() != nil {
-			return res, keepUnknown(err, unknown)
+			return res, keepUnknown(err, unknown, reached)
 		}
 		wait := b.NextBackOff()
 		if wait == backoff.Stop {
-			return res, keepUnknown(err, unknown)
+			return res, keepUnknown(err, unknown, reached)
 		}
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return res, keepUnknown(err, unknown)
+			return res, keepUnknown(err, unknown, reached)
 		}
 	}
 }
 
 // keepUnknown is err, or the earlier unknown outcome when err only says
-// that the last attempt sent nothing.
-func keepUnknown(err, unknown error) error {
-	if unknown != nil && errors.Is(err, ErrUnavailable) {
+// that the last attempt sent nothing or was unavailable, or the earlier
+// answered attempt when err says the last one reached nothing.
+func keepUnknown(err, unknown, reached error) error {
+	switch {
+	case unknown != nil && errors.Is(err, ErrUnavailable):
 		return unknown
+	case reached != nil && errors.Is(err, ErrUnavailable) && !answered(err):
+		return reached
 	}
 	return err
+}
+
+// answered says the provider answered the attempt with a status
+// (anywhere in err's tree).
+func answered(err error) bool {
+	if pe, ok := err.(*Error); ok && pe.StatusCode != 0 {
+		return true
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return answered(u.Unwrap())
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if answered(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // refused says the provider refused the connection: nothing listens.
