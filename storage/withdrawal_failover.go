@@ -16,7 +16,7 @@ import (
 // withdrawal was sent, finished or moved to another provider since the
 // caller read it; nothing is to be sent there.
 func (db *DB) StartWithdrawalSend(ctx context.Context, id uuid.UUID, provider string) (send int, err error) {
-	err = db.pool.QueryRow(ctx, `UPDATE withdrawals SET sends = sends + 1
+	err = db.pool.QueryRow(ctx, `UPDATE withdrawals SET sends = sends + 1, sending = sending + 1
 		WHERE id = $1 AND provider = $2 AND status = 'PROCESSING' AND pix_id IS NULL RETURNING sends`, id, provider).Scan(&send)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, fmt.Errorf("storage: start withdrawal send %s at %s: %w", id, provider, ErrStateChanged)
@@ -30,16 +30,28 @@ func (db *DB) StartWithdrawalSend(ctx context.Context, id uuid.UUID, provider st
 // MoveWithdrawal records that a PROCESSING withdrawal no provider accepted
 // moves from provider from to provider to, on the proof of send number
 // send there, its next send at to a first one. A send begun at from since
-// (another task's) may have reached it: then, as when it was accepted,
-// finished or moved meanwhile, it fails with ErrStateChanged.
+// (another task's), or one begun before and not ended (EndWithdrawalSend),
+// may have reached it: then, as when it was accepted, finished or moved
+// meanwhile, it fails with ErrStateChanged.
 func (db *DB) MoveWithdrawal(ctx context.Context, id uuid.UUID, from, to string, send int) error {
 	tag, err := db.pool.Exec(ctx, `UPDATE withdrawals SET provider = $3, sends = 0, updated_at = now()
-		WHERE id = $1 AND provider = $2 AND sends = $4 AND status = 'PROCESSING' AND pix_id IS NULL`, id, from, to, send)
+		WHERE id = $1 AND provider = $2 AND sends = $4 AND sending = 0 AND status = 'PROCESSING' AND pix_id IS NULL`, id, from, to, send)
 	if err != nil {
 		return fmt.Errorf("storage: move withdrawal %s: %w", id, err)
 	}
 	if tag.RowsAffected() != 1 {
 		return fmt.Errorf("storage: move withdrawal %s from %s: %w", id, from, ErrStateChanged)
+	}
+	return nil
+}
+
+// EndWithdrawalSend records that a send StartWithdrawalSend began has
+// ended, whatever its outcome. A send that never records its end (its
+// process died) keeps the withdrawal where it is: it is retried and read
+// there, never moved.
+func (db *DB) EndWithdrawalSend(ctx context.Context, id uuid.UUID) error {
+	if _, err := db.pool.Exec(ctx, `UPDATE withdrawals SET sending = greatest(sending - 1, 0) WHERE id = $1`, id); err != nil {
+		return fmt.Errorf("storage: end withdrawal send %s: %w", id, err)
 	}
 	return nil
 }

@@ -28,6 +28,9 @@ func TestWithdrawalSendStartAndMove(t *testing.T) {
 		if send, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider); err != nil || send != want {
 			t.Fatalf("start = %v, %v; want send %d", send, err, want)
 		}
+		if err := db.EndWithdrawalSend(ctx, w.ID); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := db.MoveWithdrawal(ctx, w.ID, "elsewhere", "b", 3); !errors.Is(err, storage.ErrStateChanged) {
 		t.Fatalf("move from a provider it does not record = %v, want ErrStateChanged", err)

@@ -24,6 +24,11 @@ func TestWithdrawalDoesNotMovePastAnotherSend(t *testing.T) {
 	if _, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider); err != nil {
 		t.Fatal(err)
 	}
+	for range 2 { // both sends ended: the second may have reached it all the same
+		if err := db.EndWithdrawalSend(ctx, w.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := db.MoveWithdrawal(ctx, w.ID, storage.DefaultProvider, "b", one); !errors.Is(err, storage.ErrStateChanged) {
 		t.Fatalf("move on the first send's proof while a second send began = %v, want ErrStateChanged", err)
 	}
@@ -38,6 +43,9 @@ func TestWithdrawalSendRefusedAtAProviderItLeft(t *testing.T) {
 	w := newSentWithdrawal(t, db)
 	send, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.EndWithdrawalSend(ctx, w.ID); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.MoveWithdrawal(ctx, w.ID, storage.DefaultProvider, "b", send); err != nil {
@@ -62,4 +70,33 @@ func newSentWithdrawal(t *testing.T, db *storage.DB) storage.Transfer {
 		t.Fatal(err)
 	}
 	return w
+}
+
+// A later send's proof (a refused connection, then a read that finds
+// nothing) does not move a withdrawal while an earlier send is still in
+// flight at the same provider: that one may yet reach it.
+func TestWithdrawalDoesNotMoveWhileAnEarlierSendIsInFlight(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	w := newSentWithdrawal(t, db)
+	if _, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider); err != nil { // in flight
+		t.Fatal(err)
+	}
+	later, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.EndWithdrawalSend(ctx, w.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MoveWithdrawal(ctx, w.ID, storage.DefaultProvider, "b", later); !errors.Is(err, storage.ErrStateChanged) {
+		t.Fatalf("move while an earlier send is in flight = %v, want ErrStateChanged", err)
+	}
+	if err := db.EndWithdrawalSend(ctx, w.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MoveWithdrawal(ctx, w.ID, storage.DefaultProvider, "b", later); err != nil {
+		t.Fatalf("move once every send ended = %v", err)
+	}
+	mustAuditClean(t, db)
 }

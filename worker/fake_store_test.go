@@ -302,6 +302,8 @@ func (s *fakeStore) StartWithdrawalSend(_ context.Context, id uuid.UUID, provide
 	return s.sends[id], nil
 }
 
+func (s *fakeStore) EndWithdrawalSend(context.Context, uuid.UUID) error { return nil }
+
 func (s *fakeStore) MoveWithdrawal(_ context.Context, id uuid.UUID, from, to string, send int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -66,7 +66,7 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 	if err != nil {
 		return err
 	}
-	pixID, err := w.send(ctx, t)
+	pixID, err := w.sendStarted(ctx, t)
 	for kind == storage.KindWithdrawal && err != nil {
 		next, ferr := w.failoverWithdrawal(ctx, t, err, send)
 		if ferr != nil || next == "" {
@@ -77,7 +77,7 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 		if send, err = w.startSend(ctx, t); err != nil {
 			return err
 		}
-		pixID, err = w.send(ctx, t)
+		pixID, err = w.sendStarted(ctx, t)
 	}
 	switch {
 	case err == nil && outbound[kind].madeByProvider:
@@ -108,6 +108,23 @@ func (w *Worker) startSend(ctx context.Context, t storage.Transfer) (send int, e
 		return 0, nil
 	}
 	return w.transfers.StartWithdrawalSend(ctx, t.ID, t.Provider)
+}
+
+// sendStarted sends a transfer startSend recorded, and records for a
+// withdrawal that the send ended, whatever its outcome (even with ctx
+// over): until it does, the withdrawal does not move (see
+// failoverWithdrawal).
+func (w *Worker) sendStarted(ctx context.Context, t storage.Transfer) (string, error) {
+	pixID, err := w.send(ctx, t)
+	if t.Kind == storage.KindWithdrawal {
+		if eerr := w.transfers.EndWithdrawalSend(context.WithoutCancel(ctx), t.ID); eerr != nil && err == nil {
+			// Sent: its end unrecorded only keeps it from moving.
+			w.log.WarnContext(ctx, "recording the end of a withdrawal's send", "id", t.ID, "error", eerr)
+		} else if eerr != nil {
+			err = errors.Join(err, eerr)
+		}
+	}
+	return pixID, err
 }
 
 // sentMeanwhile reports whether transfer t, read unsent, has been sent or

@@ -21,8 +21,8 @@ import (
 // bulkhead) on its first send there; or, after a later send that reached
 // nothing, a read by PixGate's id that answers not found. The move is
 // recorded before the next send, and only if no provider accepted it
-// meanwhile and no other send began at its provider since this one (a
-// concurrent send, which may have reached it).
+// meanwhile, no other send began at its provider since this one and none
+// is still in flight there (a concurrent send, which may reach it).
 func (w *Worker) failoverWithdrawal(ctx context.Context, t storage.Transfer, sendErr error, send int) (string, error) {
 	verdict := fleet.PayoutVerdict(sendErr, send == 1)
 	if verdict == fleet.ReadFirst {
