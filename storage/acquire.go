@@ -32,7 +32,21 @@ type acquireDeadline struct {
 
 type acquireCancelKey struct{}
 
+// noAcquireDeadlineKey marks a context whose acquire is bounded by the
+// caller alone: Open's first check, which dials the pool's first
+// connection on a context with a deadline of its own. A dial is not a
+// wait for a busy pool, and on a loaded machine it can take longer than
+// a short acquire timeout.
+type noAcquireDeadlineKey struct{}
+
+func withoutAcquireDeadline(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noAcquireDeadlineKey{}, true)
+}
+
 func (a *acquireDeadline) TraceAcquireStart(ctx context.Context, _ *pgxpool.Pool, _ pgxpool.TraceAcquireStartData) context.Context {
+	if ctx.Value(noAcquireDeadlineKey{}) != nil {
+		return ctx
+	}
 	ctx, cancel := context.WithTimeout(ctx, a.timeout)
 	return context.WithValue(ctx, acquireCancelKey{}, cancel)
 }
