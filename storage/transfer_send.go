@@ -13,10 +13,18 @@ import (
 // yet sent, in one statement that returns nothing: the sender reads nothing
 // back. Recording the same id again is harmless; a transfer that already
 // has one, or reached a final state, is left unchanged. outboxDone is the
-// send task's id: its outbox row is deleted in the same statement.
+// send task's id: its outbox row is deleted in the same statement. A
+// withdrawal's send, begun by StartWithdrawalSend or ClaimWithdrawalSend,
+// ends in the same statement too (see EndWithdrawalSend).
 func (db *DB) RecordTransferSent(ctx context.Context, kind TransferKind, id uuid.UUID, pixID, outboxDone string) error {
-	if _, err := db.pool.Exec(ctx, `WITH `+consumeOutbox("$3")+` UPDATE `+kind.spec().table+` SET pix_id = $2, updated_at = now()
-		WHERE id = $1 AND pix_id IS NULL`, id, pixID, outboxDone); err != nil {
+	set := `pix_id = coalesce(pix_id, $2), updated_at = CASE WHEN pix_id IS NULL THEN now() ELSE updated_at END`
+	where := `id = $1 AND pix_id IS NULL`
+	if kind == KindWithdrawal {
+		set += `, sending = greatest(sending - 1, 0)`
+		where = `id = $1`
+	}
+	if _, err := db.pool.Exec(ctx, `WITH `+consumeOutbox("$3")+` UPDATE `+kind.spec().table+` SET `+set+`
+		WHERE `+where, id, pixID, outboxDone); err != nil {
 		return fmt.Errorf("storage: record %s sent: %w", kind, err)
 	}
 	return nil

@@ -27,6 +27,27 @@ func (db *DB) StartWithdrawalSend(ctx context.Context, id uuid.UUID, provider st
 	return send, nil
 }
 
+// ClaimWithdrawalSend is StartWithdrawalSend at the provider the
+// withdrawal records, with the withdrawal read in the same statement: the
+// send task's read and the start of its send, one round trip and one
+// commit. ErrStateChanged: it is not PROCESSING and unsent (or does not
+// exist: TransferByID tells).
+func (db *DB) ClaimWithdrawalSend(ctx context.Context, id uuid.UUID) (Transfer, int, error) {
+	var send int
+	rows, _ := db.pool.Query(ctx, `UPDATE withdrawals SET sends = sends + 1, sending = sending + 1
+		WHERE id = $1 AND status = 'PROCESSING' AND pix_id IS NULL RETURNING `+KindWithdrawal.columns()+`, sends`, id)
+	t, err := pgx.CollectExactlyOneRow(rows, func(r pgx.CollectableRow) (Transfer, error) {
+		return KindWithdrawal.scanWith(r, &send)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Transfer{}, 0, fmt.Errorf("storage: claim withdrawal send %s: %w", id, ErrStateChanged)
+	}
+	if err != nil {
+		return Transfer{}, 0, fmt.Errorf("storage: claim withdrawal send %s: %w", id, err)
+	}
+	return t, send, nil
+}
+
 // MoveWithdrawal records that a PROCESSING withdrawal no provider accepted
 // moves from provider from to provider to, on the proof of send number
 // send there, its next send at to a first one. A send begun at from since
@@ -46,7 +67,8 @@ func (db *DB) MoveWithdrawal(ctx context.Context, id uuid.UUID, from, to string,
 }
 
 // EndWithdrawalSend records that a send StartWithdrawalSend began has
-// ended, whatever its outcome. A send that never records its end (its
+// ended, whatever its outcome (an accepted one's end is recorded with it:
+// RecordTransferSent). A send that never records its end (its
 // process died) keeps the withdrawal where it is: it is retried and read
 // there, never moved.
 func (db *DB) EndWithdrawalSend(ctx context.Context, id uuid.UUID) error {

@@ -302,6 +302,19 @@ func (s *fakeStore) StartWithdrawalSend(_ context.Context, id uuid.UUID, provide
 	return s.sends[id], nil
 }
 
+// ClaimWithdrawalSend starts a send at the recorded provider and returns
+// the withdrawal, as storage does.
+func (s *fakeStore) ClaimWithdrawalSend(ctx context.Context, id uuid.UUID) (storage.Transfer, int, error) {
+	s.mu.Lock()
+	t, ok := s.transfers[id]
+	s.mu.Unlock()
+	if !ok {
+		return storage.Transfer{}, 0, storage.ErrStateChanged
+	}
+	send, err := s.StartWithdrawalSend(ctx, id, t.Provider)
+	return t, send, err
+}
+
 func (s *fakeStore) EndWithdrawalSend(context.Context, uuid.UUID) error { return nil }
 
 func (s *fakeStore) MoveWithdrawal(_ context.Context, id uuid.UUID, from, to string, send int) error {

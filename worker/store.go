@@ -45,6 +45,7 @@ type transferStore interface {
 	// numbered; its move to the next provider of its integrator's route, on
 	// one send's proof.
 	StartWithdrawalSend(ctx context.Context, id uuid.UUID, provider string) (send int, err error)
+	ClaimWithdrawalSend(ctx context.Context, id uuid.UUID) (storage.Transfer, int, error)
 	EndWithdrawalSend(ctx context.Context, id uuid.UUID) error
 	MoveWithdrawal(ctx context.Context, id uuid.UUID, from, to string, send int) error
 	RouteFor(ctx context.Context, integratorID int64) (storage.Route, error)

@@ -49,19 +49,12 @@ func (w *Worker) sendMedReturn(ctx context.Context, t *asynq.Task) error {
 //     postback written, in one SQL transaction;
 //   - unavailable, unknown outcome, breaker open: the task is retried.
 func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id uuid.UUID) error {
-	t, err := w.transfers.TransferByID(ctx, kind, id)
+	t, send, err := w.claimSend(ctx, kind, id)
 	if errors.Is(err, storage.ErrNotFound) {
 		return fmt.Errorf("%s %s does not exist: %w", kind, id, asynq.SkipRetry)
 	}
-	if err != nil {
-		return err
-	}
-	if t.Status != storage.TransferProcessing || t.PixID != nil {
+	if errors.Is(err, storage.ErrStateChanged) {
 		return nil // already sent, or already final
-	}
-	send, err := w.startSend(ctx, t)
-	if errors.Is(err, storage.ErrStateChanged) && w.sentMeanwhile(ctx, t) {
-		return nil // a concurrent delivery of the task sent it, or it finished
 	}
 	if err != nil {
 		return err
@@ -89,12 +82,34 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 		t.PixID = &pixID
 		return w.consultTransfer(ctx, t)
 	case err == nil:
-		return w.transfers.RecordTransferSent(ctx, kind, id, pixID, taskID(ctx))
+		// Even with ctx over: for a withdrawal, this records its send's end.
+		return w.transfers.RecordTransferSent(context.WithoutCancel(ctx), kind, id, pixID, taskID(ctx))
 	case errors.Is(err, providerclient.ErrRejected):
 		return w.fail(ctx, t, rejectionReason(outbound[kind].noun, err))
 	default:
 		return err
 	}
+}
+
+// claimSend reads a transfer to send and, for a withdrawal, records that
+// its send begins at the provider it records (see startSend), in one round
+// trip. storage.ErrStateChanged: it is sent or final already;
+// storage.ErrNotFound: there is no such transfer.
+func (w *Worker) claimSend(ctx context.Context, kind storage.TransferKind, id uuid.UUID) (storage.Transfer, int, error) {
+	if kind == storage.KindWithdrawal {
+		t, send, err := w.transfers.ClaimWithdrawalSend(ctx, id)
+		if errors.Is(err, storage.ErrStateChanged) {
+			if _, rerr := w.transfers.TransferByID(ctx, kind, id); rerr != nil {
+				return t, 0, rerr
+			}
+		}
+		return t, send, err
+	}
+	t, err := w.transfers.TransferByID(ctx, kind, id)
+	if err == nil && (t.Status != storage.TransferProcessing || t.PixID != nil) {
+		err = storage.ErrStateChanged
+	}
+	return t, 0, err
 }
 
 // startSend records, before a withdrawal is sent, that a send to the
@@ -110,28 +125,19 @@ func (w *Worker) startSend(ctx context.Context, t storage.Transfer) (send int, e
 	return w.transfers.StartWithdrawalSend(ctx, t.ID, t.Provider)
 }
 
-// sendStarted sends a transfer startSend recorded, and records for a
-// withdrawal that the send ended, whatever its outcome (even with ctx
-// over): until it does, the withdrawal does not move (see
-// failoverWithdrawal).
+// sendStarted sends a transfer startSend or claimSend recorded, and
+// records for a withdrawal whose send was not accepted that the send
+// ended, whatever its outcome (even with ctx over): until it does, the
+// withdrawal does not move (see failoverWithdrawal). An accepted send's
+// end is recorded with its provider's id (RecordTransferSent).
 func (w *Worker) sendStarted(ctx context.Context, t storage.Transfer) (string, error) {
 	pixID, err := w.send(ctx, t)
-	if t.Kind == storage.KindWithdrawal {
-		if eerr := w.transfers.EndWithdrawalSend(context.WithoutCancel(ctx), t.ID); eerr != nil && err == nil {
-			// Sent: its end unrecorded only keeps it from moving.
-			w.log.WarnContext(ctx, "recording the end of a withdrawal's send", "id", t.ID, "error", eerr)
-		} else if eerr != nil {
+	if t.Kind == storage.KindWithdrawal && err != nil {
+		if eerr := w.transfers.EndWithdrawalSend(context.WithoutCancel(ctx), t.ID); eerr != nil {
 			err = errors.Join(err, eerr)
 		}
 	}
 	return pixID, err
-}
-
-// sentMeanwhile reports whether transfer t, read unsent, has been sent or
-// has finished since.
-func (w *Worker) sentMeanwhile(ctx context.Context, t storage.Transfer) bool {
-	now, err := w.transfers.TransferByID(ctx, t.Kind, t.ID)
-	return err == nil && (now.Status != storage.TransferProcessing || now.PixID != nil)
 }
 
 // send hands a transfer to the provider, the first time or again, and
