@@ -102,18 +102,6 @@ func (db *DB) ProviderEventByID(ctx context.Context, id int64) (ProviderEvent, e
 	return e, notFound(err)
 }
 
-// PickProviderEvent returns one stored notification for a worker that is
-// about to consult the provider for it, and records that the consult has
-// begun: from then on a copy of its claim is stored on its own (see
-// RecordProviderEvent), since this consult may predate what the copy
-// reports.
-func (db *DB) PickProviderEvent(ctx context.Context, id int64) (ProviderEvent, error) {
-	rows, _ := db.pool.Query(ctx, `UPDATE provider_events SET picked_at = now() WHERE id = $1
-		RETURNING `+eventColumns, id)
-	e, err := pgx.CollectExactlyOneRow(rows, scanEvent)
-	return e, notFound(err)
-}
-
 // MarkEventProcessed records how a notification was handled: whether the
 // provider bore its claim out (same type and status), and whether that
 // confirmed it (see ProviderEvent.Confirmed); and deletes the outbox row of

@@ -143,15 +143,20 @@ func MedReturnSendMessage(id uuid.UUID, attempt int) Message {
 }
 
 // ProviderEvent asks a worker to confirm and apply one stored provider
-// notification.
+// notification. TransactionType and TransactionID repeat the event's claim
+// (the stored event is what counts), so that the worker reads the event
+// and the record it names together; tasks enqueued without them read the
+// event first.
 type ProviderEvent struct {
-	EventID int64 `json:"event_id"`
+	EventID         int64  `json:"event_id"`
+	TransactionType string `json:"transaction_type,omitempty"`
+	TransactionID   string `json:"transaction_id,omitempty"`
 }
 
-// ProviderEventMessage is the outbox message of a stored notification;
+// ProviderEventMessage is the outbox message of stored notification ev;
 // attempt > 0 names a re-drive by the reconciler.
-func ProviderEventMessage(eventID int64, attempt int) Message {
-	return message(TypeProviderEvent, taskID(TypeProviderEvent, strconv.FormatInt(eventID, 10), attempt), ProviderEvent{EventID: eventID})
+func ProviderEventMessage(ev ProviderEvent, attempt int) Message {
+	return message(TypeProviderEvent, taskID(TypeProviderEvent, strconv.FormatInt(ev.EventID, 10), attempt), ev)
 }
 
 // PostbackDeliver asks a worker to deliver one postback to an integrator.

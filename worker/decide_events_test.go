@@ -62,7 +62,7 @@ func TestProviderEventDecides(t *testing.T) {
 				p.txns[sent] = &txn
 			}
 			w, _ := fakeWorker(st, p)
-			task, _ := tasks.ProviderEventMessage(1, 0).Task()
+			task, _ := tasks.ProviderEventMessage(tasks.ProviderEvent{EventID: 1}, 0).Task()
 			if err := w.applyProviderEvent(context.Background(), task); err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestProviderEventDecides(t *testing.T) {
 	w, _ := fakeWorker(st, p)
 	for id := int64(1); id <= 2; id++ {
 		st.events[id] = storage.ProviderEvent{ID: id, TransactionType: string(providerclient.KindPayout), TransactionID: sent, Status: "COMPLETED"}
-		task, _ := tasks.ProviderEventMessage(id, 0).Task()
+		task, _ := tasks.ProviderEventMessage(tasks.ProviderEvent{EventID: id}, 0).Task()
 		if err := w.applyProviderEvent(context.Background(), task); err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +99,7 @@ func TestProviderEventDecides(t *testing.T) {
 		t.Errorf("%d postings and %d postbacks, want one of each", len(st.postings), len(st.postbacks))
 	}
 	// An event that does not exist is not worth retrying.
-	task, _ := tasks.ProviderEventMessage(99, 0).Task()
+	task, _ := tasks.ProviderEventMessage(tasks.ProviderEvent{EventID: 99}, 0).Task()
 	if err := w.applyProviderEvent(context.Background(), task); !errors.Is(err, asynq.SkipRetry) {
 		t.Errorf("missing event: %v, want SkipRetry", err)
 	}
@@ -168,25 +168,38 @@ func TestResolveTransferDecides(t *testing.T) {
 // A notification's record is read once: the read that names it for the
 // consult is the one its settlement uses, when the provider's answer names
 // the same record by both ids; an answer naming another is looked up again.
+// A task that repeats its event's claim has the record read with the
+// event's pick (no read of its own); one that does not, or whose claim is
+// not its event's, reads it apart.
 func TestProviderEventReadsItsRecordOnce(t *testing.T) {
 	sent := "prov-1"
+	payout := string(providerclient.KindPayout)
 	for _, tt := range []struct {
 		name      string
 		external  func(storage.Transfer) string
+		claim     tasks.ProviderEvent
 		wantReads int
 	}{
-		{"the answer names the record read", func(tr storage.Transfer) string { return tr.ID.String() }, 1},
-		{"the answer names another id", func(storage.Transfer) string { return "not-pixgates" }, 2},
+		{"the answer names the record read", func(tr storage.Transfer) string { return tr.ID.String() },
+			tasks.ProviderEvent{EventID: 1}, 1},
+		{"the answer names another id", func(storage.Transfer) string { return "not-pixgates" },
+			tasks.ProviderEvent{EventID: 1}, 2},
+		{"the task repeats the claim", func(tr storage.Transfer) string { return tr.ID.String() },
+			tasks.ProviderEvent{EventID: 1, TransactionType: payout, TransactionID: sent}, 0},
+		{"the task repeats the claim, the answer names another id", func(storage.Transfer) string { return "not-pixgates" },
+			tasks.ProviderEvent{EventID: 1, TransactionType: payout, TransactionID: sent}, 1},
+		{"the task's claim is not its event's", func(tr storage.Transfer) string { return tr.ID.String() },
+			tasks.ProviderEvent{EventID: 1, TransactionType: payout, TransactionID: "prov-other"}, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			st := newFakeStore()
 			tr := newTransfer(storage.KindWithdrawal, &sent)
 			st.transfers[tr.ID] = tr
-			st.events[1] = storage.ProviderEvent{ID: 1, TransactionType: string(providerclient.KindPayout), TransactionID: sent, Status: "COMPLETED"}
+			st.events[1] = storage.ProviderEvent{ID: 1, TransactionType: payout, TransactionID: sent, Status: "COMPLETED"}
 			p := &fakeProvider{txns: map[string]*family.Transaction{sent: {TransactionType: contract.TypePayment,
 				Status: contract.StatusCompleted, ExternalID: tt.external(tr)}}}
 			w, _ := fakeWorker(st, p)
-			task, _ := tasks.ProviderEventMessage(1, 0).Task()
+			task, _ := tasks.ProviderEventMessage(tt.claim, 0).Task()
 			if err := w.applyProviderEvent(context.Background(), task); err != nil {
 				t.Fatal(err)
 			}
@@ -198,18 +211,25 @@ func TestProviderEventReadsItsRecordOnce(t *testing.T) {
 	}
 
 	// A charge's notification, likewise.
-	st := newFakeStore()
-	c := newPendingCharge("charge-1")
-	st.charges[c.ID] = c
-	st.events[1] = storage.ProviderEvent{ID: 1, TransactionType: string(providerclient.KindCharge), TransactionID: "charge-1", Status: "PAID"}
-	p := &fakeProvider{txns: map[string]*family.Transaction{"charge-1": {TransactionType: contract.TypeReceivePix,
-		Status: contract.StatusPaid, ExternalID: c.ID.String(), Amount: 2500}}}
-	w, _ := fakeWorker(st, p)
-	task, _ := tasks.ProviderEventMessage(1, 0).Task()
-	if err := w.applyProviderEvent(context.Background(), task); err != nil {
-		t.Fatal(err)
-	}
-	if st.charges[c.ID].Status != storage.ChargePaid || st.reads != 1 {
-		t.Fatalf("charge %s after %d reads; want PAID after 1", st.charges[c.ID].Status, st.reads)
+	charge := string(providerclient.KindCharge)
+	for _, claim := range []tasks.ProviderEvent{{EventID: 1}, {EventID: 1, TransactionType: charge, TransactionID: "charge-1"}} {
+		st := newFakeStore()
+		c := newPendingCharge("charge-1")
+		st.charges[c.ID] = c
+		st.events[1] = storage.ProviderEvent{ID: 1, TransactionType: charge, TransactionID: "charge-1", Status: "PAID"}
+		p := &fakeProvider{txns: map[string]*family.Transaction{"charge-1": {TransactionType: contract.TypeReceivePix,
+			Status: contract.StatusPaid, ExternalID: c.ID.String(), Amount: 2500}}}
+		w, _ := fakeWorker(st, p)
+		task, _ := tasks.ProviderEventMessage(claim, 0).Task()
+		if err := w.applyProviderEvent(context.Background(), task); err != nil {
+			t.Fatal(err)
+		}
+		wantReads := 1
+		if claim.TransactionID != "" {
+			wantReads = 0
+		}
+		if st.charges[c.ID].Status != storage.ChargePaid || st.reads != wantReads {
+			t.Fatalf("task %+v: charge %s after %d reads; want PAID after %d", claim, st.charges[c.ID].Status, st.reads, wantReads)
+		}
 	}
 }

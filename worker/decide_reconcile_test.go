@@ -151,7 +151,8 @@ func TestLostNotificationDecides(t *testing.T) {
 	if err := w.redriveEvents(context.Background(), 42); err != nil {
 		t.Fatal(err)
 	}
-	want, _ := tasks.ProviderEventMessage(9, 42).Task()
+	want, _ := tasks.ProviderEventMessage(tasks.ProviderEvent{EventID: 9,
+		TransactionType: string(providerclient.KindPayout), TransactionID: "prov-1"}, 42).Task()
 	if len(q.tasks) != 1 || q.tasks[0].Type() != want.Type() || string(q.tasks[0].Payload()) != string(want.Payload()) {
 		t.Errorf("queued %v, want the unprocessed event's task only", q.tasks)
 	}

@@ -232,14 +232,32 @@ func (s *fakeStore) CountFlaggedTransfers(context.Context) (map[storage.Transfer
 	return counts, nil
 }
 
-func (s *fakeStore) PickProviderEvent(_ context.Context, id int64) (storage.ProviderEvent, error) {
+// PickProviderEvent returns the event and, as storage does, the record
+// look names by its provider id.
+func (s *fakeStore) PickProviderEvent(_ context.Context, id int64, look storage.RecordLookup) (storage.ProviderEvent, storage.EventRecord, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	var rec storage.EventRecord
 	e, ok := s.events[id]
 	if !ok {
-		return e, storage.ErrNotFound
+		return e, rec, storage.ErrNotFound
 	}
-	return e, nil
+	switch {
+	case look.PixID == "":
+	case look.Charge:
+		for _, c := range s.charges {
+			if c.PixID != nil && *c.PixID == look.PixID {
+				rec.Charge = &c
+			}
+		}
+	default:
+		for _, t := range s.transfers {
+			if t.Kind == look.Kind && t.PixID != nil && *t.PixID == look.PixID {
+				rec.Transfer = &t
+			}
+		}
+	}
+	return e, rec, nil
 }
 
 func (s *fakeStore) UnprocessedEvents(context.Context, time.Duration, int) ([]storage.ProviderEvent, error) {

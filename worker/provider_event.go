@@ -28,7 +28,7 @@ func (w *Worker) applyProviderEvent(ctx context.Context, t *asynq.Task) error {
 	if err := tasks.Decode(t, &p); err != nil {
 		return err
 	}
-	ev, err := w.events.PickProviderEvent(ctx, p.EventID)
+	ev, rec, err := w.events.PickProviderEvent(ctx, p.EventID, recordLookup(p))
 	if errors.Is(err, storage.ErrNotFound) {
 		return fmt.Errorf("provider event %d does not exist: %w", p.EventID, asynq.SkipRetry)
 	}
@@ -41,7 +41,10 @@ func (w *Worker) applyProviderEvent(ctx context.Context, t *asynq.Task) error {
 	if ev.TransactionType == string(providerclient.KindInfraction) {
 		return w.applyInfractionEvent(ctx, ev)
 	}
-	ref, known, err := w.eventRef(ctx, ev)
+	if ev.TransactionType != p.TransactionType || ev.TransactionID != p.TransactionID {
+		rec = storage.EventRecord{} // looked up for another claim than the event's
+	}
+	ref, known, err := w.eventRef(ctx, ev, rec)
 	if err != nil {
 		return err
 	}

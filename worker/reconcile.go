@@ -140,7 +140,8 @@ func (w *Worker) redriveEvents(ctx context.Context, slot int64) error {
 	}
 	return forEach(ctx, w, "provider events", events, func(ev storage.ProviderEvent) string { return strconv.FormatInt(ev.ID, 10) },
 		func(ev storage.ProviderEvent) error {
-			return w.enqueueNow(ctx, tasks.ProviderEventMessage(ev.ID, int(slot)))
+			return w.enqueueNow(ctx, tasks.ProviderEventMessage(tasks.ProviderEvent{
+				EventID: ev.ID, TransactionType: ev.TransactionType, TransactionID: ev.TransactionID}, int(slot)))
 		})
 }
 

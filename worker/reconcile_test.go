@@ -110,7 +110,9 @@ func (h *harness) storeEvent(typ, txID, status string) {
 	h.t.Helper()
 	_, _, err := h.db.RecordProviderEvent(context.Background(), storage.NewProviderEvent{
 		TransactionType: typ, TransactionID: txID, Status: status, Payload: []byte(`{}`),
-	}, func(id int64) storage.OutboxMessage { return storage.OutboxMessage(tasks.ProviderEventMessage(id, 0)) })
+	}, func(id int64) storage.OutboxMessage {
+		return storage.OutboxMessage(tasks.ProviderEventMessage(tasks.ProviderEvent{EventID: id}, 0))
+	})
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/tasks"
 )
 
 // chargeRef names a charge for the provider to read: PixGate's id, the
@@ -21,24 +22,49 @@ func chargeRef(c storage.Charge) providerclient.Ref {
 	return r
 }
 
+// recordLookup is the record a notification task's claim names, for its
+// event's pick to read (none when the task does not say).
+func recordLookup(p tasks.ProviderEvent) storage.RecordLookup {
+	k := providerclient.Kind(p.TransactionType)
+	if k == providerclient.KindCharge {
+		return storage.RecordLookup{Charge: true, PixID: p.TransactionID}
+	}
+	if kind, ok := transferKindOf(k); ok {
+		return storage.RecordLookup{Kind: kind, PixID: p.TransactionID}
+	}
+	return storage.RecordLookup{}
+}
+
 // eventRef is what to read for a stored notification: the record of
 // PixGate's it names, when there is one (returned as seen, so that applying
 // the provider's answer need not read it again), else only what it claims
-// (the provider is asked all the same; PixGate has nothing to change).
-func (w *Worker) eventRef(ctx context.Context, ev storage.ProviderEvent) (providerclient.Ref, seen, error) {
+// (the provider is asked all the same; PixGate has nothing to change). rec
+// is that record when the event's pick read it already: it is not read
+// again.
+func (w *Worker) eventRef(ctx context.Context, ev storage.ProviderEvent, rec storage.EventRecord) (providerclient.Ref, seen, error) {
 	ref := providerclient.Ref{Kind: providerclient.Kind(ev.TransactionType), ProviderID: ev.TransactionID}
 	var known seen
 	var err error
 	if ref.Kind == providerclient.KindCharge {
-		var c storage.Charge
-		if c, err = w.charges.ChargeByPixID(ctx, ev.TransactionID); err == nil {
-			ref, known.charge = chargeRef(c), &c
+		c := rec.Charge
+		if c == nil {
+			var read storage.Charge
+			read, err = w.charges.ChargeByPixID(ctx, ev.TransactionID)
+			c = &read
+		}
+		if err == nil {
+			ref, known.charge = chargeRef(*c), c
 		}
 	} else if kind, ok := transferKindOf(ref.Kind); ok {
-		var t storage.Transfer
-		if t, err = w.transfers.TransferByPixID(ctx, kind, ev.TransactionID); err == nil {
-			known.transfer = &t
-			ref, err = outbound[kind].ref(ctx, w, t)
+		t := rec.Transfer
+		if t == nil || t.Kind != kind {
+			var read storage.Transfer
+			read, err = w.transfers.TransferByPixID(ctx, kind, ev.TransactionID)
+			t = &read
+		}
+		if err == nil {
+			known.transfer = t
+			ref, err = outbound[kind].ref(ctx, w, *t)
 		}
 	}
 	if errors.Is(err, storage.ErrNotFound) {

@@ -34,7 +34,9 @@ func TestRetentionPrunesFinishedBookkeeping(t *testing.T) {
 	for i := range 7 {
 		if _, _, err := h.db.RecordProviderEvent(ctx, storage.NewProviderEvent{
 			TransactionType: "payout", TransactionID: "tx" + string(rune('a'+i)), Status: "COMPLETED", Payload: []byte(`{}`),
-		}, func(id int64) storage.OutboxMessage { return storage.OutboxMessage(tasks.ProviderEventMessage(id, 0)) }); err != nil {
+		}, func(id int64) storage.OutboxMessage {
+			return storage.OutboxMessage(tasks.ProviderEventMessage(tasks.ProviderEvent{EventID: id}, 0))
+		}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -64,8 +64,9 @@ type infractionStore interface {
 // eventStore is the provider's notifications, as the API stored them.
 type eventStore interface {
 	// PickProviderEvent reads an event for its consult and records that
-	// the consult began (copies of its claim are stored from then on).
-	PickProviderEvent(ctx context.Context, id int64) (storage.ProviderEvent, error)
+	// the consult began (copies of its claim are stored from then on),
+	// with the record the lookup names read in the same round trip.
+	PickProviderEvent(ctx context.Context, id int64, look storage.RecordLookup) (storage.ProviderEvent, storage.EventRecord, error)
 	UnprocessedEvents(ctx context.Context, olderThan time.Duration, limit int) ([]storage.ProviderEvent, error)
 }
 

@@ -26,7 +26,8 @@ func TestReceiveNotification(t *testing.T) {
 	if e.TransactionType != string(providerclient.KindPayout) || e.TransactionID != "abc123" || e.Status != "COMPLETED" || string(e.Payload) != string(body) {
 		t.Fatalf("event = %+v", e)
 	}
-	if want := tasks.ProviderEventMessage(1, 0); store.outbox[0].ID != want.ID || store.outbox[0].Type != want.Type {
+	want := tasks.ProviderEventMessage(tasks.ProviderEvent{EventID: 1, TransactionType: string(providerclient.KindPayout), TransactionID: "abc123"}, 0)
+	if store.outbox[0].ID != want.ID || store.outbox[0].Type != want.Type || string(store.outbox[0].Payload) != string(want.Payload) {
 		t.Fatalf("outbox = %+v, want %+v", store.outbox[0], want)
 	}
 	var ne *providerclient.NotificationError

@@ -1,0 +1,64 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/storagetest"
+)
+
+// An event's pick reads the record its claim names in the same round
+// trip: a charge, a transfer of a kind, or none (an id PixGate does not
+// know, or no lookup); an unknown event is ErrNotFound.
+func TestPickProviderEventReadsTheRecordItNames(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	in, c := paidCharge(t, db, 1000)
+	w, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 300, 50, "order-pick"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RecordTransferSent(ctx, storage.KindWithdrawal, w.ID, "pix-w-pick", ""); err != nil {
+		t.Fatal(err)
+	}
+	record := func(typ, txID string) int64 {
+		id, _, err := db.RecordProviderEvent(ctx, storage.NewProviderEvent{TransactionType: typ, TransactionID: txID, Status: "X",
+			Payload: []byte(`{}`)}, func(id int64) storage.OutboxMessage {
+			return storage.OutboxMessage{Type: "provider:event", ID: "ev-" + txID, Payload: []byte(`{}`)}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	for _, tt := range []struct {
+		name         string
+		look         storage.RecordLookup
+		wantCharge   bool
+		wantTransfer bool
+	}{
+		{"a charge", storage.RecordLookup{Charge: true, PixID: *c.PixID}, true, false},
+		{"a withdrawal", storage.RecordLookup{Kind: storage.KindWithdrawal, PixID: "pix-w-pick"}, false, true},
+		{"a refund PixGate does not know", storage.RecordLookup{Kind: storage.KindRefund, PixID: "pix-w-pick"}, false, false},
+		{"no lookup", storage.RecordLookup{}, false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			id := record("charge", tt.name)
+			ev, rec, err := db.PickProviderEvent(ctx, id, tt.look)
+			if err != nil || ev.ID != id {
+				t.Fatalf("pick = %+v, %v", ev, err)
+			}
+			if (rec.Charge != nil) != tt.wantCharge || (rec.Transfer != nil) != tt.wantTransfer {
+				t.Fatalf("record = %+v, want charge %v transfer %v", rec, tt.wantCharge, tt.wantTransfer)
+			}
+			if rec.Charge != nil && rec.Charge.ID != c.ID || rec.Transfer != nil && rec.Transfer.ID != w.ID {
+				t.Fatalf("record = %+v, want charge %s or withdrawal %s", rec, c.ID, w.ID)
+			}
+		})
+	}
+	if _, _, err := db.PickProviderEvent(ctx, 1<<40, storage.RecordLookup{Charge: true, PixID: *c.PixID}); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("pick of no event = %v, want ErrNotFound", err)
+	}
+}
