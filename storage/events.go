@@ -53,34 +53,37 @@ const CoalesceWindow = 30 * time.Second
 // under way, is stored and processed on its own: it may be the genuine
 // one, which the provider will bear out.
 //
-// Two round trips and no explicit transaction: the first looks for an
-// earlier copy and draws the new event's id, so that the outbox message
-// can be built from it; the second writes the event and its outbox row in
-// one statement, its own transaction.
+// One statement, its own transaction: the look for an earlier copy, the
+// event and its outbox row. The new event's id is drawn beforehand from
+// ids this process reserved (eventIDs), so that the outbox message can be
+// built from it; a copy not stored leaves its id unused.
 func (db *DB) RecordProviderEvent(ctx context.Context, e NewProviderEvent, outbox func(eventID int64) OutboxMessage) (id int64, stored bool, err error) {
+	if id, err = db.eventIDs.next(ctx, db.pool); err != nil {
+		return 0, false, fmt.Errorf("storage: draw a provider event id: %w", err)
+	}
+	m := outbox(id)
 	var applied, pending *int64
-	if err := db.pool.QueryRow(ctx, `SELECT (SELECT id FROM provider_events
-			WHERE transaction_id = $1 AND transaction_type = $2 AND status = $3 AND confirmed LIMIT 1),
-		(SELECT id FROM provider_events
-			WHERE transaction_id = $1 AND transaction_type = $2 AND status = $3
-			AND (processed_at IS NULL AND picked_at IS NULL OR borne_out AND processed_at > now() - $4::interval)
-			ORDER BY id DESC LIMIT 1),
-		nextval('provider_events_id_seq')`, e.TransactionID, e.TransactionType, e.Status, CoalesceWindow).Scan(&applied, &pending, &id); err != nil {
-		return 0, false, fmt.Errorf("storage: look up provider event: %w", err)
+	if err := db.pool.QueryRow(ctx, `WITH applied AS (
+			SELECT id FROM provider_events WHERE transaction_id = $2 AND transaction_type = $3 AND status = $4 AND confirmed LIMIT 1
+		), pending AS (
+			SELECT id FROM provider_events WHERE transaction_id = $2 AND transaction_type = $3 AND status = $4
+			AND (processed_at IS NULL AND picked_at IS NULL OR borne_out AND processed_at > now() - $6::interval)
+			ORDER BY id DESC LIMIT 1
+		), e AS (
+			INSERT INTO provider_events (id, transaction_type, transaction_id, status, payload)
+			SELECT $1, $3, $2, $4, $5 WHERE NOT EXISTS (SELECT FROM applied) AND NOT EXISTS (SELECT FROM pending) RETURNING id
+		), o AS (
+			INSERT INTO outbox (task_type, task_id, payload) SELECT $7, $8, $9::jsonb FROM e ON CONFLICT (task_id) DO NOTHING
+		)
+		SELECT (SELECT id FROM applied), (SELECT id FROM pending)`,
+		id, e.TransactionID, e.TransactionType, e.Status, e.Payload, CoalesceWindow, m.Type, m.ID, string(m.Payload)).Scan(&applied, &pending); err != nil {
+		return 0, false, fmt.Errorf("storage: record provider event: %w", err)
 	}
 	if applied != nil {
 		return *applied, false, nil
 	}
 	if pending != nil {
 		return *pending, false, nil
-	}
-	m := outbox(id)
-	if _, err := db.pool.Exec(ctx, `WITH e AS (
-			INSERT INTO provider_events (id, transaction_type, transaction_id, status, payload) VALUES ($1, $2, $3, $4, $5) RETURNING id
-		)
-		INSERT INTO outbox (task_type, task_id, payload) SELECT $6, $7, $8::jsonb FROM e ON CONFLICT (task_id) DO NOTHING`,
-		id, e.TransactionType, e.TransactionID, e.Status, e.Payload, m.Type, m.ID, string(m.Payload)); err != nil {
-		return 0, false, fmt.Errorf("storage: record provider event: %w", err)
 	}
 	db.afterCommit(ctx, []OutboxMessage{m})
 	return id, true, nil

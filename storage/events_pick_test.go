@@ -3,6 +3,8 @@ package storage_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/pixgate/pixgate/storage"
@@ -60,5 +62,57 @@ func TestPickProviderEventReadsTheRecordItNames(t *testing.T) {
 	}
 	if _, _, err := db.PickProviderEvent(ctx, 1<<40, storage.RecordLookup{Charge: true, PixID: *c.PixID}); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("pick of no event = %v, want ErrNotFound", err)
+	}
+}
+
+// Two processes storing notifications at once draw their events' ids from
+// blocks each reserved: every stored event has an id of its own, and its
+// outbox message is the one built from that id.
+func TestEventIDsOfTwoProcessesNeverCollide(t *testing.T) {
+	url := storagetest.NewDatabaseURL(t)
+	ctx := context.Background()
+	var dbs [2]*storage.DB
+	for i := range dbs {
+		db, err := storage.Open(ctx, storage.Config{URL: url, MaxConns: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(db.Close)
+		dbs[i] = db
+	}
+	const each = 100
+	ids := make(chan int64, 2*each)
+	var wg sync.WaitGroup
+	for i, db := range dbs {
+		for n := range each {
+			wg.Go(func() {
+				txID := fmt.Sprintf("tx-%d-%d", i, n)
+				id, stored, err := db.RecordProviderEvent(ctx, storage.NewProviderEvent{TransactionType: "charge", TransactionID: txID,
+					Status: "PAID", Payload: []byte(`{}`)}, func(id int64) storage.OutboxMessage {
+					return storage.OutboxMessage{Type: "provider:event", ID: fmt.Sprint("provider:event:", id), Payload: []byte(`{}`)}
+				})
+				if err != nil || !stored {
+					t.Errorf("%s: stored %v, %v", txID, stored, err)
+				}
+				ids <- id
+			})
+		}
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[int64]bool{}
+	for id := range ids {
+		if seen[id] {
+			t.Fatalf("id %d drawn twice", id)
+		}
+		seen[id] = true
+	}
+	var events, outbox int
+	if err := dbs[0].Pool().QueryRow(ctx, `SELECT (SELECT count(*) FROM provider_events),
+		(SELECT count(*) FROM outbox o JOIN provider_events e ON o.task_id = 'provider:event:' || e.id)`).Scan(&events, &outbox); err != nil {
+		t.Fatal(err)
+	}
+	if events != 2*each || outbox != 2*each {
+		t.Fatalf("%d events and %d outbox rows naming them, want %d of each", events, outbox, 2*each)
 	}
 }

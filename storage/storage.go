@@ -49,6 +49,7 @@ type DB struct {
 	keys         atomic.Pointer[keyCache]    // nil: no key cache (see CacheKeys)
 	group        atomic.Pointer[groupCommit] // nil: every create commits alone (see GroupCommit)
 	routes       routeCache                  // see RouteFor
+	eventIDs     *idBlock                    // provider events' ids (see RecordProviderEvent)
 }
 
 // Open connects to the database (creating it first when it does not exist
@@ -85,7 +86,8 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		}
 		return nil, fmt.Errorf("storage: cannot reach Postgres at %s: %w", redactURL(cfg.URL), err)
 	}
-	return &DB{pool: pool, acquire: acquire, closeTimeout: cmp.Or(cfg.CloseTimeout, DefaultCloseTimeout)}, nil
+	return &DB{pool: pool, acquire: acquire, closeTimeout: cmp.Or(cfg.CloseTimeout, DefaultCloseTimeout),
+		eventIDs: newIDBlock("provider_events_id_seq")}, nil
 }
 
 // Migrate applies the embedded migrations and returns how many ran.
