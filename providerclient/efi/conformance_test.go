@@ -43,6 +43,11 @@ func TestConformanceCatchesAWrongField(t *testing.T) {
 		"an amount as a number":              strings.Replace(good, `"15.50"`, `15.50`, 1),
 		"no key":                             `{"calendario":{"expiracao":3600},"valor":{"original":"15.50"}}`,
 		"a payer with a 10-digit CPF":        strings.Replace(good, `"chave"`, `"devedor":{"cpf":"1234567890","nome":"F"},"chave"`, 1),
+		// The specification's patterns are formats of the whole value
+		// ("valores monetários obedecem ao pattern \d{1,10}\.\d{2}"),
+		// not of some part of it.
+		"an amount with three decimals": strings.Replace(good, `"15.50"`, `"15.500"`, 1),
+		"a negative amount":             strings.Replace(good, `"15.50"`, `"-15.50"`, 1),
 	} {
 		if err := e.v.Request(cob(bad), []byte(bad)); err == nil {
 			t.Errorf("%s: the request passed the check", name)
@@ -51,6 +56,10 @@ func TestConformanceCatchesAWrongField(t *testing.T) {
 	badTxid, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/v2/cob/short", nil)
 	if err := e.v.Request(badTxid, nil); err == nil {
 		t.Error("a txid of 5 characters passed the check")
+	}
+	longTxid, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/v2/cob/"+strings.Repeat("a", 36), nil)
+	if err := e.v.Request(longTxid, nil); err == nil {
+		t.Error("a txid of 36 characters passed the check")
 	}
 
 	answer := `{"calendario":{"criacao":"2026-01-01T00:00:00.000Z","expiracao":3600},"txid":"` + txid + `","revisao":0,` +
@@ -68,6 +77,13 @@ func TestConformanceCatchesAWrongField(t *testing.T) {
 	}
 	if err := e.v.Webhook([]byte(`{"pix":[{"endToEndId":"E1","valor":"1.00","horario":"2026-01-01T00:00:00Z"}]}`)); err == nil {
 		t.Error("a webhook with a 2-character endToEndId passed the check")
+	}
+	e2e := strings.Repeat("E", 32)
+	if err := e.v.Webhook([]byte(`{"pix":[{"endToEndId":"` + e2e + `","valor":"1.00","horario":"2026-01-01T00:00:00Z"}]}`)); err != nil {
+		t.Errorf("a good webhook is refused: %v", err)
+	}
+	if err := e.v.Webhook([]byte(`{"pix":[{"endToEndId":"` + e2e + `","valor":"1.000","horario":"2026-01-01T00:00:00Z"}]}`)); err == nil {
+		t.Error("a webhook with an amount of three decimals passed the check")
 	}
 
 	// And through the checking transport, as the connector's traffic goes:

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -31,12 +32,11 @@ var spec []byte
 // Version is the vendored specification's version.
 const Version = "2.9.0"
 
-// Load parses the specification, with its two known defects corrected (see
-// testdata/README.md).
+// Load parses the specification, with its known defects corrected and its
+// patterns read as formats of the whole value (see testdata/README.md).
 func Load() (*openapi3.T, error) {
-	text := strings.ReplaceAll(string(spec), `pattern: "/^\\d{11}$/"`, `pattern: "^\\d{11}$"`)
 	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData([]byte(text))
+	doc, err := loader.LoadFromData(wholeValuePatterns(spec))
 	if err != nil {
 		return nil, err
 	}
@@ -53,6 +53,31 @@ func Load() (*openapi3.T, error) {
 		}
 	}
 	return doc, nil
+}
+
+// patternLine is a pattern of the document, as it writes every one: on a
+// line of its own, double-quoted.
+var patternLine = regexp.MustCompile(`(pattern: )"([^"\n]*)"`)
+
+// wholeValuePatterns makes every pattern of the document match the whole
+// value. The BCB writes some patterns anchored ("^[0-9A-Z]{8}$"), some in
+// JavaScript's slashes (/^\d{11}$/, which as a JSON Schema pattern matches
+// no value at all) and most bare (\d{1,10}\.\d{2}, which as a JSON Schema
+// pattern matches any value containing an amount, "-25.000" included; and
+// [a-zA-Z0-9]{26,35}, any txid of 26 letters and digits or more); its text
+// says each is the value's format ("valores monetários obedecem ao pattern
+// \d{1,10}\.\d{2}"). So the slashes are dropped and every pattern is
+// anchored at both ends.
+func wholeValuePatterns(doc []byte) []byte {
+	return patternLine.ReplaceAllFunc(doc, func(line []byte) []byte {
+		m := patternLine.FindSubmatch(line)
+		p := string(m[2])
+		if strings.HasPrefix(p, "/") && strings.HasSuffix(p, "/") && len(p) > 1 {
+			p = p[1 : len(p)-1]
+		}
+		p = strings.TrimSuffix(strings.TrimPrefix(p, "^"), "$")
+		return []byte(string(m[1]) + `"^(?:` + p + `)$"`)
+	})
 }
 
 var registerDecoders sync.Once
