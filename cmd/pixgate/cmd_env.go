@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
@@ -42,7 +43,7 @@ secrets (tokens, passwords, client secrets) are never shown.`,
 			tw := table(c.stdout)
 			c.printfTo(tw, "VARIABLE\tVALUE\tFROM\tMEANING\n")
 			for _, v := range views {
-				c.printfTo(tw, "%s\t%s\t%s\t%s\n", v.Name, orDash(v.Value), v.From, v.Description)
+				c.printfTo(tw, "%s\t%s\t%s\t%s\n", v.Name, orDash(oneLine(v.Value)), v.From, v.Description)
 			}
 			return tw.Flush()
 		},
@@ -51,6 +52,16 @@ secrets (tokens, passwords, client secrets) are never shown.`,
 	cmd.Flags().BoolVar(&generate, "generate-webhook-token", false, "print a new random PIXGATE_PROVIDER_WEBHOOK_TOKEN (256 bits) and nothing else")
 	addJSONFlag(cmd, &asJSON)
 	return cmd
+}
+
+// oneLine keeps a value of several lines (a PEM certificate or public key)
+// on the table's one line: its first line and how many it has.
+func oneLine(value string) string {
+	lines := strings.Split(strings.TrimRight(value, "\n"), "\n")
+	if len(lines) == 1 {
+		return value
+	}
+	return fmt.Sprintf("%s … (%d lines)", strings.TrimSpace(lines[0]), len(lines))
 }
 
 // settings lists the values in force (as written in the environment, or

@@ -56,3 +56,33 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version --json: %s", out)
 	}
 }
+
+// A PEM value (a certificate, Woovi's public key) keeps pixgate env's table
+// one line per variable: its first line and how many it has; --json has it
+// whole.
+func TestEnvShowsAPEMValueOnOneLine(t *testing.T) {
+	pem := "-----BEGIN CERTIFICATE-----\nMIIBbTCCAROgAwIBAgIIOc2hwo0FohAw\n-----END CERTIFICATE-----\n"
+	p := &pixgate{t: t, env: map[string]string{"PIXGATE_PROVIDER_CERT_PEM": pem, "PIXGATE_PROVIDER_WEBHOOK_KEY": pem}}
+	code, out, errs := p.run("env")
+	if code != 0 {
+		t.Fatalf("pixgate env: %s", errs)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(configVars())+1 {
+		t.Fatalf("%d lines for %d variables and a header:\n%s", len(lines), len(configVars()), out)
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "PIXGATE_PROVIDER_CERT_PEM ") && !strings.Contains(l, "-----BEGIN CERTIFICATE----- … (3 lines)") {
+			t.Errorf("the certificate shows as %q", l)
+		}
+	}
+	var v struct {
+		Settings []settingView
+	}
+	p.json(&v, "env")
+	for _, s := range v.Settings {
+		if s.Name == "PIXGATE_PROVIDER_CERT_PEM" && s.Value != pem {
+			t.Errorf("--json shows the certificate as %q", s.Value)
+		}
+	}
+}
