@@ -3,7 +3,7 @@ package api
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/pixgate/pixgate/providerclient/contract"
+	"github.com/pixgate/pixgate/providerclient/contractview"
 )
 
 // v2Balance is POST /v2/balance, the provider contract's balance: balance
@@ -15,5 +15,5 @@ func (s *Server) v2Balance(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(contract.Balance{Balance: w.Available + w.Pending, Available: w.Available, Pending: w.Pending, Currency: "BRL"})
+	return c.JSON(contractview.Balance(w))
 }

@@ -127,6 +127,35 @@ func TransferTransaction(t storage.Transfer) contract.Transaction {
 	return c
 }
 
+// Infraction is a MED infraction of the charge c as the family's
+// notification shows one (transactionType INFRACTION, PixGate's extension,
+// see docs/postbacks.md): transactionId is PixGate's id of the infraction
+// (the one its API takes), pix_id and external_id the disputed charge's,
+// amount what the payer disputes, description the payer's report,
+// dateCreated when it was reported (when PixGate recorded it, if the
+// provider did not say), dueDate when the analysis is due, dateApproval
+// when it closed.
+func Infraction(inf storage.Infraction, c storage.Charge) contract.Transaction {
+	t := contract.Transaction{TransactionType: contract.TypeInfraction, TransactionID: inf.ID.String(), ExternalID: c.ExternalID,
+		PixID: inf.ChargePixID, Amount: inf.Amount, PaymentType: contract.PaymentTypePix, Status: string(inf.Status),
+		Description: deref(inf.Reason), DateCreated: contract.FormatDatePtr(inf.ReportedAt), DueDate: contract.FormatDatePtr(inf.DueAt),
+		DateApproval: contract.FormatDatePtr(inf.ClosedAt), AnalysisDetails: deref(inf.Analysis)}
+	if t.PixID == "" {
+		t.PixID = deref(c.PixID)
+	}
+	if t.DateCreated == "" {
+		t.DateCreated = contract.FormatDate(inf.CreatedAt)
+	}
+	return t
+}
+
+// Balance is the integrator's wallet as POST /v2/balance answers it:
+// balance is what it holds (available plus pending); money reserved for
+// transfers in flight or blocked under MED infractions is in no field.
+func Balance(w storage.Wallet) contract.Balance {
+	return contract.Balance{Balance: w.Available + w.Pending, Available: w.Available, Pending: w.Pending, Currency: "BRL"}
+}
+
 func deref(s *string) string {
 	if s == nil {
 		return ""

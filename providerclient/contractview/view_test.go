@@ -60,3 +60,40 @@ func TestContractTransactions(t *testing.T) {
 		}
 	}
 }
+
+func TestContractInfractionAndBalance(t *testing.T) {
+	reported := time.Date(2026, 3, 10, 18, 0, 0, 0, time.UTC) // 15:00 in Brasília
+	due, closed := reported.Add(7*24*time.Hour), reported.Add(24*time.Hour)
+	str := func(s string) *string { return &s }
+	charge := storage.Charge{ExternalID: "pedido-42", PixID: str("charge-pix")}
+	open := storage.Infraction{ID: uuid.MustParse("0195d1a5-3f6b-7e4d-8c70-5e1f9a3b4c56"), ChargePixID: "inf-charge-pix", Amount: 1500,
+		Status: storage.InfractionOpen, Reason: str("golpe"), ReportedAt: &reported, DueAt: &due, CreatedAt: reported.Add(time.Minute)}
+	agreed := open
+	agreed.Status, agreed.ClosedAt, agreed.Analysis = storage.InfractionAgreed, &closed, str("analisado")
+	// The provider named neither the charge's pix_id nor when it was
+	// reported: the charge's, and when PixGate recorded it.
+	bare := open
+	bare.ChargePixID, bare.ReportedAt, bare.Reason, bare.DueAt = "", nil, nil, nil
+
+	tests := []struct {
+		name string
+		got  any
+		want string
+	}{
+		{"open infraction", Infraction(open, charge),
+			`{"transactionType":"INFRACTION","transactionId":"0195d1a5-3f6b-7e4d-8c70-5e1f9a3b4c56","external_id":"pedido-42","pix_id":"inf-charge-pix","amount":15.00,"paymentType":"PIX","status":"OPEN","description":"golpe","dateCreated":"2026-03-10 15:00:00","dueDate":"2026-03-17 15:00:00"}`},
+		{"agreed infraction", Infraction(agreed, charge),
+			`{"transactionType":"INFRACTION","transactionId":"0195d1a5-3f6b-7e4d-8c70-5e1f9a3b4c56","external_id":"pedido-42","pix_id":"inf-charge-pix","amount":15.00,"paymentType":"PIX","status":"AGREED","description":"golpe","dateCreated":"2026-03-10 15:00:00","dateApproval":"2026-03-11 15:00:00","dueDate":"2026-03-17 15:00:00","analysisDetails":"analisado"}`},
+		{"infraction the provider said little of", Infraction(bare, charge),
+			`{"transactionType":"INFRACTION","transactionId":"0195d1a5-3f6b-7e4d-8c70-5e1f9a3b4c56","external_id":"pedido-42","pix_id":"charge-pix","amount":15.00,"paymentType":"PIX","status":"OPEN","dateCreated":"2026-03-10 15:01:00"}`},
+		// Reserved and blocked money is in no field of the family's balance.
+		{"balance", Balance(storage.Wallet{Available: 1000, Pending: 250, Reserved: 300, Blocked: 40}),
+			`{"balance":12.50,"available":10.00,"pending":2.50,"currency":"BRL"}`},
+	}
+	for _, tt := range tests {
+		b, _ := json.Marshal(tt.got)
+		if string(b) != tt.want {
+			t.Errorf("%s\n got %s\nwant %s", tt.name, b, tt.want)
+		}
+	}
+}
