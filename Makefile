@@ -62,12 +62,13 @@ $(DEADCODE):
 	GOBIN=$(CURDIR)/bin $(GO) install golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION)
 	mv bin/deadcode $@
 
-## lint: go vet and staticcheck (pinned), both clean, the SDK module too; deadcode (pinned) finds nothing unreached
+## lint: go vet and staticcheck (pinned), both clean, the SDK module too; deadcode (pinned) finds nothing unreached; imports run one way
 lint: $(STATICCHECK) $(DEADCODE)
 	$(GO) vet $(PKGS)
 	$(STATICCHECK) $(PKGS)
 	cd $(SDK) && GOWORK=off $(GO) vet ./... && GOWORK=off $(CURDIR)/$(STATICCHECK) ./...
 	deploy/scripts/deadcode.sh $(DEADCODE)
+	deploy/scripts/layers.sh
 
 # Every FuzzXxx target in the tree, FUZZTIME each. Their seeds (f.Add and
 # testdata/fuzz) also run as plain tests in make test.
