@@ -12,8 +12,9 @@ import (
 )
 
 // A transfer is money that leaves through the provider after being
-// reserved: a withdrawal (a PIX to a recipient's key) or a refund (money
-// of a paid charge back to its payer). Every kind is one model: the same
+// reserved: a withdrawal (a PIX to a recipient's key), a refund (money of
+// a paid charge back to its payer) or a MED return (an agreed infraction's
+// blocked money back to the payer). Every kind is one model: the same
 // record, the same statuses, the same way out of PROCESSING with the same
 // postings (postings.go); what a kind adds is data, one row of
 // transferKinds (transfer_kinds.go).
@@ -35,7 +36,7 @@ var TransferStatuses = []TransferStatus{TransferProcessing, TransferCompleted, T
 // Final says whether the transfer has left PROCESSING for good.
 func (s TransferStatus) Final() bool { return s == TransferCompleted || s == TransferFailed }
 
-// Transfer is one withdrawal or refund.
+// Transfer is one withdrawal, refund or MED return.
 type Transfer struct {
 	Kind         TransferKind
 	ID           uuid.UUID

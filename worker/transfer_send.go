@@ -14,7 +14,8 @@ import (
 	"github.com/pixgate/pixgate/tasks"
 )
 
-// sendWithdrawal and sendRefund are the send tasks of each kind.
+// sendWithdrawal, sendRefund and sendMedReturn are the send tasks of each
+// kind.
 func (w *Worker) sendWithdrawal(ctx context.Context, t *asynq.Task) error {
 	var p tasks.WithdrawalSend
 	if err := tasks.Decode(t, &p); err != nil {
