@@ -63,7 +63,8 @@ func (db *DB) RecordProviderEvent(ctx context.Context, e NewProviderEvent, outbo
 	}
 	m := outbox(id)
 	var applied, pending *int64
-	if err := db.pool.QueryRow(ctx, `WITH applied AS (
+	if err := db.pipeline(ctx, func(b *pgx.Batch) {
+		b.Queue(`WITH applied AS (
 			SELECT id FROM provider_events WHERE transaction_id = $2 AND transaction_type = $3 AND status = $4 AND confirmed LIMIT 1
 		), pending AS (
 			SELECT id FROM provider_events WHERE transaction_id = $2 AND transaction_type = $3 AND status = $4
@@ -76,7 +77,9 @@ func (db *DB) RecordProviderEvent(ctx context.Context, e NewProviderEvent, outbo
 			INSERT INTO outbox (task_type, task_id, payload) SELECT $7, $8, $9::jsonb FROM e ON CONFLICT (task_id) DO NOTHING
 		)
 		SELECT (SELECT id FROM applied), (SELECT id FROM pending)`,
-		id, e.TransactionID, e.TransactionType, e.Status, e.Payload, CoalesceWindow, m.Type, m.ID, string(m.Payload)).Scan(&applied, &pending); err != nil {
+			id, e.TransactionID, e.TransactionType, e.Status, e.Payload, CoalesceWindow, m.Type, m.ID, string(m.Payload)).QueryRow(
+			func(row pgx.Row) error { return row.Scan(&applied, &pending) })
+	}); err != nil {
 		return 0, false, fmt.Errorf("storage: record provider event: %w", err)
 	}
 	if applied != nil {

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -32,41 +31,34 @@ type EventRecord struct {
 // round trip and the same implicit transaction (one pipeline, one commit):
 // the caller checks that the event's claim is the one it looked up.
 func (db *DB) PickProviderEvent(ctx context.Context, id int64, look RecordLookup) (ProviderEvent, EventRecord, error) {
-	b := &pgx.Batch{}
-	b.Queue(`UPDATE provider_events SET picked_at = now() WHERE id = $1 RETURNING `+eventColumns, id)
+	var (
+		ev                     ProviderEvent
+		c                      Charge
+		t                      Transfer
+		picked, isCharge, isTr bool
+	)
+	err := db.pipeline(ctx, func(b *pgx.Batch) {
+		queueOne(b, &ev, &picked, scanEvent, `UPDATE provider_events SET picked_at = now() WHERE id = $1 RETURNING `+eventColumns, id)
+		switch {
+		case look.PixID == "":
+		case look.Charge:
+			queueOne(b, &c, &isCharge, scanCharge, `SELECT `+chargeColumns+` FROM charges WHERE pix_id = $1`, look.PixID)
+		case look.Kind != "":
+			queueOne(b, &t, &isTr, look.Kind.scan, `SELECT `+look.Kind.columns()+` FROM `+look.Kind.spec().table+` WHERE pix_id = $1`, look.PixID)
+		}
+	})
 	switch {
-	case look.PixID == "":
-	case look.Charge:
-		b.Queue(`SELECT `+chargeColumns+` FROM charges WHERE pix_id = $1`, look.PixID)
-	case look.Kind != "":
-		b.Queue(`SELECT `+look.Kind.columns()+` FROM `+look.Kind.spec().table+` WHERE pix_id = $1`, look.PixID)
-	}
-	br := db.pool.SendBatch(ctx, b)
-	defer br.Close()
-	rows, _ := br.Query()
-	ev, err := pgx.CollectExactlyOneRow(rows, scanEvent)
-	if err != nil {
-		return ev, EventRecord{}, notFound(err)
+	case err != nil:
+		return ProviderEvent{}, EventRecord{}, fmt.Errorf("storage: pick provider event %d: %w", id, err)
+	case !picked:
+		return ProviderEvent{}, EventRecord{}, ErrNotFound
 	}
 	var rec EventRecord
-	switch {
-	case b.Len() == 1:
-	case look.Charge:
-		rows, _ := br.Query()
-		c, err := pgx.CollectExactlyOneRow(rows, scanCharge)
-		if err == nil {
-			rec.Charge = &c
-		} else if !errors.Is(err, pgx.ErrNoRows) {
-			return ev, rec, fmt.Errorf("storage: charge of provider event %d: %w", id, err)
-		}
-	default:
-		rows, _ := br.Query()
-		t, err := pgx.CollectExactlyOneRow(rows, look.Kind.scan)
-		if err == nil {
-			rec.Transfer = &t
-		} else if !errors.Is(err, pgx.ErrNoRows) {
-			return ev, rec, fmt.Errorf("storage: %s of provider event %d: %w", look.Kind, id, err)
-		}
+	if isCharge {
+		rec.Charge = &c
 	}
-	return ev, rec, br.Close()
+	if isTr {
+		rec.Transfer = &t
+	}
+	return ev, rec, nil
 }

@@ -60,3 +60,12 @@ func (db *DB) CheckPool(ctx context.Context, now time.Time, window time.Duration
 
 // PostgresAnswers is the pool watch's connection of its own.
 func (db *DB) PostgresAnswers(ctx context.Context) bool { return db.postgresAnswers(ctx) }
+
+// SharedCommitCounts is how many pipelines the shared commit sent and how
+// many calls rode in one with others.
+func (db *DB) SharedCommitCounts() (batches, shared int64) {
+	if s := db.shared.Load(); s != nil {
+		return s.batches.Load(), s.shared.Load()
+	}
+	return 0, 0
+}

@@ -82,16 +82,27 @@ func scanPostback(r pgx.CollectableRow) (Postback, error) {
 // PostbackForDelivery returns a postback with its integrator's signing
 // secret, in one query: what a delivery attempt needs.
 func (db *DB) PostbackForDelivery(ctx context.Context, id uuid.UUID) (Postback, string, error) {
-	var secret string
-	rows, _ := db.pool.Query(ctx, `SELECT `+qualified("p", postbackColumns)+`, i.webhook_secret
+	var (
+		p      Postback
+		secret string
+		found  bool
+	)
+	err := db.pipeline(ctx, func(b *pgx.Batch) {
+		queueOne(b, &p, &found, func(r pgx.CollectableRow) (Postback, error) {
+			var p Postback
+			err := r.Scan(&p.ID, &p.IntegratorID, &p.ResourceType, &p.ResourceID, &p.Event, &p.URL, &p.Body, &p.Status, &p.Attempts,
+				&p.NextAttemptAt, &p.LastStatusCode, &p.LastError, &p.CreatedAt, &p.DeliveredAt, &secret)
+			return p, err
+		}, `SELECT `+qualified("p", postbackColumns)+`, i.webhook_secret
 		FROM postbacks p JOIN integrators i ON i.id = p.integrator_id WHERE p.id = $1`, id)
-	p, err := pgx.CollectExactlyOneRow(rows, func(r pgx.CollectableRow) (Postback, error) {
-		var p Postback
-		err := r.Scan(&p.ID, &p.IntegratorID, &p.ResourceType, &p.ResourceID, &p.Event, &p.URL, &p.Body, &p.Status, &p.Attempts,
-			&p.NextAttemptAt, &p.LastStatusCode, &p.LastError, &p.CreatedAt, &p.DeliveredAt, &secret)
-		return p, err
 	})
-	return p, secret, notFound(err)
+	switch {
+	case err != nil:
+		return Postback{}, "", err
+	case !found:
+		return Postback{}, "", ErrNotFound
+	}
+	return p, secret, nil
 }
 
 // Postback returns one postback by id, whoever owns it (for workers and
@@ -157,11 +168,19 @@ func (db *DB) RecordPostbackAttempt(ctx context.Context, id uuid.UUID, res Postb
 	if !ok || (res.Outcome == OutcomeRetry) != (res.NextAttemptAt != nil) {
 		return Postback{}, ErrBadOutcome
 	}
-	rows, _ := db.pool.Query(ctx, recordAttemptSQL, id, nullIfZero(res.StatusCode), nullIfEmpty(res.Err), status, res.NextAttemptAt,
-		res.Latency.Milliseconds(), res.OutboxDone)
-	p, err := pgx.CollectExactlyOneRow(rows, scanPostback)
-	if err != nil {
-		return Postback{}, fmt.Errorf("storage: postback %s: %w", id, notFound(err))
+	var (
+		p     Postback
+		found bool
+	)
+	err := db.pipeline(ctx, func(b *pgx.Batch) {
+		queueOne(b, &p, &found, scanPostback, recordAttemptSQL, id, nullIfZero(res.StatusCode), nullIfEmpty(res.Err), status,
+			res.NextAttemptAt, res.Latency.Milliseconds(), res.OutboxDone)
+	})
+	switch {
+	case err != nil:
+		return Postback{}, fmt.Errorf("storage: postback %s: %w", id, err)
+	case !found:
+		return Postback{}, fmt.Errorf("storage: postback %s: %w", id, ErrNotFound)
 	}
 	return p, nil
 }

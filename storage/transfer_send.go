@@ -23,8 +23,10 @@ func (db *DB) RecordTransferSent(ctx context.Context, kind TransferKind, id uuid
 		set += `, sending = greatest(sending - 1, 0)`
 		where = `id = $1`
 	}
-	if _, err := db.pool.Exec(ctx, `WITH `+consumeOutbox("$3")+` UPDATE `+kind.spec().table+` SET `+set+`
-		WHERE `+where, id, pixID, outboxDone); err != nil {
+	if err := db.pipeline(ctx, func(b *pgx.Batch) {
+		b.Queue(`WITH `+consumeOutbox("$3")+` UPDATE `+kind.spec().table+` SET `+set+`
+		WHERE `+where, id, pixID, outboxDone)
+	}); err != nil {
 		return fmt.Errorf("storage: record %s sent: %w", kind, err)
 	}
 	return nil

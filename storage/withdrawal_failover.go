@@ -33,17 +33,21 @@ func (db *DB) StartWithdrawalSend(ctx context.Context, id uuid.UUID, provider st
 // commit. ErrStateChanged: it is not PROCESSING and unsent (or does not
 // exist: TransferByID tells).
 func (db *DB) ClaimWithdrawalSend(ctx context.Context, id uuid.UUID) (Transfer, int, error) {
-	var send int
-	rows, _ := db.pool.Query(ctx, `UPDATE withdrawals SET sends = sends + 1, sending = sending + 1
-		WHERE id = $1 AND status = 'PROCESSING' AND pix_id IS NULL RETURNING `+KindWithdrawal.columns()+`, sends`, id)
-	t, err := pgx.CollectExactlyOneRow(rows, func(r pgx.CollectableRow) (Transfer, error) {
-		return KindWithdrawal.scanWith(r, &send)
+	var (
+		t     Transfer
+		send  int
+		found bool
+	)
+	err := db.pipeline(ctx, func(b *pgx.Batch) {
+		queueOne(b, &t, &found, func(r pgx.CollectableRow) (Transfer, error) { return KindWithdrawal.scanWith(r, &send) },
+			`UPDATE withdrawals SET sends = sends + 1, sending = sending + 1
+			WHERE id = $1 AND status = 'PROCESSING' AND pix_id IS NULL RETURNING `+KindWithdrawal.columns()+`, sends`, id)
 	})
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Transfer{}, 0, fmt.Errorf("storage: claim withdrawal send %s: %w", id, ErrStateChanged)
-	}
 	if err != nil {
 		return Transfer{}, 0, fmt.Errorf("storage: claim withdrawal send %s: %w", id, err)
+	}
+	if !found {
+		return Transfer{}, 0, fmt.Errorf("storage: claim withdrawal send %s: %w", id, ErrStateChanged)
 	}
 	return t, send, nil
 }

@@ -40,6 +40,10 @@ type harness struct {
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	h := &harness{t: t, db: storagetest.NewDB(t), log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	// As the worker process runs it: small statements share commits.
+	shareCtx, stopSharing := context.WithCancel(context.Background())
+	t.Cleanup(stopSharing)
+	h.db.ShareCommits(shareCtx, 4, 32)
 	if testing.Verbose() {
 		h.log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}

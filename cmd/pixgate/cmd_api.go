@@ -51,6 +51,9 @@ func (c *cli) startAPIMetrics(ctx context.Context, g *errgroup.Group, st *stack)
 // groupCommitSize caps the withdrawal creates of one group commit.
 const groupCommitSize = 32
 
+// sharedCommitSize caps the calls of one shared commit (storage.ShareCommits).
+const sharedCommitSize = 32
+
 // startAPI binds the API's address and adds its server to g.
 func (c *cli) startAPI(ctx context.Context, g *errgroup.Group, st *stack) error {
 	maxAmount, err := c.cfg.maxAmount()
@@ -65,6 +68,7 @@ func (c *cli) startAPI(ctx context.Context, g *errgroup.Group, st *stack) error 
 		c.log.Warn("api keys are read from the database until the key cache listens", "error", err)
 	}
 	st.db.GroupCommit(ctx, c.cfg.GroupCommit, groupCommitSize)
+	st.db.ShareCommits(ctx, c.cfg.SharedCommits, sharedCommitSize)
 	srv := api.New(api.Config{
 		BodyLimit:             c.cfg.BodyLimit,
 		ProviderWebhookURL:    c.webhookURL(),

@@ -59,6 +59,7 @@ func (c *cli) startWorker(ctx context.Context, g *errgroup.Group, st *stack) err
 		ln.Close()
 		return err
 	}
+	st.db.ShareCommits(ctx, c.cfg.SharedCommits, sharedCommitSize)
 	reconciled, err := c.statementProviders(ctx, st.db)
 	if err != nil {
 		ln.Close()
