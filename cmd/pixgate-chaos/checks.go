@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"time"
 )
 
@@ -17,12 +16,14 @@ type pgRecord struct {
 	effect     int64     // the sum of its postings on its integrator's own accounts
 	createdAt  time.Time // PixGate's creation time
 	finalAt    time.Time // when its final status was written (with its postback)
+	provider   string    // the provider PixGate records it at
 }
 
-// providerTxn is one transaction of the sandbox's ledger.
+// providerTxn is one transaction of a sandbox's ledger.
 type providerTxn struct {
 	typ, externalID, status string
 	amount                  int64
+	provider                string // the sandbox's provider name
 }
 
 // eventKey names one status change as postbacks tell it.
@@ -48,6 +49,11 @@ type facts struct {
 // verdict is one record judged.
 type verdict struct {
 	scenario   int
+	name       string // "withdrawal w-1 of Loja", for the problems
+	kind       kind
+	provider   string    // where PixGate recorded it ("" when it has no record)
+	failures   int       // attempts of its create request that failed
+	answer     answer    // whether it was created
 	requested  time.Time // when the load asked for it
 	paidAt     time.Time // a charge: when the payer paid it
 	finalAt    time.Time // when PixGate wrote its final status
@@ -67,18 +73,13 @@ var moneyStatus = map[string]string{"RECEIVEPIX": "PAID", "PAYMENT": "COMPLETED"
 // evaluate judges every record against what PixGate and the provider
 // hold, and returns the problems no single record explains.
 func evaluate(recs []record, ins []*integrator, f facts) ([]verdict, []string) {
-	prov := map[[2]string][]providerTxn{}
+	prov := map[[2]string][]providerTxn{} // across every sandbox
 	for _, t := range f.provider {
-		prov[[2]string{t.typ, t.externalID}] = append(prov[[2]string{t.typ, t.externalID}], t)
+		k := [2]string{t.typ, plainID(t.externalID)}
+		prov[k] = append(prov[k], t)
 	}
 	paidAtProvider := func(typ string, pg *pgRecord) int {
-		n := 0
-		for _, t := range prov[[2]string{typ, pg.id}] {
-			if t.status == moneyStatus[typ] {
-				n++
-			}
-		}
-		return n
+		return len(moved(prov[[2]string{typ, plainID(pg.id)}], typ))
 	}
 	refunded := map[*record]int64{} // a charge's refunds expected to complete
 	verdicts := make([]verdict, len(recs))
@@ -90,11 +91,12 @@ func evaluate(recs []record, ins []*integrator, f facts) ([]verdict, []string) {
 		key := extKey(r.kind, r.integrator, r.externalID)
 		pg := f.pg[key]
 		matched[key] = pg != nil
-		v := verdict{scenario: r.scenario, requested: r.started}
+		v := verdict{scenario: r.scenario, kind: r.kind, failures: r.createFailures, answer: r.answer, requested: r.started}
 		in := ins[r.integrator]
 		typ := eventType[r.kind]
+		v.name = fmt.Sprintf("%s %s of %s", r.kind, r.externalID, in.name)
 		problem := func(format string, args ...any) {
-			v.problems = append(v.problems, fmt.Sprintf("%s %s of %s: ", r.kind, r.externalID, in.name)+fmt.Sprintf(format, args...))
+			v.problems = append(v.problems, v.name+": "+fmt.Sprintf(format, args...))
 		}
 		switch {
 		case r.answer == created && pg == nil:
@@ -134,6 +136,10 @@ func evaluate(recs []record, ins []*integrator, f facts) ([]verdict, []string) {
 		}
 		expected[r.integrator] += exp
 		if pg != nil {
+			v.provider = pg.provider
+			for _, p := range elsewhere(prov[[2]string{typ, plainID(pg.id)}], typ, pg.provider) {
+				problem("%s at provider %s, PixGate records it at %s", moneyStatus[typ], p, pg.provider)
+			}
 			v.diff = pg.effect - exp
 			if n := paidAtProvider(typ, pg); n > 1 {
 				v.duplicated = int64(n-1) * pg.amount
@@ -213,52 +219,6 @@ func expectedEvents(k kind, pg *pgRecord) []eventKey {
 		return []eventKey{{typ, pg.id, pg.status}}
 	}
 	return nil
-}
-
-// unmatched reports PixGate records the load never asked for, provider
-// transactions that moved money for no PixGate record, and events
-// delivered under more than one id or about no record.
-func unmatched(f facts, matched map[string]bool) []string {
-	var out []string
-	ids := map[string]*pgRecord{}
-	for key, pg := range f.pg {
-		ids[eventType[pg.kind]+":"+pg.id] = pg
-		if !matched[key] {
-			out = append(out, fmt.Sprintf("PixGate has %s %s (%s), which the load never asked for", pg.kind, pg.externalID, pg.status))
-		}
-	}
-	for _, t := range f.provider {
-		if t.status == moneyStatus[t.typ] && ids[t.typ+":"+t.externalID] == nil {
-			out = append(out, fmt.Sprintf("the provider has %s %s %s of R$ %s for no PixGate record", t.typ, t.externalID, t.status, reais(t.amount)))
-		}
-	}
-	for ev, d := range f.events {
-		if len(d.ids) > 1 {
-			out = append(out, fmt.Sprintf("postback %s %s %s delivered under %d ids", ev.typ, ev.id, ev.status, len(d.ids)))
-		}
-		switch pg := ids[ev.typ+":"+ev.id]; {
-		case pg == nil:
-			out = append(out, fmt.Sprintf("postback %s %s %s about no PixGate record", ev.typ, ev.id, ev.status))
-		case !reachable(pg, ev.status):
-			out = append(out, fmt.Sprintf("postback %s %s %s, but the record is %s", ev.typ, ev.id, ev.status, pg.status))
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// reachable tells whether a record now in its final status went through
-// status on its way: a charge is PAID before REFUNDED and may be EXPIRED
-// before it is paid late; a transfer has one final status.
-func reachable(pg *pgRecord, status string) bool {
-	if pg.status == status {
-		return true
-	}
-	if pg.kind != chargeKind {
-		return false
-	}
-	paid := pg.status == "PAID" || pg.status == "REFUNDED"
-	return paid && (status == "PAID" || status == "EXPIRED")
 }
 
 // reais renders centavos as "1234.56".

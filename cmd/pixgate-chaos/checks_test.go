@@ -31,7 +31,7 @@ func world(t *testing.T) ([]record, []*integrator, facts) {
 	recs[3].charge = &recs[0]
 	pg := func(k kind, ext, id, status string, amount, fee, effect int64, final time.Duration) *pgRecord {
 		return &pgRecord{kind: k, externalID: ext, id: id, status: status, amount: amount, fee: fee, effect: effect,
-			createdAt: at, finalAt: at.Add(final)}
+			createdAt: at, finalAt: at.Add(final), provider: "default"}
 	}
 	f := facts{
 		pg: map[string]*pgRecord{
@@ -54,11 +54,11 @@ func world(t *testing.T) ([]record, []*integrator, facts) {
 // providerLedger is the provider's side of world.
 func providerLedger() []providerTxn {
 	return []providerTxn{
-		{"RECEIVEPIX", "id-c1", "PAID", 2000},
-		{"PAYMENT", "id-w1", "COMPLETED", 1000},
-		{"PAYMENT", "id-w2", "FAILED", 700},
-		{"REFUND", "id-r1", "COMPLETED", 500},
-		{"RECEIVEPIX", "id-unpaid", "PENDING", 100},
+		{"RECEIVEPIX", "id-c1", "PAID", 2000, "default"},
+		{"PAYMENT", "id-w1", "COMPLETED", 1000, "default"},
+		{"PAYMENT", "id-w2", "FAILED", 700, "default"},
+		{"REFUND", "id-r1", "COMPLETED", 500, "default"},
+		{"RECEIVEPIX", "id-unpaid", "PENDING", 100, "default"},
 	}
 }
 
@@ -116,11 +116,42 @@ func TestEvaluateFindsWhatWentWrong(t *testing.T) {
 			}},
 		{"the provider paying twice is money duplicated",
 			func(_ []record, f *facts) {
-				f.provider = append(providerLedger(), providerTxn{"PAYMENT", "id-w1", "COMPLETED", 1000})
+				f.provider = append(providerLedger(), providerTxn{"PAYMENT", "id-w1", "COMPLETED", 1000, "default"})
 			},
 			func(t *testing.T, vs []verdict, _ []string) {
 				if vs[1].duplicated != 1000 {
 					t.Fatalf("withdrawal verdict %+v", vs[1])
+				}
+			}},
+		{"a withdrawal sent at both providers is money duplicated",
+			func(_ []record, f *facts) {
+				// The efi contract carries PixGate's id without its hyphens.
+				f.provider = append(providerLedger(), providerTxn{"PAYMENT", "idw1", "COMPLETED", 1000, "b"})
+			},
+			func(t *testing.T, vs []verdict, global []string) {
+				if vs[1].duplicated != 1000 || !hasProblem(vs[1], "COMPLETED at provider b, PixGate records it at default") || len(global) != 0 {
+					t.Fatalf("withdrawal verdict %+v, global %v", vs[1], global)
+				}
+			}},
+		{"a withdrawal at the second provider alone, under its plain id",
+			func(_ []record, f *facts) {
+				f.provider = providerLedger()
+				f.provider[1] = providerTxn{"PAYMENT", "idw1", "COMPLETED", 1000, "b"}
+				f.pg[extKey(withdrawalKind, 0, "w1")].provider = "b"
+			},
+			func(t *testing.T, vs []verdict, global []string) {
+				if vs[1].duplicated != 0 || vs[1].diff != 0 || len(vs[1].problems) != 0 || vs[1].provider != "b" || len(global) != 0 {
+					t.Fatalf("withdrawal verdict %+v, global %v", vs[1], global)
+				}
+			}},
+		{"money moved at a provider other than the one PixGate records",
+			func(_ []record, f *facts) {
+				f.provider = providerLedger()
+				f.provider[0].provider = "b"
+			},
+			func(t *testing.T, vs []verdict, _ []string) {
+				if vs[0].diff != 0 || !hasProblem(vs[0], "PAID at provider b, PixGate records it at default") {
+					t.Fatalf("charge verdict %+v", vs[0])
 				}
 			}},
 		{"the provider failed what PixGate completed",
@@ -162,7 +193,7 @@ func TestEvaluateFindsWhatWentWrong(t *testing.T) {
 		{"records nobody asked for, and provider money for no record",
 			func(_ []record, f *facts) {
 				f.pg[extKey(withdrawalKind, 0, "ghost")] = &pgRecord{kind: withdrawalKind, externalID: "ghost", id: "id-g", status: "COMPLETED"}
-				f.provider = append(providerLedger(), providerTxn{"PAYMENT", "id-nobody", "COMPLETED", 300})
+				f.provider = append(providerLedger(), providerTxn{"PAYMENT", "id-nobody", "COMPLETED", 300, "default"})
 			},
 			func(t *testing.T, _ []verdict, global []string) {
 				wantGlobal(t, global, "which the load never asked for")

@@ -36,8 +36,9 @@ type v2Token struct {
 
 // reply is the last answer of a call.
 type reply struct {
-	status int // 0: no answer
-	body   map[string]any
+	status   int // 0: no answer
+	body     map[string]any
+	failures int // attempts of the call answered other than 2xx, or not at all
 }
 
 // definitive tells whether the answer settles the request: 2xx, or a 4xx
@@ -74,7 +75,10 @@ func (c *apiClient) call(ctx context.Context, in *integrator, idx int, method, p
 	}
 	v2 := len(path) > 4 && path[:4] == "/v2/"
 	start := int(c.next.Add(1))
-	var last reply
+	var (
+		last   reply
+		failed int
+	)
 	for attempt := range callAttempts {
 		base := c.urls[(start+attempt)%2]
 		sc, at := c.scenario(), time.Now()
@@ -82,6 +86,7 @@ func (c *apiClient) call(ctx context.Context, in *integrator, idx int, method, p
 		if v2 {
 			tok, err := c.token(ctx, base, in, idx)
 			if err != "" {
+				failed++
 				c.stats.fail(sc, "token "+err, false, at)
 				sleep(ctx, backoff(attempt, 0))
 				continue
@@ -90,10 +95,13 @@ func (c *apiClient) call(ctx context.Context, in *integrator, idx int, method, p
 		}
 		last = c.send(ctx, method, base+path, auth, payload)
 		if last.ok() {
+			last.failures = failed
 			return last
 		}
+		failed++
 		c.stats.fail(sc, codeOf(last), last.definitive(), at)
 		if last.definitive() {
+			last.failures = failed
 			return last
 		}
 		if last.status == http.StatusUnauthorized && v2 {
@@ -103,6 +111,7 @@ func (c *apiClient) call(ctx context.Context, in *integrator, idx int, method, p
 			sleep(ctx, backoff(attempt, retryAfter(last)))
 		}
 	}
+	last.failures = failed
 	return last
 }
 

@@ -16,11 +16,11 @@ import (
 )
 
 // cluster is the deployment under test: its own Postgres cluster and Redis
-// server, one sandbox provider with a Postgres cluster of its own (a
-// provider's records are not in PixGate's database), two API and two
-// worker processes of the given binary, the balancer in front of the APIs
-// for the provider's notifications, and the integrators' postback
-// receiver.
+// server, two sandbox providers of different contracts with a Postgres
+// cluster of their own (a provider's records are not in PixGate's
+// database), two API and two worker processes of the given binary, the
+// balancer in front of the APIs for the providers' notifications, and the
+// integrators' postback receiver.
 type cluster struct {
 	bin, logDir string
 	pg          *stack.Postgres
@@ -29,6 +29,12 @@ type cluster struct {
 	env         []string // every pixgate process's settings
 	sandbox     *stack.Proc
 	sandboxURL  string
+	second      *stack.Proc // sandbox b (secondsandbox.go)
+	secondURL   string      // its control endpoints
+	secondDir   string      // its certificates and client secret
+	publicURL   string      // the balancer, as the providers reach PixGate
+	hookToken   string      // PIXGATE_PROVIDER_WEBHOOK_TOKEN
+	integrators []int64     // PixGate's ids of the driven integrators
 	apis        [2]*stack.Proc
 	apiURLs     [2]string
 	workers     [2]*stack.Proc
@@ -63,7 +69,7 @@ func startCluster(ctx context.Context, o options) (*cluster, error) {
 	if c.redis, err = stack.StartRedis(ctx, o.logDir); err != nil {
 		return c, err
 	}
-	addrs, err := stack.FreeAddrs(9)
+	addrs, err := stack.FreeAddrs(11)
 	if err != nil {
 		return c, err
 	}
@@ -86,13 +92,14 @@ func startCluster(ctx context.Context, o options) (*cluster, error) {
 
 	token := make([]byte, 20)
 	_, _ = rand.Read(token)
+	c.publicURL, c.hookToken = "http://"+addrs[7], "chaos-"+hex.EncodeToString(token)
 	c.env = append(withoutPixGate(os.Environ()),
 		"PIXGATE_DATABASE_URL="+c.pg.URL("pixgate"),
 		"PIXGATE_REDIS_URL="+c.redis.URL("0"),
-		"PIXGATE_PUBLIC_BASE_URL=http://"+addrs[7],
+		"PIXGATE_PUBLIC_BASE_URL="+c.publicURL,
 		"PIXGATE_PROVIDER_URL="+c.sandboxURL,
 		"PIXGATE_SANDBOX_ADDR="+addrs[6],
-		"PIXGATE_PROVIDER_WEBHOOK_TOKEN=chaos-"+hex.EncodeToString(token),
+		"PIXGATE_PROVIDER_WEBHOOK_TOKEN="+c.hookToken,
 		"PIXGATE_LOG_LEVEL="+o.logLevel,
 	)
 	c.env = append(append(c.env, runSettings...), o.env...)
@@ -105,9 +112,16 @@ func startCluster(ctx context.Context, o options) (*cluster, error) {
 		c.workers[i] = c.proc(fmt.Sprintf("worker-%d", i+1), []string{"worker"},
 			[]string{"PIXGATE_WORKER_ADDR=" + addrs[4+i]}, "http://"+addrs[4+i]+"/healthz")
 	}
-	stepf("sandbox, 2 api and 2 worker processes of %s", o.bin)
-	// The first api creates and migrates the database alone.
-	for _, p := range []*stack.Proc{c.sandbox, c.apis[0], c.apis[1], c.workers[0], c.workers[1]} {
+	stepf("sandboxes default (family) and b (efi), 2 api and 2 worker processes of %s", o.bin)
+	if err := c.sandbox.Start(ctx); err != nil {
+		return c, err
+	}
+	// Provider b is registered before the api and worker processes start:
+	// they build their providers at start.
+	if err := c.startSecond(ctx, addrs[9], addrs[10]); err != nil {
+		return c, err
+	}
+	for _, p := range []*stack.Proc{c.apis[0], c.apis[1], c.workers[0], c.workers[1]} {
 		if err := p.Start(ctx); err != nil {
 			return c, err
 		}
@@ -152,10 +166,13 @@ func (c *cluster) close() {
 	if c.db != nil {
 		c.db.Close()
 	}
-	for _, p := range []*stack.Proc{c.workers[0], c.workers[1], c.apis[0], c.apis[1], c.sandbox} {
+	for _, p := range []*stack.Proc{c.workers[0], c.workers[1], c.apis[0], c.apis[1], c.sandbox, c.second} {
 		if p != nil {
 			p.Terminate()
 		}
+	}
+	if c.secondDir != "" {
+		_ = os.RemoveAll(c.secondDir)
 	}
 	if c.proxy != nil {
 		c.proxy.close()

@@ -26,13 +26,15 @@ type reportRun struct {
 	malformed        []string
 	proxied, proxy5x int64
 	global           []string
-	reconciliation   []string // each day the run touched, reconciled with the sandbox's statement
+	reconciliation   []string // each provider's days the run touched, reconciled with its statement
+	floatsAtStart    []floatReading
+	floats           []string // each provider's float account against its balance
 }
 
 // report collects the facts, judges every record, writes the report and
 // tells whether every check passed.
-func report(ctx context.Context, c *cluster, sb *sandboxClient, l *load, o options, runs []scenarioRun, rr reportRun) (bool, error) {
-	f, _, factProblems, err := collectFacts(ctx, c, sb, l.m.integrators)
+func report(ctx context.Context, c *cluster, l *load, o options, runs []scenarioRun, rr reportRun) (bool, error) {
+	f, _, factProblems, err := collectFacts(ctx, c, l.sbs, l.m.integrators)
 	if err != nil {
 		return false, err
 	}
@@ -45,9 +47,14 @@ func report(ctx context.Context, c *cluster, sb *sandboxClient, l *load, o optio
 	}
 	rr.end, rr.rate, rr.bound, rr.records = time.Now(), o.rate, o.bound, len(recs)
 	rr.finalAudit = audit(ctx, c)
-	var recProblems []string
+	var recProblems, floatProblems []string
+	if end, err := c.floats(ctx); err != nil {
+		floatProblems = []string{fmt.Sprintf("floats: pixgate provider balance: %v", err)}
+	} else {
+		rr.floats, floatProblems = judgeFloats(rr.floatsAtStart, end)
+	}
 	rr.reconciliation, recProblems = reconcileDays(ctx, c, rr.begin)
-	rr.global = append(rr.global, recProblems...)
+	rr.global = append(append(rr.global, floatProblems...), recProblems...)
 	if out, err := c.pixgate(ctx, "version"); err == nil {
 		rr.version = strings.TrimSpace(string(out))
 	}
@@ -84,16 +91,19 @@ func renderDoc(w io.Writer, rows []row, rr reportRun) {
 	fmt.Fprintf(w, "\n### Across the run\n\n")
 	fmt.Fprintf(w, "- `pixgate audit` after the drain: %s.\n", rr.finalAudit)
 	if rr.ledger {
-		fmt.Fprintf(w, "- The sandbox's ledger (%d transactions) was compared with PixGate's, transaction by transaction.\n", rr.providerTxns)
+		fmt.Fprintf(w, "- The sandboxes' ledgers (%d transactions) were compared with PixGate's, transaction by transaction.\n", rr.providerTxns)
 	} else {
-		fmt.Fprintln(w, "- The sandbox's ledger was **not** compared: this sandbox has no `GET /sandbox/transactions` and forgets"+
+		fmt.Fprintln(w, "- The sandboxes' ledgers were **not** compared: a sandbox has no `GET /sandbox/transactions` and forgets"+
 			" everything on restart, so the provider-killed scenario was skipped too. Charges were judged by the payments the load made,"+
 			" withdrawals by their key (the failing key's must fail, every other must complete), refunds as completing.")
 	}
 	fmt.Fprintf(w, "- Postbacks: %d deliveries reached the receiver, %d of them answered 500 on purpose; %d bad signatures, %d unreadable bodies.\n",
 		rr.deliveries, rr.failedOnPurpose, len(rr.forged), len(rr.malformed))
+	for _, r := range rr.floats {
+		fmt.Fprintf(w, "- `pixgate provider balance` after the drain, %s.\n", r)
+	}
 	for _, r := range rr.reconciliation {
-		fmt.Fprintf(w, "- `pixgate reconcile` of the sandbox's day %s.\n", r)
+		fmt.Fprintf(w, "- `pixgate reconcile` of the day %s.\n", r)
 	}
 	fmt.Fprintf(w, "- The notification balancer passed over a stopped API %d times and answered 502 %d times.\n", rr.proxied, rr.proxy5x)
 	for _, s := range append(rr.forged, rr.malformed...) {

@@ -6,12 +6,13 @@ const docIntro = `# Reliability under faults
 PixGate is run here as production runs it and broken on purpose, one fault at a
 time, under a steady load. Afterwards nothing may be lost, created or paid twice,
 every record must be final, every status change must have reached its integrator,
-and the ledger audit must be clean. ` + "`make chaos`" + ` runs it (about 11 minutes on two
-cores) and rewrites this page; it exits non-zero when a check fails.
+the ledger audit must be clean, each provider's float account must equal its
+balance and each provider's day must reconcile. ` + "`make chaos`" + ` runs it (about 12
+minutes on two cores) and rewrites this page; it exits non-zero when a check fails.
 
 ` + "```sh" + `
 make chaos                                                       # every scenario, this page
-go run ./cmd/pixgate-chaos -scenarios worker-kill,redis-flush    # some, report in bin/reliability.md
+go run ./cmd/pixgate-chaos -scenarios baseline,two-providers     # some, report in bin/reliability.md
 go run ./cmd/pixgate-chaos -h                                    # rate, bounds, logs (bin/chaos-logs)
 ` + "```" + `
 
@@ -20,23 +21,33 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
 - **Topology.** Everything of its own, on free loopback ports, in temporary
   directories removed afterwards: a Postgres cluster for PixGate (` + "`initdb`" + ` from the
   local server binaries; run as the ` + "`postgres`" + ` user when the harness runs as root), a
-  Redis server without persistence, one ` + "`pixgate sandbox`" + ` keeping its state in a
-  second Postgres cluster (a provider's records are not in PixGate's database, and
-  restarting PixGate's Postgres must not take the provider down with it), two
+  Redis server without persistence, two sandboxes keeping their state in a second
+  Postgres cluster (a provider's records are not in PixGate's database, and
+  restarting PixGate's Postgres must not take the providers down with it), two
   ` + "`pixgate api`" + ` and two ` + "`pixgate worker`" + ` processes of the binary just built.
-- **Provider notifications** reach the APIs as behind a real load balancer:
-  ` + "`PIXGATE_PUBLIC_BASE_URL`" + ` is a small balancer in the harness that sends each
-  notification to the two APIs in turn, passes over one that refuses the connection
-  (a stopped process), and answers 502 without resending when an API took the
-  request and lost it (nginx's ` + "`proxy_next_upstream error`" + `). The sandbox retries
-  a notification 4 times.
+- **Two providers of different contracts.** The default provider is a
+  ` + "`pixgate sandbox`" + ` of the family contract, set by the environment as a
+  single-provider deployment sets it. Provider ` + "`b`" + ` is a ` + "`pixgate sandbox --contract efi`" + `
+  (the BCB API Pix as Efí serves it, over mutual TLS with certificates of its own),
+  registered with ` + "`pixgate migrate`" + ` and ` + "`pixgate provider add --name b --kind efi`" + `
+  (client certificate, CA, client secret in a file) before the API and worker
+  processes start, since they build their providers at start. Until the last
+  scenario no route names it, so every other scenario runs exactly as with one
+  provider; the faults of the other scenarios are set on the default sandbox.
+- **Provider notifications** (each provider's on its own webhook path and token)
+  reach the APIs as behind a real load balancer: ` + "`PIXGATE_PUBLIC_BASE_URL`" + ` is a
+  small balancer in the harness that sends each notification to the two APIs in
+  turn, passes over one that refuses the connection (a stopped process), and
+  answers 502 without resending when an API took the request and lost it (nginx's
+  ` + "`proxy_next_upstream error`" + `). A sandbox retries a notification 4 times.
 - **Integrators.** Four, made with ` + "`pixgate integrator create`" + ` and credited
   R$ 1,000,000.00 each with ` + "`pixgate wallet credit`" + `: cash-in percent 1.5 / cash-out
   fixed 0.50; fixed 0.99 / percent 1.2; percent 2.75 / fixed 1.00 with a 10 s
   settlement hold; no fees.
 - **Load.** 40 operations a second, started on time whatever the answers take,
   alternating between the two APIs and between v1 and v2: 34 % charges, each paid at
-  the sandbox (` + "`POST /sandbox/charges/{id}/pay`" + `) 0.2–1 s after it was issued;
+  the sandbox that holds it (` + "`POST /sandbox/charges/{id}/pay`" + `; the one v1's
+  ` + "`provider`" + ` names, else the default's, then b's) 0.2–1 s after it was issued;
   30 % withdrawals, one in five to a PIX key the sandbox fails (` + "`fail_keys`" + `);
   12 % refunds (` + "`POST /v2/pix/refund`" + `; v1 has none) of charges paid at least 5 s
   before, one in ten of the whole amount; 16 % lookups (v1 ` + "`GET`" + ` by
@@ -53,6 +64,14 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   for the longer proof) and checks one promise more: every charge paid while it
   lasts is credited within 10 s of its payment, its sends crawling in a lane of
   their own.
+- **Two providers** (` + "`two-providers`" + `, the last scenario). As it starts, every
+  integrator is routed ` + "`pixgate route set --charges default,b --withdrawals default,b`" + `;
+  each process reads the routes again every 2 s, well inside the 10 s of load before
+  the fault. Then the default sandbox is down for 30 s (every call 503) while b is
+  healthy. Its promises besides the run's: at most 1 % of the charges asked for
+  during the outage see a failed attempt (the integrator sees one charge, created
+  at b), each withdrawal is sent to exactly one provider, and once the default is
+  back new charges go to it again within 10 s (the notes say when the first did).
 - **Drain.** The load stops, outcomes it never learnt are looked up, charges issued
   but never paid are paid, then the harness waits (at most 4 minutes) until no
   charge is ` + "`PENDING`" + `, no withdrawal or refund ` + "`PROCESSING`" + `, no postback
@@ -77,9 +96,15 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   transaction of one record paid more than once is money *duplicated*. After the
   drain each wallet must equal the model to the centavo, with nothing pending or
   reserved.
-- **Provider against PixGate.** Every transaction in the sandbox's ledger that
-  moved money (` + "`GET /sandbox/transactions`" + `) must be one PixGate record's, in the
-  matching status, and every PixGate record that moved money must have one.
+- **Providers against PixGate.** Every transaction in either sandbox's ledger that
+  moved money (` + "`GET /sandbox/transactions`" + `; the efi contract carries PixGate's
+  ids without hyphens) must be one PixGate record's, in the matching status, at the
+  provider PixGate records; every PixGate record that moved money must have exactly
+  one across both sandboxes (a withdrawal id at both is money duplicated).
+- **Floats.** ` + "`pixgate provider balance`" + ` before the load and after the drain: each
+  provider's float account (the money PixGate's ledger expects it to hold) must
+  equal the sandbox's balance less what the sandbox held before the run
+  (R$ 1,000,000.00 each), to the centavo.
 - **Records.** Every record final after the drain, and within the bound: from
   the payment (charges) or the creation (withdrawals, refunds) to the final status
   (when PixGate wrote it, with its postback).
@@ -87,10 +112,12 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   (charges ` + "`PAID`" + `/` + "`EXPIRED`" + `, transfers ` + "`COMPLETED`" + `/` + "`FAILED`" + `) answered 2xx at
   least once, none under two ` + "`webhook-id`" + `s, every signature valid.
 - **Audit.** ` + "`pixgate audit`" + ` exits 0 after every scenario and after the drain.
-- **Reconciliation.** After the drain every day the run touched is reconciled with
-  the sandbox's statement, as an operator would (` + "`pixgate reconcile run`" + `, then
-  ` + "`report --json`" + `; [reconciliation.md](reconciliation.md)): each must reconcile,
-  with no exception of any kind and no balance difference left unexplained.
+- **Reconciliation.** After the drain every day the run touched is reconciled, for
+  each provider, with that sandbox's statement, as an operator would
+  (` + "`pixgate reconcile run --provider P`" + `, then ` + "`report --json`" + `;
+  [reconciliation.md](reconciliation.md)): each must reconcile, with no exception of
+  any kind and no balance difference left unexplained. The efi contract's statement
+  carries no balances ("unexplained not known"); the float check covers b's.
 
 ## Reading the table
 
@@ -101,7 +128,7 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   columns say whether any of it mattered.
 - *Money*: in centavos, over the records asked for during the scenario.
 - *Records final after the bound*: how many took longer than the bound, the
-  longest, and how many never became final.
+  longest, and how many never became final; each late one is named under the table.
 - *Recovery*: from the end of the fault (the process back, the provider healthy)
   until the last failed request started or the last record asked for before it
   became final, whichever is later.

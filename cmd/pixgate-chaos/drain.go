@@ -36,6 +36,9 @@ func resolveOne(ctx context.Context, c *cluster, l *load, r *record) error {
 				r.answer = refused
 			case rep.ok():
 				r.answer, r.pixID = created, rep.str("pix_id")
+				if r.kind == chargeKind {
+					r.provider = rep.str("provider")
+				}
 			default:
 				return fmt.Errorf("lookup: %d", rep.status)
 			}
@@ -55,7 +58,7 @@ func resolveOne(ctx context.Context, c *cluster, l *load, r *record) error {
 	if r.kind != chargeKind || r.answer != created || r.pixID == "" || !r.paidAt.IsZero() {
 		return nil
 	}
-	st, err := l.sb.status(ctx, r.pixID)
+	st, err := l.statusAt(ctx, r)
 	if err != nil {
 		return err
 	}

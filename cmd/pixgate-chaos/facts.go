@@ -15,11 +15,11 @@ import (
 // status was written: the creation time of its postback, which PixGate
 // writes in the transaction that changes the status.
 const recordsSQL = `
-SELECT 'charge', integrator_id, external_id, id::text, status, amount, fee, created_at FROM charges
+SELECT 'charge', integrator_id, external_id, id::text, status, amount, fee, created_at, provider FROM charges
 UNION ALL
-SELECT 'withdrawal', integrator_id, coalesce(external_id, ''), id::text, status, amount, fee, created_at FROM withdrawals
+SELECT 'withdrawal', integrator_id, coalesce(external_id, ''), id::text, status, amount, fee, created_at, provider FROM withdrawals
 UNION ALL
-SELECT 'refund', integrator_id, coalesce(external_id, ''), id::text, status, amount, fee, created_at FROM refunds`
+SELECT 'refund', integrator_id, coalesce(external_id, ''), id::text, status, amount, fee, created_at, provider FROM refunds`
 
 const finalAtSQL = `
 SELECT resource_type, resource_id::text, max(created_at) FROM postbacks
@@ -36,9 +36,9 @@ WHERE a.integrator_id IS NOT NULL
 GROUP BY 1, 2, 3`
 
 // collectFacts reads PixGate's side from its database and its operator
-// commands, the provider's from the sandbox and the postbacks from the
+// commands, the providers' from every sandbox and the postbacks from the
 // receiver. The problems are facts that contradict the ledger's rules.
-func collectFacts(ctx context.Context, c *cluster, sb *sandboxClient, ins []*integrator) (facts, bool, []string, error) {
+func collectFacts(ctx context.Context, c *cluster, sbs []*sandboxClient, ins []*integrator) (facts, bool, []string, error) {
 	f := facts{pg: map[string]*pgRecord{}}
 	index := map[int64]int{}
 	for i, in := range ins {
@@ -51,7 +51,7 @@ func collectFacts(ctx context.Context, c *cluster, sb *sandboxClient, ins []*int
 		integratorID int64
 		pr           pgRecord
 	)
-	_, err := pgx.ForEachRow(rows, []any{&pr.kind, &integratorID, &pr.externalID, &pr.id, &pr.status, &pr.amount, &pr.fee, &pr.createdAt}, func() error {
+	_, err := pgx.ForEachRow(rows, []any{&pr.kind, &integratorID, &pr.externalID, &pr.id, &pr.status, &pr.amount, &pr.fee, &pr.createdAt, &pr.provider}, func() error {
 		rec := pr
 		i, ok := index[integratorID]
 		if !ok {
@@ -107,13 +107,19 @@ func collectFacts(ctx context.Context, c *cluster, sb *sandboxClient, ins []*int
 		}
 		f.wallets = append(f.wallets, w)
 	}
-	txns, ok, err := sb.ledger(ctx)
-	if err != nil {
-		return f, false, nil, err
+	all := true
+	for _, sb := range sbs {
+		txns, ok, err := sb.ledger(ctx)
+		if err != nil {
+			return f, false, nil, fmt.Errorf("the ledger of sandbox %s: %w", sb.name, err)
+		}
+		f.provider, all = append(f.provider, txns...), all && ok
 	}
-	f.provider = txns
+	if !all {
+		f.provider = nil
+	}
 	f.events, _, _, _, _ = c.recv.snapshot()
-	return f, ok, problems, nil
+	return f, all, problems, nil
 }
 
 // walletOf is `pixgate wallet show --json`.

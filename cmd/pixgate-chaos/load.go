@@ -17,7 +17,7 @@ import (
 type load struct {
 	m        *model
 	api      *apiClient
-	sb       *sandboxClient
+	sbs      []*sandboxClient // the default provider's first
 	stats    *stats
 	rate     float64
 	tag      string // makes external ids unique to the run
@@ -111,39 +111,12 @@ func (l *load) charge(ctx context.Context, sc int) {
 	rep := l.api.call(ctx, in, idx, http.MethodPost, path, body)
 	pixID, status := rep.str(idKey), rep.str("status")
 	l.m.update(func() {
-		r.answer = answerOf(rep)
-		r.pixID = pixID
+		r.answer, r.createFailures = answerOf(rep), rep.failures
+		r.pixID, r.provider = pixID, rep.str("provider")
 	})
 	if rep.ok() && status == "PENDING" && pixID != "" {
 		sleep(ctx, time.Duration(200+rand.IntN(800))*time.Millisecond)
 		l.pay(ctx, r)
-	}
-}
-
-// pay pays charge r at the sandbox, trying again while the sandbox does
-// not answer; an outcome it never learns is looked up at the end.
-func (l *load) pay(ctx context.Context, r *record) {
-	at := time.Now()
-	l.m.update(func() { r.payAttempted = at })
-	for try := 0; try < 5; try++ {
-		code, err := l.sb.pay(ctx, r.pixID)
-		switch {
-		case err == nil && code == http.StatusOK:
-			l.m.update(func() { r.paidAt, r.payUnknown, r.refundable = at, false, true })
-			return
-		case err == nil && code == http.StatusConflict:
-			// Not PENDING: an earlier try that lost its answer paid it, or
-			// it expired.
-			if st, err := l.sb.status(ctx, r.pixID); err == nil && st == "PAID" {
-				l.m.update(func() { r.paidAt, r.payUnknown, r.refundable = at, false, true })
-			}
-			return
-		case err == nil && code == http.StatusNotFound:
-			l.stats.note(r.scenario, "charge unknown to the sandbox at payment")
-			return
-		}
-		l.m.update(func() { r.payUnknown = true })
-		sleep(ctx, time.Second)
 	}
 }
 
@@ -167,7 +140,7 @@ func (l *load) withdrawal(ctx context.Context, sc int) {
 		path, idKey = "/v2/pix/payment", "transactionId"
 	}
 	rep := l.api.call(ctx, in, idx, http.MethodPost, path, body)
-	l.m.update(func() { r.answer, r.pixID = answerOf(rep), rep.str(idKey) })
+	l.m.update(func() { r.answer, r.createFailures, r.pixID = answerOf(rep), rep.failures, rep.str(idKey) })
 }
 
 // refund returns part (one in ten: all) of a charge paid at least five

@@ -1,14 +1,17 @@
 // Command pixgate-chaos runs PixGate as production would and breaks it on
 // purpose. It starts its own Postgres cluster and Redis server on free
-// ports, one sandbox provider, two API and two worker processes of the
-// given binary, drives a steady mix of charges (paid at the sandbox),
-// withdrawals (some to a key the provider fails), refunds, lookups and
-// balances through both APIs, and injects one fault after another. Then it
-// drains and checks: every wallet equals the model the load kept, the
-// provider's ledger equals PixGate's, every record is final within the
-// bound, every status change was delivered as a postback at least once and
-// never under two ids, and `pixgate audit` is clean. It writes the table to
-// -out and exits 1 when a check fails. `make chaos` runs it:
+// ports, two sandbox providers of different contracts (the default, and b,
+// which takes money only in the last scenario, routed after the default),
+// two API and two worker processes of the given binary, drives a steady
+// mix of charges (paid at the sandbox that holds them), withdrawals (some
+// to a key the provider fails), refunds, lookups and balances through both
+// APIs, and injects one fault after another. Then it drains and checks:
+// every wallet equals the model the load kept, the providers' ledgers equal
+// PixGate's, each provider's float account its balance, every record is
+// final within the bound, every status change was delivered as a postback
+// at least once and never under two ids, `pixgate audit` is clean and
+// every provider's days reconcile. It writes the table to -out and exits 1
+// when a check fails. `make chaos` runs it:
 //
 //	go run ./cmd/pixgate-chaos -bin bin/pixgate -out docs/reliability.md
 //	go run ./cmd/pixgate-chaos -scenarios worker-kill,redis-flush
@@ -90,7 +93,7 @@ func run(ctx context.Context, o options) (bool, error) {
 		return false, err
 	}
 	// Each run's logs start empty (processes started again append).
-	for _, name := range []string{"postgres", "provider-postgres", "redis", "sandbox", "api-1", "api-2", "worker-1", "worker-2"} {
+	for _, name := range []string{"postgres", "provider-postgres", "redis", "sandbox", "sandbox-b", "api-1", "api-2", "worker-1", "worker-2"} {
 		_ = os.Remove(filepath.Join(o.logDir, name+".log"))
 	}
 	begin := time.Now()
@@ -99,15 +102,25 @@ func run(ctx context.Context, o options) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	sb := newSandboxClient(c.sandboxURL)
-	if err := sb.setFaults(ctx, nil); err != nil {
-		return false, err
+	sbs := []*sandboxClient{newSandboxClient("default", c.sandboxURL), newSandboxClient(secondProvider, c.secondURL)}
+	ledgerOK := true
+	for _, sb := range sbs {
+		if err := sb.setFaults(ctx, nil); err != nil {
+			return false, err
+		}
+		_, ok, err := sb.ledger(ctx)
+		if err != nil {
+			return false, err
+		}
+		ledgerOK = ledgerOK && ok
 	}
-	_, ledgerOK, err := sb.ledger(ctx)
+	sb := sbs[0] // the faults' target
+	ins, err := setupIntegrators(ctx, c)
 	if err != nil {
 		return false, err
 	}
-	ins, err := setupIntegrators(ctx, c)
+	// What each provider held before PixGate's first transaction.
+	floatsAtStart, err := c.floats(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -123,7 +136,7 @@ func run(ctx context.Context, o options) (bool, error) {
 	st := newStats(len(runs))
 	tag := make([]byte, 3)
 	_, _ = rand.Read(tag)
-	l := &load{m: newModel(ins), sb: sb, stats: st, rate: o.rate, tag: hex.EncodeToString(tag), sem: make(chan struct{}, 400)}
+	l := &load{m: newModel(ins), sbs: sbs, stats: st, rate: o.rate, tag: hex.EncodeToString(tag), sem: make(chan struct{}, 400)}
 	l.api = newAPIClient(c.apiURLs, len(ins), st, l.current)
 	stopLoad, cancelLoad := context.WithCancel(ctx)
 	loadDone := make(chan struct{})
@@ -144,8 +157,10 @@ func run(ctx context.Context, o options) (bool, error) {
 	l.scenario.Store(-1)
 	stepf("load stopped; waiting for the operations in flight")
 	l.wait()
-	if err := sb.setFaults(ctx, nil); err != nil {
-		return false, err
+	for _, sb := range sbs {
+		if err := sb.setFaults(ctx, nil); err != nil {
+			return false, err
+		}
 	}
 	stepf("resolving the operations whose outcome the load never learnt")
 	if err := resolve(ctx, c, l); err != nil {
@@ -154,7 +169,7 @@ func run(ctx context.Context, o options) (bool, error) {
 	stepf("draining (at most %v)", o.drainBound)
 	took, left := drain(ctx, c, o.drainBound)
 	stepf("drained in %s, %d left moving", seconds(took), left)
-	return report(ctx, c, sb, l, o, runs, reportRun{begin: begin, drain: took, left: left, ledger: ledgerOK})
+	return report(ctx, c, l, o, runs, reportRun{begin: begin, drain: took, left: left, ledger: ledgerOK, floatsAtStart: floatsAtStart})
 }
 
 func stepf(format string, args ...any) {

@@ -100,6 +100,12 @@ type record struct {
 	surface    string // "v1", "v2"
 	answer     answer
 	pixID      string // a charge's provider id; a transfer's PixGate pix_id
+	// createFailures: attempts of the create request answered other than
+	// 2xx, or not at all (the client retries them).
+	createFailures int
+	// provider: where the charge is, as v1 answered it or the sandbox
+	// that took its payment ("" while unknown).
+	provider string
 
 	// Charges: the payment at the sandbox.
 	payAttempted time.Time

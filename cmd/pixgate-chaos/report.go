@@ -60,6 +60,8 @@ func buildRow(idx int, sr scenarioRun, st scenarioStats, vs []verdict, bound tim
 			r.nonFinal++
 		} else if v.latency > bound {
 			r.late++
+			r.problems = append(r.problems, fmt.Sprintf("%s: final %s after its %s, beyond %s (provider %s)",
+				v.name, seconds(v.latency), map[bool]string{true: "payment", false: "creation"}[v.kind == chargeKind], seconds(bound), v.provider))
 		}
 		r.longest = max(r.longest, v.latency)
 		r.missing += v.missing
@@ -69,6 +71,7 @@ func buildRow(idx int, sr scenarioRun, st scenarioStats, vs []verdict, bound tim
 		r.problems = append(r.problems, v.problems...)
 	}
 	r.problems = append(r.problems, creditLag(idx, sr, vs, &r.notes)...)
+	r.problems = append(r.problems, failoverCheck(idx, sr, vs, &r.notes)...)
 	r.recovery = max(lastFail, lastFinal)
 	if r.hasRecovery && r.recovery > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("recovery: requests failed until %s after, records asked for before were final %s after",

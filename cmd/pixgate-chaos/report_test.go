@@ -15,13 +15,15 @@ func TestBuildRowSumsTheScenariosRecords(t *testing.T) {
 		failedAt: []time.Time{t0.Add(12 * time.Second), t0.Add(23 * time.Second)}, notes: map[string]int{"x": 2}}
 	vs := []verdict{
 		{scenario: 1, diff: -150, latency: 3 * time.Second, requested: t0.Add(15 * time.Second), finalAt: t0.Add(26 * time.Second)},
-		{scenario: 1, diff: 40, duplicated: 700, latency: 75 * time.Second, missing: 2, problems: []string{"p"}},
+		{scenario: 1, name: "withdrawal w-1 of Loja", kind: withdrawalKind, provider: "b", diff: 40, duplicated: 700,
+			latency: 75 * time.Second, missing: 2, problems: []string{"p"}},
 		{scenario: 1, nonFinal: true},
 		{scenario: 2, diff: -999, latency: time.Hour}, // another scenario's
 	}
 	r := buildRow(1, sr, st, vs, 60*time.Second)
 	if r.rate != 40 || r.lost != 150 || r.created != 40 || r.duplicated != 700 || r.late != 1 || r.nonFinal != 1 ||
-		r.longest != 75*time.Second || r.missing != 2 || len(r.problems) != 1 {
+		r.longest != 75*time.Second || r.missing != 2 || len(r.problems) != 2 ||
+		r.problems[0] != "withdrawal w-1 of Loja: final 75 s after its creation, beyond 60 s (provider b)" {
 		t.Fatalf("row %+v", r)
 	}
 	// The last failure started 3 s after the recovery, the record asked for
@@ -85,7 +87,7 @@ func TestRenderDocSaysWhatWasNotCompared(t *testing.T) {
 	var b bytes.Buffer
 	renderDoc(&b, nil, reportRun{finalAudit: "clean", global: []string{"wallet of Loja: ..."}})
 	out := b.String()
-	for _, want := range []string{"# Reliability under faults", "was **not** compared", "PROBLEM: wallet of Loja"} {
+	for _, want := range []string{"# Reliability under faults", "were **not** compared", "PROBLEM: wallet of Loja"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q", want)
 		}

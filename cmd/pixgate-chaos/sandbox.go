@@ -22,15 +22,17 @@ const failKey = "falha@chaos.example"
 // and cleared by setting it again.
 var baseFaults = map[string]any{"fail_keys": []string{failKey}}
 
-// sandboxClient is the harness's client of the sandbox's control
-// endpoints (docs/provider.md), which faults never affect.
+// sandboxClient is the harness's client of one sandbox's control
+// endpoints (docs/provider.md), which faults never affect; name is the
+// provider PixGate knows it as.
 type sandboxClient struct {
+	name string
 	base string
 	http *http.Client
 }
 
-func newSandboxClient(base string) *sandboxClient {
-	return &sandboxClient{base: base, http: &http.Client{Timeout: 10 * time.Second}}
+func newSandboxClient(name, base string) *sandboxClient {
+	return &sandboxClient{name: name, base: base, http: &http.Client{Timeout: 10 * time.Second}}
 }
 
 // do sends a control request and decodes the answer into out (nil: not
@@ -111,7 +113,8 @@ func (s *sandboxClient) ledger(ctx context.Context) (txns []providerTxn, ok bool
 	}
 	txns = make([]providerTxn, 0, len(out.Transactions))
 	for _, t := range out.Transactions {
-		txns = append(txns, providerTxn{typ: t.TransactionType, externalID: t.ExternalID, status: t.Status, amount: int64(t.Amount)})
+		txns = append(txns, providerTxn{typ: t.TransactionType, externalID: t.ExternalID, status: t.Status, amount: int64(t.Amount),
+			provider: s.name})
 	}
 	return txns, true, nil
 }

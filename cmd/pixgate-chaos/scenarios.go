@@ -17,7 +17,12 @@ type scenario struct {
 	needsLedger bool
 	// creditBound: every charge paid while the fault lasts must be
 	// credited within it.
-	creditBound     time.Duration
+	creditBound time.Duration
+	// failover: the charges asked for while the fault lasts fail over to
+	// provider b (failover.go).
+	failover *failover
+	// setup runs as the scenario starts, before its load (nil: nothing).
+	setup           func(context.Context, *cluster, *sandboxClient) error
 	inject, recover func(context.Context, *cluster, *sandboxClient) error
 }
 
@@ -89,6 +94,14 @@ var scenarios = []scenario{
 			}
 			return healthySandbox(ctx, c, sb)
 		}},
+	// Last: it leaves every integrator routed over two providers. The
+	// routes set as it starts reach every process within the routes'
+	// cache interval (2 s, storage.routeCacheTTL), inside its 10 s of load
+	// before the fault.
+	{name: twoProviders, fault: "two providers, every integrator routed default then b: the default down 30 s (every call 503), b healthy",
+		hold: 30 * time.Second, failover: &failover{maxFailed: 0.01, backWithin: 10 * time.Second},
+		setup:  func(ctx context.Context, c *cluster, _ *sandboxClient) error { return c.routeEveryIntegrator(ctx) },
+		inject: sandboxFault(map[string]any{"outage": true}), recover: healthySandbox},
 }
 
 // scenarioRun is when a scenario ran and how its checks went.
@@ -109,6 +122,11 @@ func runScenario(ctx context.Context, c *cluster, sb *sandboxClient, l *load, id
 	passed := c.proxy.passed.Load()
 	defer func() { sr.passedOver = c.proxy.passed.Load() - passed }()
 	stepf("scenario %s: %s", sr.name, sr.fault)
+	if sr.setup != nil {
+		if err := sr.setup(ctx, c, sb); err != nil {
+			sr.errs = append(sr.errs, "setup: "+err.Error())
+		}
+	}
 	sleep(ctx, before)
 	sr.injected = time.Now()
 	if err := sr.inject(ctx, c, sb); err != nil {

@@ -49,6 +49,7 @@ func setupIntegrators(ctx context.Context, c *cluster) ([]*integrator, error) {
 			return nil, fmt.Errorf("integrator create: %w", err)
 		}
 		in.id, in.publicID, in.secret, in.v1Token, in.webhookSecret = v.ID, v.PublicID, v.Secret, v.Token, v.WebhookSecret
+		c.integrators = append(c.integrators, v.ID)
 		if _, err := c.pixgate(ctx, "wallet", "credit", "--integrator", strconv.FormatInt(v.ID, 10),
 			"--amount", reais(float), "--reason", "float for the reliability run"); err != nil {
 			return nil, err
