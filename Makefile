@@ -108,7 +108,7 @@ bench-reconcile: services
 	@mkdir -p bin
 	$(BENCH_RECONCILE) | tee bin/reconcile.txt
 
-## chaos: PixGate as deployed (its own Postgres and Redis, sandbox, 2 api, 2 workers) under load and one fault after another, checked; the table in docs/reliability.md
+## chaos: PixGate as deployed (its own Postgres and Redis, two sandboxes of two contracts, 2 api, 2 workers) under load and one fault after another, checked; the table in docs/reliability.md
 chaos: build
 	$(GO) run ./cmd/pixgate-chaos -bin $(BIN) -out docs/reliability.md
 
