@@ -144,6 +144,11 @@ func (t *Tx) CloseInfraction(ctx context.Context, id uuid.UUID, cl InfractionClo
 	if err != nil {
 		return Infraction{}, nil, false, fmt.Errorf("storage: close infraction %s: %w", id, err)
 	}
+	if cl.Status == InfractionAgreed {
+		if err := t.countReturned(ctx, inf); err != nil {
+			return Infraction{}, nil, false, err
+		}
+	}
 	if inf.Blocked == 0 {
 		return inf, nil, true, nil
 	}
@@ -161,12 +166,41 @@ func (t *Tx) CloseInfraction(ctx context.Context, id uuid.UUID, cl InfractionClo
 	return inf, ret, err == nil, err
 }
 
+// countReturned counts what an agreed infraction gives the payer back
+// against its charge's refundable amount, and records it on the
+// infraction (returned_amount): the provider returns what the infraction
+// disputes, however much of it PixGate blocked, so the shortfall is the
+// payer's already and must not be refunded again. It is what the
+// infraction disputes, at most what the charge still has to give (its
+// amount less what was refunded and what its other open infractions
+// block), and at least what it blocked. A charge with nothing left to give
+// and nothing in flight is REFUNDED at once (an infraction that blocked
+// nothing has no MED return to complete it).
+func (t *Tx) countReturned(ctx context.Context, inf Infraction) error {
+	if _, err := t.tx.Exec(ctx, `WITH n AS (
+			SELECT greatest($3::bigint, least($2::bigint, c.amount - c.refunded_amount - coalesce((SELECT sum(o.blocked_amount)
+				FROM infractions o WHERE o.charge_id = c.id AND o.status = 'OPEN' AND o.id <> $1), 0))) AS n
+			FROM charges c WHERE c.id = $4
+		), i AS (
+			UPDATE infractions SET returned_amount = n.n FROM n WHERE id = $1
+		)
+		UPDATE charges c SET refunded_amount = c.refunded_amount + n.n, updated_at = now(),
+			status = CASE WHEN $3::bigint = 0 AND c.status = 'PAID' AND c.refunded_amount + n.n = c.amount
+				AND NOT EXISTS (SELECT 1 FROM refunds p WHERE p.charge_id = c.id AND p.status = 'PROCESSING')
+				AND NOT EXISTS (SELECT 1 FROM med_returns p WHERE p.charge_id = c.id AND p.status = 'PROCESSING')
+				THEN 'REFUNDED' ELSE c.status END
+		FROM n WHERE c.id = $4`, inf.ID, inf.Amount, inf.Blocked, inf.ChargeID); err != nil {
+		return fmt.Errorf("storage: count infraction %s as returned: %w", inf.ID, err)
+	}
+	return nil
+}
+
 // createMedReturn writes an agreed infraction's MED return, PROCESSING,
-// with its outbox messages and its reservation, and counts it against the
-// charge's refundable amount.
+// with its outbox messages and its reservation (its charge already counts
+// it: countReturned).
 func (t *Tx) createMedReturn(ctx context.Context, inf Infraction, cl InfractionClosing) (*Transfer, error) {
 	rows, _ := t.tx.Query(ctx, `WITH c AS (
-			UPDATE charges SET refunded_amount = refunded_amount + $5, updated_at = now() WHERE id = $3 RETURNING postback_url, provider
+			SELECT postback_url, provider FROM charges WHERE id = $3
 		)
 		INSERT INTO med_returns (id, integrator_id, charge_id, infraction_id, amount, status, description, postback_url, provider)
 		SELECT $1, $2, $3, $4, $5, 'PROCESSING', $6, c.postback_url, c.provider FROM c

@@ -268,3 +268,88 @@ func TestAuditCatchesBlockedThatDoesNotMatch(t *testing.T) {
 		t.Fatalf("audit = %v, %v; want one blocked_mismatch", v, err)
 	}
 }
+
+// An agreed infraction gives the payer back what it disputes, through the
+// provider, whatever PixGate could block of it: the shortfall too is
+// counted as refunded, so the charge is REFUNDED once the MED return
+// completes and nothing of it can be refunded again (the payer would be
+// paid twice); one that blocked nothing counts at once. A MED return the
+// provider reports failed makes the whole counted amount refundable again.
+func TestAgreedInfractionWithAShortfallLeavesNothingToRefund(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	in := newIntegrator(t, db)
+	refund := func(c storage.Charge, amount money.Money) error {
+		_, _, err := db.CreateRefund(ctx, newRefund(in, c, amount, ""))
+		return err
+	}
+	complete := func(kind storage.TransferKind, id uuid.UUID) {
+		t.Helper()
+		if err := db.InTx(ctx, func(tx *storage.Tx) error {
+			_, _, err := tx.CompleteTransfer(ctx, kind, id, storage.Settlement{PixID: "ret-" + id.String(), At: time.Now()})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// 100.00 paid (98.50 net), 90.00 withdrawn: the infraction blocks 8.00.
+	c := payCharge(t, db, in, 10000, time.Now())
+	if _, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 9000, 50, "w1")); err != nil {
+		t.Fatal(err)
+	}
+	inf, _ := openInfraction(t, db, c.ID, "inf-short", 10000)
+	_, ret, _ := closeInfraction(t, db, inf.ID, storage.InfractionAgreed)
+	if ret == nil || ret.Amount != 800 {
+		t.Fatalf("MED return %+v, want one of 8.00", ret)
+	}
+	if got := chargeByID(t, db, c.ID); got.RefundedAmount != 10000 {
+		t.Fatalf("charge refunded %s after the agreed close, want 100.00 (the provider returns it all)", got.RefundedAmount)
+	}
+	if _, err := db.CreditWallet(ctx, in.ID, 5000, "float"); err != nil {
+		t.Fatal(err)
+	}
+	if err := refund(c, 4000); err == nil {
+		t.Fatal("a refund of a charge whose payer the MED return repaid was taken")
+	}
+	complete(storage.KindMedReturn, ret.ID)
+	if got := chargeByID(t, db, c.ID); got.Status != storage.ChargeRefunded {
+		t.Fatalf("charge %s after the MED return, want REFUNDED", got.Status)
+	}
+	mustAuditClean(t, db)
+
+	// Nothing blocked at all: no MED return, and the charge is REFUNDED at
+	// the close.
+	c2 := payCharge(t, db, in, 1000, time.Now())
+	if _, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 5000+985-50, 50, "w2")); err != nil {
+		t.Fatal(err)
+	}
+	inf2, _ := openInfraction(t, db, c2.ID, "inf-none", 1000)
+	if inf2.Blocked != 0 {
+		t.Fatalf("blocked %s, want nothing", inf2.Blocked)
+	}
+	if _, ret, _ := closeInfraction(t, db, inf2.ID, storage.InfractionAgreed); ret != nil {
+		t.Fatalf("a MED return of nothing: %+v", ret)
+	}
+	if got := chargeByID(t, db, c2.ID); got.RefundedAmount != 1000 || got.Status != storage.ChargeRefunded {
+		t.Fatalf("charge %+v after an agreed close that blocked nothing, want REFUNDED", got)
+	}
+
+	// A failed MED return gives the charge back all it counted.
+	c3 := payCharge(t, db, in, 10000, time.Now())
+	if _, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 9000, 50, "w3")); err != nil {
+		t.Fatal(err)
+	}
+	inf3, _ := openInfraction(t, db, c3.ID, "inf-fail", 10000)
+	_, ret3, _ := closeInfraction(t, db, inf3.ID, storage.InfractionAgreed)
+	if err := db.InTx(ctx, func(tx *storage.Tx) error {
+		_, _, err := tx.FailTransfer(ctx, storage.KindMedReturn, ret3.ID, storage.Failure{Reason: "returned nothing"})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := chargeByID(t, db, c3.ID); got.RefundedAmount != 0 || got.Status != storage.ChargePaid {
+		t.Fatalf("charge %+v after its MED return failed, want PAID with nothing refunded", got)
+	}
+	mustAuditClean(t, db)
+}

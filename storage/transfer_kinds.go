@@ -69,11 +69,12 @@ var transferKinds = map[TransferKind]kindSpec{
 		// As a refund: its charge's lock first, then the wallet's.
 		lock:      `SELECT 1 FROM charges WHERE id = (SELECT charge_id FROM med_returns WHERE id = $1) FOR UPDATE`,
 		completed: chargeRefundedSQL("med_returns"),
-		// The provider did not return the money: it is the charge's again
-		// (to refund or to dispute), and the reservation goes to available,
-		// as the provider no longer holds it either.
-		failed: `UPDATE charges c SET refunded_amount = c.refunded_amount - m.amount, updated_at = now()
-	FROM med_returns m WHERE m.id = $1 AND c.id = m.charge_id
+		// The provider did not return the money: all its infraction counted
+		// (returned_amount, the shortfall too) is the charge's again (to
+		// refund or to dispute), and the reservation goes to available, as
+		// the provider no longer holds it either.
+		failed: `UPDATE charges c SET refunded_amount = c.refunded_amount - i.returned_amount, updated_at = now()
+	FROM med_returns m JOIN infractions i ON i.id = m.infraction_id WHERE m.id = $1 AND c.id = m.charge_id
 	RETURNING 0::bigint`,
 	},
 }
