@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
 )
 
@@ -261,4 +262,63 @@ func TestE2EPixKeyLookup(t *testing.T) {
 	if w := s.wallet(); w.Reserved != 0 || w.Available != money.FromReais(50, 0) {
 		t.Fatalf("wallet: %+v", w)
 	}
+}
+
+// The MED at a provider that takes defenses (the efi contract, which
+// PixGate polls for infractions): a charge paid there, its infraction
+// blocks what the integrator holds of it (the net; the fee is the
+// shortfall); the integrator's defense reaches that provider and is shown
+// forwarded; closed agreed, the provider returns the whole amount once,
+// the charge is REFUNDED and nothing of it can be refunded again; the
+// audit is clean.
+func TestE2EMedDefenseReachesTheProvider(t *testing.T) {
+	s := newDevStack(t, "PIXGATE_INFRACTION_POLL", "200ms")
+	b := s.addSandbox("b", sandbox.ContractEfi)
+	s.pg.json(&routeView{}, "route", "set", "--integrator", fmt.Sprint(s.integratorID), "--charges", "b", "--withdrawals", "default")
+	id, pixID := s.createCharge(100.00, nil)
+	if c, v := doJSON(t, http.MethodPost, b.control+"/sandbox/charges/"+pixID+"/pay", "", nil); c != http.StatusOK {
+		t.Fatalf("pay at b: %d %v", c, v)
+	}
+	s.eventually("charge paid at b PAID", 10*time.Second, func() bool { return s.status("charges", id) == "PAID" })
+	c, v := doJSON(t, http.MethodPost, b.control+"/sandbox/charges/"+pixID+"/infraction", "", map[string]any{"amount": 100, "reason": "golpe"})
+	if c != http.StatusOK {
+		t.Fatalf("open infraction at b: %d %v", c, v)
+	}
+	providerInf := v["transactionId"].(string)
+	s.eventually("the infraction polled and blocked", 10*time.Second, func() bool { return s.wallet().Blocked == money.FromReais(98, 50) })
+	open := s.infractions("OPEN")
+	if len(open) != 1 || open[0]["provider_id"] != providerInf || open[0]["blocked_amount"] != json.Number("98.50") || open[0]["shortfall"] != json.Number("1.50") {
+		t.Fatalf("open infractions: %v", open)
+	}
+	inf := open[0]["id"].(string)
+
+	const text = "O titular autorizou a compra; entrega comprovada."
+	code, d := s.call(http.MethodPost, "/api/v1/infractions/"+inf+"/defense", map[string]any{"text": text})
+	if def, _ := d["defense"].(map[string]any); code != http.StatusOK || def["text"] != text || def["forwarded"] != true {
+		t.Fatalf("defense: %d %v", code, d)
+	}
+	if c, v := doJSON(t, http.MethodGet, b.control+"/sandbox/transactions/"+providerInf, "", nil); c != http.StatusOK || v["defense"] != text {
+		t.Fatalf("the infraction at b: %d %v", c, v)
+	}
+	if code, v := s.call(http.MethodPost, "/api/v1/infractions/"+inf+"/defense", map[string]any{"text": "de novo"}); code != http.StatusConflict || v["code"] != "defense_exists" {
+		t.Fatalf("second defense: %d %v", code, v)
+	}
+
+	if c, v := doJSON(t, http.MethodPost, b.control+"/sandbox/infractions/"+providerInf+"/close", "", map[string]any{"result": "AGREED"}); c != http.StatusOK {
+		t.Fatalf("close at b: %d %v", c, v)
+	}
+	s.eventually("charge REFUNDED by the MED return", 20*time.Second, func() bool { return s.status("charges", id) == "REFUNDED" })
+	s.eventually("the MED return's postback", 5*time.Second, func() bool { return s.postbacksOf("MED_RETURN", "COMPLETED") == 1 })
+	if w := s.wallet(); w.Blocked != 0 || w.Reserved != 0 || w.Available != 0 {
+		t.Fatalf("wallet after the MED return: %+v", w)
+	}
+	var returns int
+	if err := s.db.Pool().QueryRow(context.Background(), `SELECT count(*) FROM med_returns WHERE status = 'COMPLETED' AND provider = 'b'`).Scan(&returns); err != nil || returns != 1 {
+		t.Fatalf("MED returns completed at b: %d (%v)", returns, err)
+	}
+	s.credit("10.00")
+	if code, v := s.call(http.MethodPost, "/api/v1/charges/"+id+"/refunds", map[string]any{"amount": 1}); code != http.StatusUnprocessableEntity {
+		t.Fatalf("a refund of the charge the MED return repaid: %d %v", code, v)
+	}
+	s.auditClean()
 }
