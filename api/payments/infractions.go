@@ -77,11 +77,11 @@ func (s *Service) DefendInfraction(ctx context.Context, integratorID int64, id u
 		return inf, nil
 	}
 	if err := d.DefendInfraction(ctx, ref, text); err != nil {
+		if errors.Is(err, providerclient.ErrUnsupported) {
+			return inf, nil // kept, as where the provider says up front it takes none
+		}
 		if derr := s.infractions.DropDefense(context.WithoutCancel(ctx), id); derr != nil {
 			s.log.Error("a defense the provider did not take stays claimed", "infraction_id", id, "error", derr)
-		}
-		if errors.Is(err, providerclient.ErrUnsupported) {
-			return inf, nil
 		}
 		return storage.Infraction{}, err
 	}

@@ -178,4 +178,13 @@ func TestDefenseIsForwardedOnce(t *testing.T) {
 	if _, err := New(Config{}, st, p, nil).DefendInfraction(context.Background(), 1, st.inf.ID, "x"); !errors.Is(err, providerclient.ErrRejected) || !st.dropped {
 		t.Fatalf("refused defense: %v, dropped %v", err, st.dropped)
 	}
+
+	// A provider that turns out to take no defense: kept by PixGate, not
+	// forwarded, as with a provider that says so up front.
+	st = &medStore{fakeStore: newFakeStore(), inf: storage.Infraction{ID: uuid.New(), ProviderID: "inf-3", Status: storage.InfractionOpen}}
+	p = &dirProvider{defErr: &providerclient.Error{Op: providerclient.OpDefendInfraction, Kind: providerclient.ErrUnsupported}}
+	inf, err = New(Config{}, st, p, nil).DefendInfraction(context.Background(), 1, st.inf.ID, "kept")
+	if err != nil || st.dropped || st.inf.Defense == nil || inf.Defense == nil || inf.DefenseForwarded {
+		t.Fatalf("defense the provider does not take: %+v, %v; dropped %v, stored %v", inf, err, st.dropped, st.inf.Defense)
+	}
 }
