@@ -76,6 +76,9 @@ func TestV1Scopes(t *testing.T) {
 		{http.MethodGet, "/api/v1/balance", "balance:read"},
 		{http.MethodPost, "/api/v1/charges", "charges:write"},
 		{http.MethodPost, "/api/v1/withdrawals", "withdrawals:write"},
+		{http.MethodGet, "/api/v1/infractions", "infractions:read"},
+		{http.MethodPost, "/api/v1/infractions/0195b2c4-1d2e-7f30-8a41-5b6c7d8e9f00/defense", "infractions:write"},
+		{http.MethodGet, "/api/v1/pix-keys/52998224725", "pix_keys:read"},
 	} {
 		var body any
 		if tt.method == http.MethodPost {
