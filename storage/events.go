@@ -53,10 +53,17 @@ const CoalesceWindow = 30 * time.Second
 // under way, is stored and processed on its own: it may be the genuine
 // one, which the provider will bear out.
 //
-// One statement, its own transaction: the look for an earlier copy, the
-// event and its outbox row. The new event's id is drawn beforehand from
-// ids this process reserved (eventIDs), so that the outbox message can be
-// built from it; a copy not stored leaves its id unused.
+// Copies of one claim are recorded one after the other, under a lock on
+// the claim held until the transaction ends: a storm whose copies arrive
+// all at once is one event, not one per copy that looked before the first
+// was written. One round trip and one implicit transaction (a pipeline,
+// which may share its commit: see ShareCommits): the claim's lock, then
+// one statement that looks for an earlier copy and writes the event and
+// its outbox row when there is none (a statement of its own, so that it
+// sees what a copy committed while this one waited for the lock). The new
+// event's id is drawn beforehand from ids this process reserved
+// (eventIDs), so that the outbox message can be built from it; a copy not
+// stored leaves its id unused.
 func (db *DB) RecordProviderEvent(ctx context.Context, e NewProviderEvent, outbox func(eventID int64) OutboxMessage) (id int64, stored bool, err error) {
 	if id, err = db.eventIDs.next(ctx, db.pool); err != nil {
 		return 0, false, fmt.Errorf("storage: draw a provider event id: %w", err)
@@ -64,6 +71,8 @@ func (db *DB) RecordProviderEvent(ctx context.Context, e NewProviderEvent, outbo
 	m := outbox(id)
 	var applied, pending *int64
 	if err := db.pipeline(ctx, func(b *pgx.Batch) {
+		b.Queue(`SELECT pg_advisory_xact_lock(hashtext('provider event'), hashtext($1 || ' ' || $2 || ' ' || $3))`,
+			e.TransactionType, e.TransactionID, e.Status)
 		b.Queue(`WITH applied AS (
 			SELECT id FROM provider_events WHERE transaction_id = $2 AND transaction_type = $3 AND status = $4 AND confirmed LIMIT 1
 		), pending AS (
