@@ -48,16 +48,22 @@ func TestSharedCommitAnswersEachCallAndIsolatesARefusal(t *testing.T) {
 	go func() { first <- db.RecordTransferSent(ctx, storage.KindWithdrawal, w.ID, "pix-shared-1", "") }()
 	time.Sleep(200 * time.Millisecond) // the flusher is waiting on the lock
 
-	const good = 20
+	// Call 0's statement is refused by the server (its outbox payload is
+	// not JSON): the whole pipeline it shares rolls back. It queues first,
+	// the 20 good ones after it.
+	const calls = 21
 	var wg sync.WaitGroup
-	errs := make([]error, good+1)
-	stored := make([]bool, good+1)
-	for i := range good + 1 {
+	errs := make([]error, calls)
+	stored := make([]bool, calls)
+	for i := range calls {
 		payload := `{}`
-		if i == good {
-			payload = `not json` // refused by the server: the whole pipeline rolls back
+		if i == 0 {
+			payload = `not json`
 		}
 		wg.Go(func() { stored[i], errs[i] = storeEvent(ctx, db, fmt.Sprint("shared-tx-", i), payload) })
+		if i == 0 {
+			time.Sleep(50 * time.Millisecond)
+		}
 	}
 	time.Sleep(200 * time.Millisecond) // every call waits for the flusher
 	if err := tx.Rollback(ctx); err != nil {
@@ -67,23 +73,22 @@ func TestSharedCommitAnswersEachCallAndIsolatesARefusal(t *testing.T) {
 		t.Fatalf("the first call: %v", err)
 	}
 	wg.Wait()
-	for i := range good {
+	if errs[0] == nil {
+		t.Error("the refused statement's call succeeded")
+	}
+	for i := 1; i < calls; i++ {
 		if errs[i] != nil || !stored[i] {
 			t.Errorf("call %d: stored %v, %v", i, stored[i], errs[i])
 		}
 	}
-	if errs[good] == nil {
-		t.Error("the refused statement's call succeeded")
-	}
 	var events int
-	if err := db.Pool().QueryRow(ctx, `SELECT count(*) FROM provider_events`).Scan(&events); err != nil || events != good {
-		t.Fatalf("%d events stored, %v; want %d", events, err, good)
+	if err := db.Pool().QueryRow(ctx, `SELECT count(*) FROM provider_events`).Scan(&events); err != nil || events != calls-1 {
+		t.Fatalf("%d events stored, %v; want %d", events, err, calls-1)
 	}
-	batches, shared := db.SharedCommitCounts()
-	// The first alone, the 21 others together, then each of them alone
-	// again after the refusal.
-	if shared != good+1 || batches != 1+1+good+1 {
-		t.Errorf("%d pipelines, %d calls shared; want %d and %d", batches, shared, 1+1+good+1, good+1)
+	// The calls that waited for the busy flusher rode together (on a slow
+	// machine some may come late and ride in a later pipeline).
+	if batches, shared := db.SharedCommitCounts(); shared < 2 {
+		t.Errorf("%d pipelines, %d calls shared; want calls that waited together to share one", batches, shared)
 	}
 	got, err := db.TransferByID(ctx, storage.KindWithdrawal, w.ID)
 	if err != nil || got.PixID == nil || *got.PixID != "pix-shared-1" {
