@@ -101,25 +101,35 @@ func (g *groupCommit) create(ctx context.Context, c *groupCall) (ok bool, err er
 func (g *groupCommit) run(ctx context.Context, db *DB, calls chan *groupCall) {
 	batch := make([]*groupCall, 0, g.max)
 	for {
-		select {
-		case <-ctx.Done():
+		var ok bool
+		if batch, ok = gather(ctx, calls, batch, g.max); !ok {
 			return
-		case c := <-calls:
-			batch = append(batch[:0], c)
-		}
-	gather:
-		for len(batch) < g.max {
-			select {
-			case c := <-calls:
-				batch = append(batch, c)
-			default:
-				break gather
-			}
 		}
 		// The batch's callers are waiting: it runs to its end even when
 		// ctx ends meanwhile.
 		g.flush(context.WithoutCancel(ctx), db, batch)
 	}
+}
+
+// gather is a flusher's next batch: the first call to arrive on calls and
+// every other one already waiting, up to max, in batch's storage; false
+// when ctx ended first. Nothing waits for a batch to fill.
+func gather[T any](ctx context.Context, calls <-chan T, batch []T, max int) ([]T, bool) {
+	select {
+	case <-ctx.Done():
+		return batch, false
+	case c := <-calls:
+		batch = append(batch[:0], c)
+	}
+	for len(batch) < max {
+		select {
+		case c := <-calls:
+			batch = append(batch, c)
+		default:
+			return batch, true
+		}
+	}
+	return batch, true
 }
 
 // flush commits batch in one transaction and answers each call. The

@@ -101,20 +101,9 @@ func (db *DB) pipeline(ctx context.Context, queue func(b *pgx.Batch)) error {
 func (s *sharedCommit) run(ctx context.Context, db *DB) {
 	batch := make([]*sharedCall, 0, s.max)
 	for {
-		select {
-		case <-ctx.Done():
+		var ok bool
+		if batch, ok = gather(ctx, s.calls, batch, s.max); !ok {
 			return
-		case c := <-s.calls:
-			batch = append(batch[:0], c)
-		}
-	gather:
-		for len(batch) < s.max {
-			select {
-			case c := <-s.calls:
-				batch = append(batch, c)
-			default:
-				break gather
-			}
 		}
 		// The batch's callers are waiting: it runs to its end even when
 		// ctx ends meanwhile.
