@@ -29,8 +29,8 @@ type poolCall struct {
 }
 
 // Every request path takes at most one database connection at a time. The
-// API runs on a pool of one connection, with the key cache and the group
-// commit on as in production; v1, v2, the token endpoint and the provider's
+// API runs on a pool of one connection, with the key cache, the group
+// commit and the shared commits on as in production; v1, v2, the token endpoint and the provider's
 // webhook are called all at once, with replays, idempotency conflicts and
 // refusals. A path that needed a second connection while holding the
 // first would wait out the acquire deadline and answer 503: any 5xx fails.
@@ -44,6 +44,7 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.db.GroupCommit(t.Context(), 4, 32)
+	e.db.ShareCommits(t.Context(), 4, 32)
 	in, v1 := e.integrator("Loja Um", money.Percent(0), money.Fixed(10))
 	e.fund(in.ID, money.FromReais(100, 0))
 	token := e.accessToken(v1)
