@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"slices"
 	"time"
 )
 
@@ -35,19 +34,23 @@ type GroupAnswer struct {
 // CreateWithdrawalsTogether sends nws as one group-commit batch, as a
 // flusher that found them all waiting would.
 func (db *DB) CreateWithdrawalsTogether(ctx context.Context, nws []NewWithdrawal) []GroupAnswer {
-	g := &groupCommit{max: len(nws)}
-	calls := make([]*groupCall, len(nws))
+	g := &committer{max: len(nws)}
+	calls := make([]*createCall, len(nws))
+	batch := make([]*commitCall, len(nws))
 	for i, nw := range nws {
 		args, err := createWithdrawalArgs(nw)
 		if err != nil {
 			panic(err)
 		}
-		calls[i] = &groupCall{integratorID: nw.IntegratorID, args: args, done: make(chan struct{})}
+		calls[i] = newCreateCall(nw.IntegratorID, args)
+		calls[i].done = make(chan struct{})
+		batch[i] = &calls[i].commitCall
 	}
-	g.flush(ctx, db, slices.Clone(calls)) // flush sorts its batch
+	g.flush(ctx, db, batch) // flush sorts its batch
 	answers := make([]GroupAnswer, len(calls))
 	for i, c := range calls {
-		answers[i] = GroupAnswer{Created: c.wrote, CreatedAt: c.createdAt, Err: c.err}
+		created, err := c.answer(c.err)
+		answers[i] = GroupAnswer{Created: created, CreatedAt: c.createdAt, Err: err}
 	}
 	return answers
 }

@@ -46,11 +46,11 @@ type DB struct {
 	acquire      *acquireDeadline
 	starved      atomic.Bool // see WatchPool
 	closeTimeout time.Duration
-	keys         atomic.Pointer[keyCache]     // nil: no key cache (see CacheKeys)
-	group        atomic.Pointer[groupCommit]  // nil: every create commits alone (see GroupCommit)
-	shared       atomic.Pointer[sharedCommit] // nil: every pipeline commits alone (see ShareCommits)
-	routes       routeCache                   // see RouteFor
-	eventIDs     *idBlock                     // provider events' ids (see RecordProviderEvent)
+	keys         atomic.Pointer[keyCache]  // nil: no key cache (see CacheKeys)
+	group        atomic.Pointer[committer] // nil: every create commits alone (see GroupCommit)
+	shared       atomic.Pointer[committer] // nil: every pipeline commits alone (see ShareCommits)
+	routes       routeCache                // see RouteFor
+	eventIDs     *idBlock                  // provider events' ids (see RecordProviderEvent)
 }
 
 // Open connects to the database (creating it first when it does not exist
