@@ -14,8 +14,8 @@ import (
 // back. Recording the same id again is harmless; a transfer that already
 // has one, or reached a final state, is left unchanged. outboxDone is the
 // send task's id: its outbox row is deleted in the same statement. A
-// withdrawal's send, begun by StartWithdrawalSend or ClaimWithdrawalSend,
-// ends in the same statement too (see EndWithdrawalSend).
+// withdrawal's send, begun by ClaimWithdrawalSend, ends in the same
+// statement too (see EndWithdrawalSend).
 func (db *DB) RecordTransferSent(ctx context.Context, kind TransferKind, id uuid.UUID, pixID, outboxDone string) error {
 	set := `pix_id = coalesce(pix_id, $2), updated_at = CASE WHEN pix_id IS NULL THEN now() ELSE updated_at END`
 	where := `id = $1 AND pix_id IS NULL`

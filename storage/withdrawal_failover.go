@@ -2,36 +2,20 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 )
 
-// StartWithdrawalSend records that a send of a PROCESSING, unsent
-// withdrawal to provider, the one it records, begins, and returns the
-// send's number there (1: the first, the only one whose refused connection
-// proves the provider has no record of it). ErrStateChanged: the
-// withdrawal was sent, finished or moved to another provider since the
-// caller read it; nothing is to be sent there.
-func (db *DB) StartWithdrawalSend(ctx context.Context, id uuid.UUID, provider string) (send int, err error) {
-	err = db.pool.QueryRow(ctx, `UPDATE withdrawals SET sends = sends + 1, sending = sending + 1
-		WHERE id = $1 AND provider = $2 AND status = 'PROCESSING' AND pix_id IS NULL RETURNING sends`, id, provider).Scan(&send)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, fmt.Errorf("storage: start withdrawal send %s at %s: %w", id, provider, ErrStateChanged)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("storage: start withdrawal send %s: %w", id, err)
-	}
-	return send, nil
-}
-
-// ClaimWithdrawalSend is StartWithdrawalSend at the provider the
-// withdrawal records, with the withdrawal read in the same statement: the
-// send task's read and the start of its send, one round trip and one
-// commit. ErrStateChanged: it is not PROCESSING and unsent (or does not
-// exist: TransferByID tells).
+// ClaimWithdrawalSend records that a send of a PROCESSING, unsent
+// withdrawal to the provider it records begins, and returns the withdrawal
+// as it is and the send's number there (1: the first, the only one whose
+// refused connection proves the provider has no record of it): the send
+// task's read and the start of its send, one statement. A send begins at
+// the provider the withdrawal records when it begins, even when it moved
+// since the caller last read it. ErrStateChanged: it is not PROCESSING and
+// unsent (or does not exist: TransferByID tells).
 func (db *DB) ClaimWithdrawalSend(ctx context.Context, id uuid.UUID) (Transfer, int, error) {
 	var (
 		t     Transfer
@@ -70,7 +54,7 @@ func (db *DB) MoveWithdrawal(ctx context.Context, id uuid.UUID, from, to string,
 	return nil
 }
 
-// EndWithdrawalSend records that a send StartWithdrawalSend began has
+// EndWithdrawalSend records that a send ClaimWithdrawalSend began has
 // ended, whatever its outcome (an accepted one's end is recorded with it:
 // RecordTransferSent). A send that never records its end (its
 // process died) keeps the withdrawal where it is: it is retried and read

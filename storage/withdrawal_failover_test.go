@@ -27,8 +27,8 @@ func TestWithdrawalSendStartAndMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	for want := 1; want <= 3; want++ {
-		if send, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider); err != nil || send != want {
-			t.Fatalf("start = %v, %v; want send %d", send, err, want)
+		if got, send, err := db.ClaimWithdrawalSend(ctx, w.ID); err != nil || send != want || got.Provider != storage.DefaultProvider {
+			t.Fatalf("claim = %s, %v, %v; want send %d at the default provider", got.Provider, send, err, want)
 		}
 		if err := db.EndWithdrawalSend(ctx, w.ID); err != nil {
 			t.Fatal(err)
@@ -44,8 +44,8 @@ func TestWithdrawalSendStartAndMove(t *testing.T) {
 	if err != nil || got.Provider != "b" {
 		t.Fatalf("after the move: provider %q, %v; want b", got.Provider, err)
 	}
-	if send, err := db.StartWithdrawalSend(ctx, w.ID, "b"); err != nil || send != 1 {
-		t.Fatalf("first send at b = %v, %v; want 1", send, err)
+	if got, send, err := db.ClaimWithdrawalSend(ctx, w.ID); err != nil || send != 1 || got.Provider != "b" {
+		t.Fatalf("first send at b = %s, %v, %v; want send 1 at b", got.Provider, send, err)
 	}
 	if err := db.RecordTransferSent(ctx, storage.KindWithdrawal, w.ID, "pix-1", ""); err != nil {
 		t.Fatal(err)

@@ -17,11 +17,11 @@ func TestWithdrawalDoesNotMovePastAnotherSend(t *testing.T) {
 	db := storagetest.NewDB(t)
 	ctx := context.Background()
 	w := newSentWithdrawal(t, db)
-	one, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider)
+	_, one, err := db.ClaimWithdrawalSend(ctx, w.ID)
 	if err != nil || one != 1 {
 		t.Fatalf("first send = %v, %v", one, err)
 	}
-	if _, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider); err != nil {
+	if _, _, err := db.ClaimWithdrawalSend(ctx, w.ID); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 { // both sends ended: the second may have reached it all the same
@@ -35,13 +35,13 @@ func TestWithdrawalDoesNotMovePastAnotherSend(t *testing.T) {
 	mustAuditClean(t, db)
 }
 
-// A send task that read the withdrawal before it moved does not send it to
-// the provider it has left.
+// A send task does not send a withdrawal to a provider it has left: the
+// send begins where the withdrawal is when it is claimed.
 func TestWithdrawalSendRefusedAtAProviderItLeft(t *testing.T) {
 	db := storagetest.NewDB(t)
 	ctx := context.Background()
 	w := newSentWithdrawal(t, db)
-	send, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider)
+	_, send, err := db.ClaimWithdrawalSend(ctx, w.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,9 +51,9 @@ func TestWithdrawalSendRefusedAtAProviderItLeft(t *testing.T) {
 	if err := db.MoveWithdrawal(ctx, w.ID, storage.DefaultProvider, "b", send); err != nil {
 		t.Fatal(err)
 	}
-	// The stale task still holds the withdrawal at the default provider.
-	if _, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider); !errors.Is(err, storage.ErrStateChanged) {
-		t.Fatalf("a send at the provider it left = %v, want ErrStateChanged", err)
+	// A task that last saw it at the default provider claims it at b.
+	if got, send, err := db.ClaimWithdrawalSend(ctx, w.ID); err != nil || got.Provider != "b" || send != 1 {
+		t.Fatalf("a send after the move = %s, %d, %v; want the first send at b, not at the provider it left", got.Provider, send, err)
 	}
 	mustAuditClean(t, db)
 }
@@ -79,10 +79,10 @@ func TestWithdrawalDoesNotMoveWhileAnEarlierSendIsInFlight(t *testing.T) {
 	db := storagetest.NewDB(t)
 	ctx := context.Background()
 	w := newSentWithdrawal(t, db)
-	if _, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider); err != nil { // in flight
+	if _, _, err := db.ClaimWithdrawalSend(ctx, w.ID); err != nil { // in flight
 		t.Fatal(err)
 	}
-	later, err := db.StartWithdrawalSend(ctx, w.ID, storage.DefaultProvider)
+	_, later, err := db.ClaimWithdrawalSend(ctx, w.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -304,33 +304,20 @@ func (s *fakeStore) PruneSentOutbox(context.Context, time.Duration, int) (int64,
 
 func (s *fakeStore) Ping(context.Context) error { return nil }
 
-// StartWithdrawalSend numbers the sends at the recorded provider, as
-// storage does.
-func (s *fakeStore) StartWithdrawalSend(_ context.Context, id uuid.UUID, provider string) (int, error) {
+// ClaimWithdrawalSend numbers the sends at the recorded provider and
+// returns the withdrawal, as storage does.
+func (s *fakeStore) ClaimWithdrawalSend(_ context.Context, id uuid.UUID) (storage.Transfer, int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sends == nil {
 		s.sends = map[uuid.UUID]int{}
 	}
 	t, ok := s.transfers[id]
-	if !ok || t.Provider != provider || t.Status != storage.TransferProcessing || t.PixID != nil {
-		return 0, storage.ErrStateChanged
-	}
-	s.sends[id]++
-	return s.sends[id], nil
-}
-
-// ClaimWithdrawalSend starts a send at the recorded provider and returns
-// the withdrawal, as storage does.
-func (s *fakeStore) ClaimWithdrawalSend(ctx context.Context, id uuid.UUID) (storage.Transfer, int, error) {
-	s.mu.Lock()
-	t, ok := s.transfers[id]
-	s.mu.Unlock()
-	if !ok {
+	if !ok || t.Status != storage.TransferProcessing || t.PixID != nil {
 		return storage.Transfer{}, 0, storage.ErrStateChanged
 	}
-	send, err := s.StartWithdrawalSend(ctx, id, t.Provider)
-	return t, send, err
+	s.sends[id]++
+	return t, s.sends[id], nil
 }
 
 func (s *fakeStore) EndWithdrawalSend(context.Context, uuid.UUID) error { return nil }

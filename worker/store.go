@@ -44,7 +44,6 @@ type transferStore interface {
 	// A withdrawal's failover: each send at the provider it records,
 	// numbered; its move to the next provider of its integrator's route, on
 	// one send's proof.
-	StartWithdrawalSend(ctx context.Context, id uuid.UUID, provider string) (send int, err error)
 	ClaimWithdrawalSend(ctx context.Context, id uuid.UUID) (storage.Transfer, int, error)
 	EndWithdrawalSend(ctx context.Context, id uuid.UUID) error
 	MoveWithdrawal(ctx context.Context, id uuid.UUID, from, to string, send int) error

@@ -67,8 +67,10 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 			err = cmp.Or(ferr, err)
 			break
 		}
-		t.Provider = next
-		if send, err = w.startSend(ctx, t); err != nil {
+		// Claimed where it is now: at next, unless another task moved it
+		// since; ErrStateChanged (sent or final meanwhile) is retried and
+		// finds out which.
+		if t, send, err = w.transfers.ClaimWithdrawalSend(ctx, id); err != nil {
 			return err
 		}
 		pixID, err = w.sendStarted(ctx, t)
@@ -93,8 +95,8 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 }
 
 // claimSend reads a transfer to send and, for a withdrawal, records that
-// its send begins at the provider it records (see startSend), in one round
-// trip. storage.ErrStateChanged: it is sent or final already;
+// its send begins at the provider it records (see failoverWithdrawal), in
+// one statement. storage.ErrStateChanged: it is sent or final already;
 // storage.ErrNotFound: there is no such transfer.
 func (w *Worker) claimSend(ctx context.Context, kind storage.TransferKind, id uuid.UUID) (storage.Transfer, int, error) {
 	if kind == storage.KindWithdrawal {
@@ -113,20 +115,7 @@ func (w *Worker) claimSend(ctx context.Context, kind storage.TransferKind, id uu
 	return t, 0, err
 }
 
-// startSend records, before a withdrawal is sent, that a send to the
-// provider it records begins, and returns its number there (see
-// failoverWithdrawal). A withdrawal moved to another provider since t was
-// read is not sent where it was: storage.ErrStateChanged, and the task,
-// retried, reads where it is now. Other transfers go to their charge's
-// provider whatever happens, and need no record of it.
-func (w *Worker) startSend(ctx context.Context, t storage.Transfer) (send int, err error) {
-	if t.Kind != storage.KindWithdrawal {
-		return 0, nil
-	}
-	return w.transfers.StartWithdrawalSend(ctx, t.ID, t.Provider)
-}
-
-// sendStarted sends a transfer startSend or claimSend recorded, and
+// sendStarted sends a transfer claimSend claimed, and
 // records for a withdrawal whose send was not accepted that the send
 // ended, whatever its outcome (even with ctx over): until it does, the
 // withdrawal does not move (see failoverWithdrawal). An accepted send's

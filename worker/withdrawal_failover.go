@@ -10,7 +10,8 @@ import (
 )
 
 // failoverWithdrawal decides, after a failed send of withdrawal t at the
-// provider it records (send: its number there, see startSend), whether it
+// provider it records (send: its number there, see
+// storage.ClaimWithdrawalSend), whether it
 // moves to the next provider of its integrator's route, and moves it: it returns the next provider, or ""
 // when it stays (sendErr then decides, as with one provider: a rejection
 // fails it, anything else is retried there).

@@ -100,7 +100,7 @@ func TestWithdrawalFailover(t *testing.T) {
 			tr.Provider = "a"
 			st.transfers[tr.ID] = tr
 			if tc.sentBefore {
-				if _, err := st.StartWithdrawalSend(context.Background(), tr.ID, tr.Provider); err != nil {
+				if _, _, err := st.ClaimWithdrawalSend(context.Background(), tr.ID); err != nil {
 					t.Fatal(err)
 				}
 			}
