@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pixgate/pixgate/storage/ledger"
 )
 
 // idBlock hands out ids of a sequence that this process reserved in
@@ -27,9 +29,7 @@ const idBlockSize = 32
 func newIDBlock(sequence string) *idBlock { return &idBlock{sequence: sequence, size: idBlockSize} }
 
 // next returns an id no other call, in this process or another, gets.
-func (b *idBlock) next(ctx context.Context, q interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}) (int64, error) {
+func (b *idBlock) next(ctx context.Context, q ledger.Querier) (int64, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.ids) == 0 {
