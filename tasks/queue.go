@@ -3,6 +3,8 @@ package tasks
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -12,8 +14,18 @@ import (
 
 // WakeChannel is the Redis channel on which every Queue announces the
 // tasks it enqueues: workers wait on it instead of polling their queues
-// (worker/wakeup.go).
+// (worker/wakeup.go). A message names the queues that got tasks, separated
+// by commas (WakeQueues reads it); an empty message names every queue.
 const WakeChannel = "pixgate:tasks:wake"
+
+// WakeQueues returns the queues an announcement names, nil for every
+// queue.
+func WakeQueues(msg string) []string {
+	if msg == "" {
+		return nil
+	}
+	return strings.Split(msg, ",")
+}
 
 // announceTimeout bounds one announcement.
 const announceTimeout = time.Second
@@ -23,7 +35,9 @@ const announceTimeout = time.Second
 type Queue struct {
 	client *asynq.Client
 	rdb    redis.UniversalClient
-	pokes  chan struct{}
+	pokes  chan struct{} // an announcement is due
+	mu     sync.Mutex
+	due    map[string]bool // the queues it names
 	stop   context.CancelFunc
 	done   sync.WaitGroup
 }
@@ -33,7 +47,7 @@ type Queue struct {
 func NewQueue(r redis.UniversalClient) *Queue {
 	// The announcer outlives any one caller's context: it serves them all.
 	ctx, stop := context.WithCancel(context.Background())
-	q := &Queue{client: asynq.NewClientFromRedisClient(r), rdb: r, pokes: make(chan struct{}, 1), stop: stop}
+	q := &Queue{client: asynq.NewClientFromRedisClient(r), rdb: r, pokes: make(chan struct{}, 1), due: map[string]bool{}, stop: stop}
 	q.done.Go(func() { q.announce(ctx) })
 	return q
 }
@@ -57,6 +71,9 @@ func (q *Queue) Enqueue(ctx context.Context, m Message) error {
 func (q *Queue) EnqueueContext(ctx context.Context, task *asynq.Task, opts ...asynq.Option) (*asynq.TaskInfo, error) {
 	info, err := q.client.EnqueueContext(ctx, task, opts...)
 	if err == nil {
+		q.mu.Lock()
+		q.due[info.Queue] = true
+		q.mu.Unlock()
 		select {
 		case q.pokes <- struct{}{}:
 		default: // an announcement is pending: it covers this task too
@@ -65,17 +82,26 @@ func (q *Queue) EnqueueContext(ctx context.Context, task *asynq.Task, opts ...as
 	return info, err
 }
 
-// announce publishes on WakeChannel once per burst of enqueues: enqueues
-// that happen while one announcement is being sent ride on the next.
-// Losing one only delays a waiting worker to its next look (a second).
+// announce publishes on WakeChannel once per burst of enqueues, naming
+// the queues that got tasks: enqueues that happen while one announcement
+// is being sent ride on the next. Losing one only delays a waiting worker
+// to its next look (a second).
 func (q *Queue) announce(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-q.pokes:
+			q.mu.Lock()
+			names := make([]string, 0, len(q.due))
+			for name := range q.due {
+				names = append(names, name)
+			}
+			clear(q.due)
+			q.mu.Unlock()
+			slices.Sort(names)
 			pctx, cancel := context.WithTimeout(ctx, announceTimeout)
-			_ = q.rdb.Publish(pctx, WakeChannel, "").Err()
+			_ = q.rdb.Publish(pctx, WakeChannel, strings.Join(names, ",")).Err()
 			cancel()
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -23,7 +24,9 @@ import (
 // (asynq's rdb.Dequeue: four keys, pending, paused, active and lease of one
 // queue). Once a whole round of the server's queues came back empty, the
 // processor's next dequeue waits until a task is announced on
-// tasks.WakeChannel (every tasks.Queue announces what it enqueues), or
+// tasks.WakeChannel for one of its queues (every tasks.Queue announces the
+// queues it enqueued to, so a task wakes the lane of its queue and no
+// other), or
 // maxWait passes (for what nobody announces: retries and scheduled tasks
 // that asynq's forwarder moves into the queues, tasks enqueued by other
 // tools), or the worker stops. A busy worker never waits: it only waits
@@ -158,9 +161,10 @@ func (w *wakeup) poke() {
 	}
 }
 
-// listen pokes every one of wakes on each announcement until ctx ends,
-// then releases their processors for good (they must not wait while the
-// servers shut down).
+// listen pokes, on each announcement, those of wakes that serve a queue it
+// names (all of them when it names none) until ctx ends, then releases
+// their processors for good (they must not wait while the servers shut
+// down).
 func listen(ctx context.Context, r redis.UniversalClient, wakes []*wakeup) {
 	defer func() {
 		for _, w := range wakes {
@@ -181,11 +185,20 @@ func listen(ctx context.Context, r redis.UniversalClient, wakes []*wakeup) {
 		select {
 		case <-ctx.Done():
 			return
-		case _, ok := <-ch:
+		case msg, ok := <-ch:
 			if !ok {
 				return
 			}
-			pokeAll()
+			names := tasks.WakeQueues(msg.Payload)
+			if names == nil {
+				pokeAll()
+				continue
+			}
+			for _, w := range wakes {
+				if slices.ContainsFunc(names, func(q string) bool { return w.queues[q] }) {
+					w.poke()
+				}
+			}
 		}
 	}
 }

@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/storagetest"
 	"github.com/pixgate/pixgate/tasks"
 )
 
@@ -114,5 +116,66 @@ func TestWakeupReleasesTheProcessorWhenStopped(t *testing.T) {
 	case <-released:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the processor still waits after the worker stopped")
+	}
+}
+
+// An announcement wakes the lanes of the queues it names and no other:
+// a withdrawal's send does not make the postbacks' and events' lanes look
+// at their queues.
+func TestAnnouncementWakesOnlyItsQueuesLanes(t *testing.T) {
+	rdb := redis.NewClient(storagetest.NewRedis(t))
+	t.Cleanup(func() { rdb.Close() })
+	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
+	sends := newWakeup(map[string]int{tasks.QueueCritical: 1}, time.Hour, discard)
+	postbacks := newWakeup(map[string]int{tasks.QueuePostbacks: 1}, time.Hour, discard)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); listen(ctx, rdb, []*wakeup{sends, postbacks}) }()
+	t.Cleanup(func() { cancel(); <-done })
+	drain := func(w *wakeup) bool {
+		select {
+		case <-w.wake:
+			return true
+		default:
+			return false
+		}
+	}
+	// listen pokes every lane once it has subscribed.
+	deadline := time.Now().Add(5 * time.Second)
+	for !drain(sends) {
+		if time.Now().After(deadline) {
+			t.Fatal("listen never subscribed")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond)
+	drain(postbacks)
+
+	q := tasks.NewQueue(rdb)
+	t.Cleanup(q.Close)
+	if err := q.Enqueue(ctx, tasks.WithdrawalSendMessage(uuid.New(), 1)); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for !drain(sends) {
+		if time.Now().After(deadline) {
+			t.Fatal("the send's lane was not woken")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if drain(postbacks) {
+		t.Fatal("a send's announcement woke the postbacks' lane")
+	}
+	// An announcement naming no queue (an older publisher) wakes all.
+	if err := rdb.Publish(ctx, tasks.WakeChannel, "").Err(); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for !drain(postbacks) {
+		if time.Now().After(deadline) {
+			t.Fatal("an announcement naming no queue did not wake every lane")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
