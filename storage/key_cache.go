@@ -30,7 +30,14 @@ type keyCache struct {
 	gen       uint64 // advanced by every emptying
 	byPublic  map[string]keyEntry
 	byID      map[int64]keyEntry
-	sweepAt   time.Time // when put next drops expired entries
+	secrets   map[int64]secretEntry // integrators' webhook secrets, by id
+	sweepAt   time.Time             // when put next drops expired entries
+}
+
+// secretEntry is one cached webhook secret.
+type secretEntry struct {
+	secret  string
+	expires time.Time
 }
 
 // keyEntry is one cached key: what keyWithIntegrator read, and when it
@@ -43,7 +50,7 @@ type keyEntry struct {
 }
 
 func newKeyCache(ttl time.Duration, now func() time.Time) *keyCache {
-	return &keyCache{ttl: ttl, now: now, byPublic: map[string]keyEntry{}, byID: map[int64]keyEntry{}}
+	return &keyCache{ttl: ttl, now: now, byPublic: map[string]keyEntry{}, byID: map[int64]keyEntry{}, secrets: map[int64]secretEntry{}}
 }
 
 // byPublicID returns the live entry for publicID.
@@ -62,6 +69,14 @@ func (c *keyCache) byKeyID(id int64) (keyEntry, bool) {
 	return e, ok && c.listening && c.now().Before(e.expires)
 }
 
+// secret returns the live webhook secret of an integrator.
+func (c *keyCache) secret(integratorID int64) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.secrets[integratorID]
+	return e.secret, ok && c.listening && c.now().Before(e.expires)
+}
+
 // generation is read before a lookup and handed to put with its result.
 func (c *keyCache) generation() uint64 {
 	c.mu.Lock()
@@ -75,8 +90,28 @@ func (c *keyCache) generation() uint64 {
 func (c *keyCache) put(gen uint64, e keyEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if expires, ok := c.putting(gen); ok {
+		e.expires = expires
+		c.byPublic[e.key.PublicID] = e
+		c.byID[e.key.ID] = e
+	}
+}
+
+// putSecret is put for an integrator's webhook secret.
+func (c *keyCache) putSecret(gen uint64, integratorID int64, secret string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if expires, ok := c.putting(gen); ok {
+		c.secrets[integratorID] = secretEntry{secret: secret, expires: expires}
+	}
+}
+
+// putting says whether what a lookup that started at generation gen read
+// may be cached, and until when; it drops expired entries now and then.
+// c.mu is held.
+func (c *keyCache) putting(gen uint64) (time.Time, bool) {
 	if gen != c.gen || !c.listening {
-		return
+		return time.Time{}, false
 	}
 	now := c.now()
 	if !now.Before(c.sweepAt) {
@@ -86,11 +121,14 @@ func (c *keyCache) put(gen uint64, e keyEntry) {
 				delete(c.byID, old.key.ID)
 			}
 		}
+		for id, old := range c.secrets {
+			if !now.Before(old.expires) {
+				delete(c.secrets, id)
+			}
+		}
 		c.sweepAt = now.Add(c.ttl)
 	}
-	e.expires = now.Add(c.ttl)
-	c.byPublic[e.key.PublicID] = e
-	c.byID[e.key.ID] = e
+	return now.Add(c.ttl), true
 }
 
 // empty forgets every entry and says whether the cache may answer from now
@@ -102,6 +140,7 @@ func (c *keyCache) empty(listening bool) {
 	c.listening = listening
 	clear(c.byPublic)
 	clear(c.byID)
+	clear(c.secrets)
 }
 
 // CacheKeys makes AuthenticateKey and ActiveKey answer from an in-process
@@ -110,13 +149,17 @@ func (c *keyCache) empty(listening bool) {
 // of its own until ctx ends, reconnecting after failures; until it listens,
 // every lookup goes to the database. It returns once the first attempt to
 // listen succeeded or failed, with that attempt's error. API processes call
-// it once; ttl <= 0 leaves the cache off.
+// it once, and so do workers, for WebhookSecret; a second call (an api and
+// a worker in one process) keeps the first's cache. ttl <= 0 leaves the
+// cache off.
 func (db *DB) CacheKeys(ctx context.Context, ttl time.Duration) error {
 	if ttl <= 0 {
 		return nil
 	}
 	c := newKeyCache(ttl, time.Now)
-	db.keys.Store(c)
+	if !db.keys.CompareAndSwap(nil, c) {
+		return nil
+	}
 	first := make(chan error, 1)
 	report := func(err error) {
 		select {

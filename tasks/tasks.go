@@ -162,10 +162,29 @@ func ProviderEventMessage(ev ProviderEvent, attempt int) Message {
 // PostbackDeliver asks a worker to deliver one postback to an integrator.
 type PostbackDeliver struct {
 	PostbackID uuid.UUID `json:"postback_id"`
+	// First, in a new postback's first delivery, is what a delivery needs
+	// of the postback (none of it ever changes), so that the first attempt
+	// reads nothing but its integrator's signing secret, which workers keep
+	// in memory. Retries, redeliveries and re-drives read the postback.
+	First *PostbackCopy `json:"first,omitempty"`
 }
 
-// PostbackDeliverMessage is the outbox message of a new postback;
-// attempt > 0 names a redelivery (operator or reconciler).
+// PostbackCopy is a new postback as its first delivery sends it.
+type PostbackCopy struct {
+	IntegratorID int64  `json:"integrator_id"`
+	URL          string `json:"url"`
+	Body         string `json:"body"` // exactly the bytes signed and sent
+}
+
+// NewPostbackMessage is the outbox message of a new postback, carrying it
+// for its first delivery.
+func NewPostbackMessage(postbackID uuid.UUID, c PostbackCopy) Message {
+	return message(TypePostbackDeliver, taskID(TypePostbackDeliver, postbackID.String(), 0), PostbackDeliver{PostbackID: postbackID, First: &c})
+}
+
+// PostbackDeliverMessage is the outbox message of a postback's delivery
+// that reads it first; attempt > 0 names a redelivery (operator or
+// reconciler).
 func PostbackDeliverMessage(postbackID uuid.UUID, attempt int) Message {
 	return message(TypePostbackDeliver, taskID(TypePostbackDeliver, postbackID.String(), attempt), PostbackDeliver{PostbackID: postbackID})
 }

@@ -276,6 +276,10 @@ func (s *fakeStore) PostbackForDelivery(context.Context, uuid.UUID) (storage.Pos
 	return storage.Postback{}, "", storage.ErrNotFound
 }
 
+func (s *fakeStore) WebhookSecret(context.Context, int64) (string, error) {
+	return "", storage.ErrNotFound
+}
+
 func (s *fakeStore) RecordPostbackAttempt(context.Context, uuid.UUID, storage.PostbackAttemptResult) (storage.Postback, error) {
 	return storage.Postback{}, storage.ErrNotFound
 }

@@ -25,7 +25,7 @@ func (w *Worker) deliverPostback(ctx context.Context, t *asynq.Task) error {
 	if err := tasks.Decode(t, &p); err != nil {
 		return err
 	}
-	pb, secret, err := w.postbacks.PostbackForDelivery(ctx, p.PostbackID)
+	pb, secret, err := w.postbackToDeliver(ctx, p)
 	if errors.Is(err, storage.ErrNotFound) {
 		return fmt.Errorf("postback %s does not exist: %w", p.PostbackID, asynq.SkipRetry)
 	}
@@ -76,6 +76,29 @@ func (w *Worker) deliverPostback(ctx context.Context, t *asynq.Task) error {
 		w.log.Info("postback stopped by its receiver (410)", "postback_id", pb.ID, "integrator_id", pb.IntegratorID)
 	}
 	return nil
+}
+
+// postbackToDeliver is the postback a delivery attempt sends, with its
+// integrator's signing secret. A new postback's first attempt takes the
+// postback from its task and the secret from the store's memory, and so
+// reads nothing; the attempt's record (RecordPostbackAttempt) still writes
+// nothing over a postback no longer PENDING. Retries and redeliveries read
+// the postback, since its attempts and status decide them.
+func (w *Worker) postbackToDeliver(ctx context.Context, p tasks.PostbackDeliver) (storage.Postback, string, error) {
+	if c := p.First; c != nil {
+		if n, _ := asynq.GetRetryCount(ctx); n == 0 {
+			secret, err := w.postbacks.WebhookSecret(ctx, c.IntegratorID)
+			if err == nil {
+				created := time.Unix(p.PostbackID.Time().UnixTime()) // a UUIDv7's time
+				return storage.Postback{ID: p.PostbackID, IntegratorID: c.IntegratorID, URL: c.URL, Body: []byte(c.Body),
+					Status: storage.PostbackPending, CreatedAt: created}, secret, nil
+			}
+			if !errors.Is(err, storage.ErrNotFound) {
+				return storage.Postback{}, "", err
+			}
+		}
+	}
+	return w.postbacks.PostbackForDelivery(ctx, p.PostbackID)
 }
 
 // postbackRetry is a failed attempt to be retried after delay: asynq's

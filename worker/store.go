@@ -72,6 +72,9 @@ type eventStore interface {
 // postbackStore is the postbacks the worker delivers.
 type postbackStore interface {
 	PostbackForDelivery(ctx context.Context, id uuid.UUID) (storage.Postback, string, error)
+	// WebhookSecret is an integrator's signing secret, from memory when the
+	// store keeps it there.
+	WebhookSecret(ctx context.Context, integratorID int64) (string, error)
 	RecordPostbackAttempt(ctx context.Context, id uuid.UUID, res storage.PostbackAttemptResult) (storage.Postback, error)
 	OverduePostbacks(ctx context.Context, olderThan time.Duration, limit int) ([]storage.Postback, error)
 	RedriveOverduePostback(ctx context.Context, id uuid.UUID, olderThan time.Duration, msg storage.OutboxMessage) (bool, error)

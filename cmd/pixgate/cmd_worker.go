@@ -60,6 +60,11 @@ func (c *cli) startWorker(ctx context.Context, g *errgroup.Group, st *stack) err
 		return err
 	}
 	st.db.ShareCommits(ctx, c.cfg.SharedCommits, sharedCommitSize)
+	// Postbacks' signing secrets, kept in memory like the api's keys.
+	if err := st.db.CacheKeys(ctx, c.cfg.KeyCacheTTL); err != nil {
+		ln.Close()
+		return err
+	}
 	reconciled, err := c.statementProviders(ctx, st.db)
 	if err != nil {
 		ln.Close()

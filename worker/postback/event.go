@@ -43,7 +43,7 @@ type Event struct {
 //	}
 func NewPostback(e Event) storage.NewPostback {
 	id := uuid.Must(uuid.NewV7())
-	msg := tasks.PostbackDeliverMessage(id, 0)
+	msg := tasks.NewPostbackMessage(id, tasks.PostbackCopy{IntegratorID: e.IntegratorID, URL: e.URL, Body: string(e.Body)})
 	return storage.NewPostback{
 		ID: id, IntegratorID: e.IntegratorID, ResourceType: e.ResourceType, ResourceID: e.ResourceID,
 		Event: e.Name, URL: e.URL, Body: e.Body,

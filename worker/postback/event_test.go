@@ -130,7 +130,7 @@ func TestNewPostback(t *testing.T) {
 	if np.ID.Version() != 7 || np.Event != "PAID" || np.ResourceID != ev.ResourceID || string(np.Body) != string(ev.Body) {
 		t.Fatalf("NewPostback = %+v", np)
 	}
-	want := tasks.PostbackDeliverMessage(np.ID, 0)
+	want := tasks.NewPostbackMessage(np.ID, tasks.PostbackCopy{IntegratorID: ev.IntegratorID, URL: ev.URL, Body: string(ev.Body)})
 	if np.Outbox.Type != want.Type || np.Outbox.ID != want.ID || string(np.Outbox.Payload) != string(want.Payload) {
 		t.Fatalf("outbox = %+v, want %+v", np.Outbox, want)
 	}
