@@ -35,6 +35,7 @@ type options struct {
 	phases                                       map[string]bool
 	env                                          []string
 	conns, many                                  int
+	window                                       time.Duration
 }
 
 func main() {
@@ -48,6 +49,7 @@ func main() {
 	flag.StringVar(&o.profile, "profile", "", "directory for CPU profiles of the api and worker during withdrawal and charge create (enables PIXGATE_PPROF)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the run's database")
 	flag.BoolVar(&o.short, "short", false, "shorter phases, for trying the harness")
+	flag.DurationVar(&o.window, "window", 0, "each phase's measured window (default 5s, 2s with -short), e.g. longer for a profile")
 	flag.IntVar(&o.conns, "conns", 64, "HTTP connections, and integrators driven")
 	flag.IntVar(&o.many, "many", 100_000, "integrators in the many-integrators case")
 	only := flag.String("phases", "", "comma-separated phases to run (raw,bare,balance,create,stopped,charges,lifecycle,postback,idle,many); default all")

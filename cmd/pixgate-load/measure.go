@@ -18,6 +18,9 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 	if o.short {
 		window, idleWindow = 2*time.Second, 4*time.Second
 	}
+	if o.window > 0 {
+		window = o.window
+	}
 	stepf("own Redis, own database, %s sandbox, api and worker", o.bin)
 	if err := t.startRedis(ctx); err != nil {
 		return nil, err
