@@ -43,7 +43,7 @@ type config struct {
 
 	MaxAmount             string        `env:"PIXGATE_MAX_AMOUNT" envDefault:"100000.00" desc:"largest amount of one charge or withdrawal, in reais"`
 	GroupCommit           int           `env:"PIXGATE_GROUP_COMMIT" envDefault:"4" desc:"withdrawal creates pixgate api commits together, in up to this many transactions at once (0: each alone)"`
-	SharedCommits         int           `env:"PIXGATE_SHARED_COMMITS" envDefault:"4" desc:"small statements of concurrent work (a send recorded, a notification stored or picked, a postback's attempt) pixgate api and worker commit together, in up to this many pipelines at once (0: each alone)"`
+	SharedCommits         int           `env:"PIXGATE_SHARED_COMMITS" envDefault:"1" desc:"small statements of concurrent work (a send recorded, a notification stored or picked, a postback's attempt) pixgate api and worker commit together, in up to this many pipelines at once (0: each alone); fewer pipelines share more"`
 	KeyCacheTTL           time.Duration `env:"PIXGATE_KEY_CACHE_TTL" envDefault:"10s" desc:"how long pixgate api keeps a used API key, and pixgate worker an integrator's postback signing secret, in memory (0: no cache); revoking or changing a key or a secret reaches every process at once, through Postgres notifications"`
 	V1RatePerMinute       int           `env:"PIXGATE_V1_RATE_PER_MINUTE" envDefault:"600" desc:"requests per minute per v1 API key (negative: no limit)"`
 	KeyLookupsPerMinute   int           `env:"PIXGATE_KEY_LOOKUPS_PER_MINUTE" envDefault:"30" desc:"GET /api/v1/pix-keys/{key} lookups per minute per integrator, on top of each key's limit (negative: no limit)"`
