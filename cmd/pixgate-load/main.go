@@ -2,11 +2,11 @@
 // of the same Postgres measured in the same run. It starts its own Redis
 // server and its own database, runs one `pixgate sandbox`, one `pixgate
 // api` and one `pixgate worker` of the given binary, and drives them over
-// HTTP: withdrawal create with the worker running and stopped (for 64
-// integrators and for one), charge create, balance, the whole cash-out
-// lifecycle against the bare lifecycle (the same durable work with no
-// framework and no queue, bare.go) closed-loop and at fixed rates, for 64
-// integrators and for one, sandbox payment → postback, the idle stack, and
+// HTTP: balance, withdrawal create with the worker running and stopped
+// (for 64 integrators and for one), the whole cash-out lifecycle against
+// the bare lifecycle (the same durable work with no framework and no
+// queue, bare.go) closed-loop and at fixed rates, for 64 integrators and
+// for one, sandbox payment → postback, the idle stack, charge create, and
 // withdrawal create with 100,000 integrators. It
 // ends by checking the run's correctness (audit clean, every withdrawal
 // final, every postback received) and writes a Markdown section with each
