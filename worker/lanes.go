@@ -28,7 +28,9 @@ type LaneConfig struct {
 	// transfers (each reads the transaction back). Default 10.
 	Events int
 	// Sends: withdrawals, refunds and MED returns sent to the provider.
-	// Default 10.
+	// A send holds no database connection while it waits for the provider,
+	// so a slot costs a goroutine; a slow provider is what fills them.
+	// Default 64.
 	Sends int
 	// Postbacks: deliveries to integrators. Default 5.
 	Postbacks int
@@ -41,7 +43,7 @@ func (c LaneConfig) withDefaults() LaneConfig {
 		c.Events = 10
 	}
 	if c.Sends <= 0 {
-		c.Sends = 10
+		c.Sends = 64
 	}
 	if c.Postbacks <= 0 {
 		c.Postbacks = 5

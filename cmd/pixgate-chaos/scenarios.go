@@ -42,7 +42,7 @@ func healthySandbox(ctx context.Context, _ *cluster, sb *sandboxClient) error {
 func nothing(context.Context, *cluster, *sandboxClient) error { return nil }
 
 // slowSends is the scenario of a provider whose sends crawl, held for
-// -slow-for: its sends fill the workers' sends lane, and the charges paid
+// -slow-for: its sends crowd the workers' sends lane, and the charges paid
 // meanwhile, whose notifications and reads are healthy, must still be
 // credited within its creditBound.
 const slowSends = "slow-sends"

@@ -91,7 +91,7 @@ type config struct {
 	ProviderWebhookToken    string        `env:"PIXGATE_PROVIDER_WEBHOOK_TOKEN" desc:"secret path segment of /webhooks/provider/{token}, at least 32 characters; required by api and worker (pixgate dev generates one and keeps it beside the demo key)"`
 
 	WorkerEvents       int    `env:"PIXGATE_WORKER_EVENTS_SLOTS" envDefault:"10" desc:"provider notifications (they credit paid charges) one worker process handles at once, in a lane of their own that slow provider sends cannot fill"`
-	WorkerSends        int    `env:"PIXGATE_WORKER_SENDS_SLOTS" envDefault:"10" desc:"withdrawals, refunds and MED returns one worker process sends to the provider at once, in a lane of their own"`
+	WorkerSends        int    `env:"PIXGATE_WORKER_SENDS_SLOTS" envDefault:"64" desc:"withdrawals, refunds and MED returns one worker process sends to the provider at once, in a lane of their own (a send waiting for the provider holds no database connection)"`
 	WorkerPostbacks    int    `env:"PIXGATE_WORKER_POSTBACKS_SLOTS" envDefault:"5" desc:"postbacks one worker process delivers at once, in a lane of their own"`
 	WorkerDefault      int    `env:"PIXGATE_WORKER_DEFAULT_SLOTS" envDefault:"2" desc:"reconciler ticks one worker process runs at once, in a lane of their own"`
 	MonitoringUser     string `env:"PIXGATE_MONITORING_USER" envDefault:"admin" desc:"user for the worker's /monitoring (asynqmon)"`
