@@ -78,7 +78,8 @@ func TestE2EChargesFailOverAndBack(t *testing.T) {
 // PixGate records), ambiguous ones stay with their provider and are
 // resolved there, and every one ends COMPLETED, debited once.
 func TestE2EWithdrawalsDuringAnOutageAreSentOnce(t *testing.T) {
-	s := newDevStack(t, "PIXGATE_PROVIDER_TIMEOUT", "2s")
+	// No request budget: the test polls every withdrawal's status.
+	s := newDevStack(t, "PIXGATE_PROVIDER_TIMEOUT", "2s", "PIXGATE_V1_RATE_PER_MINUTE", "-1")
 	b := s.addSandbox("b", sandbox.ContractEfi)
 	s.pg.json(&routeView{}, "route", "set", "--integrator", fmt.Sprint(s.integratorID), "--charges", "default,b", "--withdrawals", "default,b")
 	s.credit("1000.00")
@@ -117,6 +118,30 @@ func TestE2EWithdrawalsDuringAnOutageAreSentOnce(t *testing.T) {
 
 	fault(map[string]any{"outage": true})
 	ids := withdraw(20)
+	// The outage's failed sends may open the default provider's breaker,
+	// and while it is open a send moves on to b, as it should; the
+	// ambiguous sends below must reach the default. So the outage ends and
+	// its withdrawals with it, and the default is back in service when
+	// withdrawals sent while it is healthy complete there three in a row
+	// (a half-open breaker's probes close it).
+	if code, v := s.control(http.MethodDelete, "/sandbox/faults", nil); code != http.StatusOK {
+		t.Fatalf("the outage over: %d %v", code, v)
+	}
+	for _, id := range ids {
+		s.eventually("withdrawal "+id+" COMPLETED", time.Minute, func() bool { return s.status("withdrawals", id) == "COMPLETED" })
+	}
+	inARow := 0
+	s.eventually("the default provider in service again", 30*time.Second, func() bool {
+		id := withdraw(1)[0]
+		ids = append(ids, id)
+		s.eventually("withdrawal "+id+" COMPLETED", 30*time.Second, func() bool { return s.status("withdrawals", id) == "COMPLETED" })
+		if _, v := s.call(http.MethodGet, "/api/v1/withdrawals/"+id, nil); v["provider"] == "default" {
+			inARow++
+		} else {
+			inARow = 0
+		}
+		return inARow >= 3
+	})
 	// Sent and never answered: outcomes unknown, to be read at the default.
 	fault(map[string]any{"timeout_rate": 1.0, "routes": []string{"/v2/pix/payment"}})
 	ambiguous := withdraw(3)
