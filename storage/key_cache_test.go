@@ -15,22 +15,29 @@ import (
 // within a test's lifetime.
 func replicas(t *testing.T, n int) []*storage.DB {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
 	url := storagetest.NewDatabaseURL(t)
 	dbs := make([]*storage.DB, n)
 	for i := range dbs {
-		db, err := storage.Open(ctx, storage.Config{URL: url, MaxConns: 4})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(db.Close)
-		if err := db.CacheKeys(ctx, time.Hour); err != nil {
-			t.Fatal(err)
-		}
-		dbs[i] = db
+		dbs[i] = caching(t, url)
 	}
 	return dbs
+}
+
+// caching opens a handle on the database at url that caches keys for an
+// hour.
+func caching(t *testing.T, url string) *storage.DB {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	db, err := storage.Open(ctx, storage.Config{URL: url, MaxConns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	if err := db.CacheKeys(ctx, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
 
 // refusedSoon waits (up to a deadline far below the cache's hour) until

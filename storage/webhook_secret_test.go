@@ -15,17 +15,9 @@ import (
 // the integrator reaches it through the key cache's notification: the new
 // secret signs from then on, long before the cache's hour is up.
 func TestWebhookSecretIsCachedUntilTheIntegratorChanges(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
+	ctx := context.Background()
 	url := storagetest.NewDatabaseURL(t)
-	db, err := storage.Open(ctx, storage.Config{URL: url, MaxConns: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
-	if err := db.CacheKeys(ctx, time.Hour); err != nil {
-		t.Fatal(err)
-	}
+	db := caching(t, url)
 	in := newIntegrator(t, db)
 	if s, err := db.WebhookSecret(ctx, in.ID); err != nil || s != in.WebhookSecret {
 		t.Fatalf("WebhookSecret = %q, %v; want %q", s, err, in.WebhookSecret)

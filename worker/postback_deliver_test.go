@@ -73,19 +73,8 @@ var devPolicy = postback.Config{AllowPrivate: true, AllowHTTP: true, Timeout: 2 
 // a state change does.
 func (h *harness) createPostbackTo(url string) storage.Postback {
 	h.t.Helper()
-	ctx := context.Background()
-	wd := h.createWithdrawal(1000, "fulano@example.com")
-	now := time.Now()
-	wd.Status, wd.PostbackURL, wd.FinishedAt = storage.TransferCompleted, &url, &now
-	ev, ok := postback.ForTransfer(wd)
-	if !ok {
-		h.t.Fatal("no postback event for a completed withdrawal with a URL")
-	}
-	np := postback.NewPostback(ev)
-	if err := h.db.InTx(ctx, func(tx *storage.Tx) error { _, err := tx.CreatePostback(ctx, np); return err }); err != nil {
-		h.t.Fatal(err)
-	}
-	return h.postback(np.ID)
+	pb, _ := h.newPostbackTask(url)
+	return pb
 }
 
 func (h *harness) postback(id uuid.UUID) storage.Postback {

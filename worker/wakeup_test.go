@@ -140,14 +140,18 @@ func TestAnnouncementWakesOnlyItsQueuesLanes(t *testing.T) {
 			return false
 		}
 	}
-	// listen pokes every lane once it has subscribed.
-	deadline := time.Now().Add(5 * time.Second)
-	for !drain(sends) {
-		if time.Now().After(deadline) {
-			t.Fatal("listen never subscribed")
+	woken := func(w *wakeup, what string) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for !drain(w) {
+			if time.Now().After(deadline) {
+				t.Fatal(what)
+			}
+			time.Sleep(5 * time.Millisecond)
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
+	// listen pokes every lane once it has subscribed.
+	woken(sends, "listen never subscribed")
 	time.Sleep(20 * time.Millisecond)
 	drain(postbacks)
 
@@ -156,13 +160,7 @@ func TestAnnouncementWakesOnlyItsQueuesLanes(t *testing.T) {
 	if err := q.Enqueue(ctx, tasks.WithdrawalSendMessage(uuid.New(), 1)); err != nil {
 		t.Fatal(err)
 	}
-	deadline = time.Now().Add(5 * time.Second)
-	for !drain(sends) {
-		if time.Now().After(deadline) {
-			t.Fatal("the send's lane was not woken")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	woken(sends, "the send's lane was not woken")
 	time.Sleep(50 * time.Millisecond)
 	if drain(postbacks) {
 		t.Fatal("a send's announcement woke the postbacks' lane")
@@ -171,11 +169,5 @@ func TestAnnouncementWakesOnlyItsQueuesLanes(t *testing.T) {
 	if err := rdb.Publish(ctx, tasks.WakeChannel, "").Err(); err != nil {
 		t.Fatal(err)
 	}
-	deadline = time.Now().Add(5 * time.Second)
-	for !drain(postbacks) {
-		if time.Now().After(deadline) {
-			t.Fatal("an announcement naming no queue did not wake every lane")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	woken(postbacks, "an announcement naming no queue did not wake every lane")
 }
