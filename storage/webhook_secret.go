@@ -2,14 +2,14 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // WebhookSecret returns an integrator's postback signing secret: from the
 // key cache when there is one (CacheKeys; a change to the integrator
-// empties it at once), else from the database, filling the cache.
+// empties it at once), else from the integrator's row, filling the cache.
+// ErrNotFound: no such integrator.
 func (db *DB) WebhookSecret(ctx context.Context, integratorID int64) (string, error) {
 	c := db.keys.Load()
 	var gen uint64
@@ -19,24 +19,15 @@ func (db *DB) WebhookSecret(ctx context.Context, integratorID int64) (string, er
 		}
 		gen = c.generation()
 	}
-	var (
-		secret string
-		found  bool
-	)
-	err := db.pipeline(ctx, func(b *pgx.Batch) {
-		queueOne(b, &secret, &found, func(r pgx.CollectableRow) (string, error) {
-			var s string
-			return s, r.Scan(&s)
-		}, `SELECT webhook_secret FROM integrators WHERE id = $1`, integratorID)
-	})
+	in, err := db.Integrator(ctx, integratorID)
 	switch {
+	case errors.Is(err, ErrNotFound):
+		return "", err
 	case err != nil:
 		return "", fmt.Errorf("storage: webhook secret of integrator %d: %w", integratorID, err)
-	case !found:
-		return "", ErrNotFound
 	}
 	if c != nil {
-		c.putSecret(gen, integratorID, secret)
+		c.putSecret(gen, integratorID, in.WebhookSecret)
 	}
-	return secret, nil
+	return in.WebhookSecret, nil
 }

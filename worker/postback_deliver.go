@@ -85,20 +85,20 @@ func (w *Worker) deliverPostback(ctx context.Context, t *asynq.Task) error {
 // nothing over a postback no longer PENDING. Retries and redeliveries read
 // the postback, since its attempts and status decide them.
 func (w *Worker) postbackToDeliver(ctx context.Context, p tasks.PostbackDeliver) (storage.Postback, string, error) {
-	if c := p.First; c != nil {
-		if n, _ := asynq.GetRetryCount(ctx); n == 0 {
-			secret, err := w.postbacks.WebhookSecret(ctx, c.IntegratorID)
-			if err == nil {
-				created := time.Unix(p.PostbackID.Time().UnixTime()) // a UUIDv7's time
-				return storage.Postback{ID: p.PostbackID, IntegratorID: c.IntegratorID, URL: c.URL, Body: []byte(c.Body),
-					Status: storage.PostbackPending, CreatedAt: created}, secret, nil
-			}
-			if !errors.Is(err, storage.ErrNotFound) {
-				return storage.Postback{}, "", err
-			}
-		}
+	c := p.First
+	if n, _ := asynq.GetRetryCount(ctx); c == nil || n > 0 {
+		return w.postbacks.PostbackForDelivery(ctx, p.PostbackID)
 	}
-	return w.postbacks.PostbackForDelivery(ctx, p.PostbackID)
+	secret, err := w.postbacks.WebhookSecret(ctx, c.IntegratorID)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return w.postbacks.PostbackForDelivery(ctx, p.PostbackID) // its integrator is gone: the read says what is left
+	case err != nil:
+		return storage.Postback{}, "", err
+	}
+	created := time.Unix(p.PostbackID.Time().UnixTime()) // a UUIDv7's time
+	return storage.Postback{ID: p.PostbackID, IntegratorID: c.IntegratorID, URL: c.URL, Body: []byte(c.Body),
+		Status: storage.PostbackPending, CreatedAt: created}, secret, nil
 }
 
 // postbackRetry is a failed attempt to be retried after delay: asynq's

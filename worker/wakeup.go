@@ -173,13 +173,16 @@ func listen(ctx context.Context, r redis.UniversalClient, wakes []*wakeup) {
 	}()
 	sub := r.Subscribe(ctx, tasks.WakeChannel)
 	defer sub.Close()
-	pokeAll := func() {
+	// poke wakes those serving a queue of names; nil names every queue.
+	poke := func(names []string) {
 		for _, w := range wakes {
-			w.poke()
+			if names == nil || slices.ContainsFunc(names, func(q string) bool { return w.queues[q] }) {
+				w.poke()
+			}
 		}
 	}
 	// A worker that just subscribed may have missed announcements.
-	pokeAll()
+	poke(nil)
 	ch := sub.Channel()
 	for {
 		select {
@@ -189,16 +192,7 @@ func listen(ctx context.Context, r redis.UniversalClient, wakes []*wakeup) {
 			if !ok {
 				return
 			}
-			names := tasks.WakeQueues(msg.Payload)
-			if names == nil {
-				pokeAll()
-				continue
-			}
-			for _, w := range wakes {
-				if slices.ContainsFunc(names, func(q string) bool { return w.queues[q] }) {
-					w.poke()
-				}
-			}
+			poke(tasks.WakeQueues(msg.Payload))
 		}
 	}
 }
