@@ -58,11 +58,18 @@ func (db *DB) DueReleases(ctx context.Context, limit int) ([]uuid.UUID, error) {
 // waited for, and comes back on a later tick).
 func (db *DB) ReleaseCharge(ctx context.Context, id uuid.UUID) (released money.Money, err error) {
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		var integrator int64
-		err := tx.QueryRow(ctx, `SELECT integrator_id, held_amount FROM charges
-			WHERE id = $1 AND held_amount > 0 AND released_at IS NULL AND available_at <= now()
-			FOR UPDATE SKIP LOCKED`, id).Scan(&integrator, &released)
-		if errors.Is(err, pgx.ErrNoRows) {
+		// What is held and whether the hold has ended are read, not
+		// stated in the WHERE: "held_amount > 0 AND available_at <= now()"
+		// would let Postgres find the charge through the releases' partial
+		// index, every due charge, instead of its primary key (migration 28).
+		var (
+			integrator int64
+			due        bool
+		)
+		err := tx.QueryRow(ctx, `SELECT integrator_id, held_amount, coalesce(available_at <= now(), false) FROM charges
+			WHERE id = $1 AND released_at IS NULL
+			FOR UPDATE SKIP LOCKED`, id).Scan(&integrator, &released, &due)
+		if errors.Is(err, pgx.ErrNoRows) || (err == nil && (released <= 0 || !due)) {
 			released = 0
 			return nil
 		}
