@@ -39,12 +39,12 @@ const (
 const barePostbackPath = "/bare-postbacks"
 
 const bareSchema = `
-CREATE TABLE bare_wallets (id bigint PRIMARY KEY, available bigint NOT NULL CHECK (available >= 0), reserved bigint NOT NULL CHECK (reserved >= 0));
-CREATE TABLE bare_withdrawals (id uuid PRIMARY KEY, wallet_id bigint NOT NULL, amount bigint NOT NULL, fee bigint NOT NULL,
+CREATE TABLE IF NOT EXISTS bare_wallets (id bigint PRIMARY KEY, available bigint NOT NULL CHECK (available >= 0), reserved bigint NOT NULL CHECK (reserved >= 0));
+CREATE TABLE IF NOT EXISTS bare_withdrawals (id uuid PRIMARY KEY, wallet_id bigint NOT NULL, amount bigint NOT NULL, fee bigint NOT NULL,
   status text NOT NULL, pix_id text, created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now());
-CREATE TABLE bare_postings (id bigserial PRIMARY KEY, withdrawal_id uuid NOT NULL, account text NOT NULL, amount bigint NOT NULL);
-CREATE TABLE bare_postbacks (id uuid PRIMARY KEY, withdrawal_id uuid NOT NULL, body bytea NOT NULL, status text NOT NULL, delivered_at timestamptz);
-INSERT INTO bare_wallets SELECT g, 1000000000000, 0 FROM generate_series(1, 64) g;`
+CREATE TABLE IF NOT EXISTS bare_postings (id bigserial PRIMARY KEY, withdrawal_id uuid NOT NULL, account text NOT NULL, amount bigint NOT NULL);
+CREATE TABLE IF NOT EXISTS bare_postbacks (id uuid PRIMARY KEY, withdrawal_id uuid NOT NULL, body bytea NOT NULL, status text NOT NULL, delivered_at timestamptz);
+INSERT INTO bare_wallets SELECT g, 1000000000000, 0 FROM generate_series(1, 64) g ON CONFLICT DO NOTHING;`
 
 // bare is one bare lifecycle program: its pool, its provider, its own
 // notification server and its clients.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os/exec"
@@ -93,7 +94,9 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 		peak = rep.Phases["drain"].Result.rate()
 	}
 	if o.want("lifecycle") {
-		r.lifecycles(ctx, rep)
+		if err := r.lifecycles(ctx, rep, o.want("bare")); err != nil {
+			return nil, err
+		}
 	}
 	if p, ok := rep.Phases["life-peak"]; ok && p.Result.Ops > 0 {
 		peak = p.Result.rate()
@@ -160,25 +163,37 @@ func (r *run) stoppedAndDrain(ctx context.Context, rep *report) error {
 
 // lifecycles measures the whole cash-out lifecycle with postbacks:
 // closed-loop as the bare lifecycle runs (its peak), for 64 integrators
-// and for one; then open-loop at 30% of the bare lifecycle's rate and at
-// 30% of PixGate's peak.
-func (r *run) lifecycles(ctx context.Context, rep *report) {
+// and for one; with pairs, the bare lifecycle and the peak again
+// (pairs.go); then open-loop at 30% of the bare lifecycle's rate and at
+// 30% of PixGate's peak, the pairs' medians.
+func (r *run) lifecycles(ctx context.Context, rep *report, pairs bool) error {
 	stepf("lifecycle closed-loop, %d in flight over %d integrators", bareClients, len(r.in.tokens))
 	peak := r.lifecycleClosed(ctx, "life-peak", fmt.Sprintf("whole cash-out lifecycle with a postback, closed-loop, %d in flight over %d integrators (its peak)",
 		bareClients, len(r.in.tokens)), r.in.tokens)
 	rep.Phases["life-peak"] = peak
 	stepf("lifecycle closed-loop, one integrator")
 	rep.Phases["life-hot"] = r.lifecycleClosed(ctx, "life-hot", fmt.Sprintf("the same, %d in flight for one integrator", bareClients), r.in.tokens[:1])
-	if bare := rep.Phases["bare"].Result.rate(); bare > 0 {
+	if pairs {
+		if err := r.pairs(ctx, rep); err != nil {
+			return err
+		}
+	}
+	// The open-loop rates are 30% of the pairs' median rates.
+	var bareRates, peakRates []float64
+	for _, p := range rep.peakPairs() {
+		bareRates, peakRates = append(bareRates, p.Bare.Result.rate()), append(peakRates, p.Life.Result.rate())
+	}
+	if bare := spreadOf(bareRates).Med; bare > 0 {
 		rate := 0.3 * bare
 		stepf("lifecycle at %.0f/s (30%% of the bare lifecycle)", rate)
 		rep.Phases["life-30bare"] = r.lifecycleOpen(ctx, "life-30bare", "the lifecycle at 30% of the bare lifecycle's rate, open-loop, create → postback received", rate, r.in.tokens)
 	}
-	if p := peak.Result.rate(); p > 0 {
+	if p := cmp.Or(spreadOf(peakRates).Med, peak.Result.rate()); p > 0 {
 		rate := 0.3 * p
 		stepf("lifecycle at %.0f/s (30%% of its peak)", rate)
 		rep.Phases["life-30peak"] = r.lifecycleOpen(ctx, "life-30peak", "the lifecycle at 30% of its peak, open-loop, create → postback received", rate, r.in.tokens)
 	}
+	return nil
 }
 
 // check: every withdrawal final, every postback received, audit clean.

@@ -14,7 +14,12 @@ type report struct {
 	Start, End  time.Time
 	Conns, Many int
 	Phases      map[string]phase
-	Problems    []string
+	// Pairs are the bare lifecycle and the lifecycle at its peak run again,
+	// one after the other, after the run's own (Phases "bare" and
+	// "life-peak"): the goals against the bare lifecycle take the median of
+	// every pair's ratio.
+	Pairs    []pairRun
+	Problems []string
 }
 
 func ms(d time.Duration) string {

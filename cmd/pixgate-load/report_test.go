@@ -113,3 +113,36 @@ func TestLifecycleAgainstBare(t *testing.T) {
 		}
 	}
 }
+
+// TestLifecycleAgainstBarePairs: with the pairs run again, the goals
+// against the bare lifecycle take the median of the pairs' ratios, and the
+// CPU at 30% of the peak the bare lifecycles' median CPU.
+func TestLifecycleAgainstBarePairs(t *testing.T) {
+	pair := func(bareRate, lifeRate float64, bareCPU, lifeCPU time.Duration) pairRun {
+		bare, life := phaseAt(bareRate), phaseAt(lifeRate)
+		bare.Only = []string{"postgres"}
+		bare.Usage.CPU = map[string]time.Duration{"postgres": bareCPU * time.Duration(bareRate) * 10} // phaseAt: 10 s
+		life.Usage.CPU = map[string]time.Duration{"worker": lifeCPU * time.Duration(lifeRate) * 10}
+		return pairRun{Bare: bare, Life: life}
+	}
+	first := pair(1000, 200, 2*time.Millisecond, 8*time.Millisecond) // 0.20×, 4×
+	low := phaseAt(60)
+	low.Usage.CPU = map[string]time.Duration{"postgres": 9 * time.Second} // 15 ms per op
+	rep := &report{Phases: map[string]phase{"bare": first.Bare, "life-peak": first.Life, "life-30peak": low},
+		Pairs: []pairRun{pair(800, 240, 3*time.Millisecond, 9*time.Millisecond), // 0.30×, 3×
+			pair(1200, 480, time.Millisecond, 5*time.Millisecond)}} // 0.40×, 5×
+	var b bytes.Buffer
+	rep.render(&b)
+	out := b.String()
+	for _, want := range []string{
+		"| lifecycle with postbacks at its peak ≥ 0.5× the bare lifecycle | 0.30× (0.20–0.40× over 3 pairs, median) | **missed** |",
+		"| CPU per lifecycle ≤ 2× the bare lifecycle's, at peak | 4.00× (3.00–5.00× over 3 pairs, median) | **missed** |",
+		"| CPU per lifecycle ≤ 2× the bare lifecycle's, at 30% of peak | 7.50× (15 ms against 2.0 ms, the bare lifecycles' median) | **missed** |",
+		"| 3 | 1,200 | 480 | 0.40 | 1.0 ms | 5.0 ms | 5.00 |",
+		"| median | | | 0.30 | | | 4.00 | |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
