@@ -179,16 +179,13 @@ func (r *run) lifecycles(ctx context.Context, rep *report, pairs bool) error {
 		}
 	}
 	// The open-loop rates are 30% of the pairs' median rates.
-	var bareRates, peakRates []float64
-	for _, p := range rep.peakPairs() {
-		bareRates, peakRates = append(bareRates, p.Bare.Result.rate()), append(peakRates, p.Life.Result.rate())
-	}
-	if bare := spreadOf(bareRates).Med; bare > 0 {
+	all := rep.peakPairs()
+	if bare := over(all, func(p pairRun) float64 { return p.Bare.Result.rate() }).Med; bare > 0 {
 		rate := 0.3 * bare
 		stepf("lifecycle at %.0f/s (30%% of the bare lifecycle)", rate)
 		rep.Phases["life-30bare"] = r.lifecycleOpen(ctx, "life-30bare", "the lifecycle at 30% of the bare lifecycle's rate, open-loop, create → postback received", rate, r.in.tokens)
 	}
-	if p := cmp.Or(spreadOf(peakRates).Med, peak.Result.rate()); p > 0 {
+	if p := cmp.Or(over(all, func(p pairRun) float64 { return p.Life.Result.rate() }).Med, peak.Result.rate()); p > 0 {
 		rate := 0.3 * p
 		stepf("lifecycle at %.0f/s (30%% of its peak)", rate)
 		rep.Phases["life-30peak"] = r.lifecycleOpen(ctx, "life-30peak", "the lifecycle at 30% of its peak, open-loop, create → postback received", rate, r.in.tokens)

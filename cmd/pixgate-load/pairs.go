@@ -73,15 +73,21 @@ func (s spread) times(n int) string {
 	return fmt.Sprintf("%.2f× (%.2f–%.2f× over %d pairs, median)", s.Med, s.Lo, s.Hi, n)
 }
 
+// over is the spread of f over the pairs.
+func over(pairs []pairRun, f func(pairRun) float64) spread {
+	xs := make([]float64, len(pairs))
+	for i, p := range pairs {
+		xs[i] = f(p)
+	}
+	return spreadOf(xs)
+}
+
 // pairSpreads are the median rate and CPU ratios of the pairs, and the
 // median CPU of a bare lifecycle.
 func (r *report) pairSpreads() (rate, cpu spread, bareCPU time.Duration, n int) {
 	pairs := r.peakPairs()
-	var rates, cpus, bares []float64
-	for _, p := range pairs {
-		rates, cpus, bares = append(rates, p.rateRatio()), append(cpus, p.cpuRatio()), append(bares, float64(cpuTotal(p.Bare)))
-	}
-	return spreadOf(rates), spreadOf(cpus), time.Duration(spreadOf(bares).Med), len(pairs)
+	bare := over(pairs, func(p pairRun) float64 { return float64(cpuTotal(p.Bare)) })
+	return over(pairs, pairRun.rateRatio), over(pairs, pairRun.cpuRatio), time.Duration(bare.Med), len(pairs)
 }
 
 // pairsTable shows every pair, and the medians the goals take.
