@@ -14,8 +14,21 @@ var (
 	ErrRejected = errors.New("provider rejected the request")
 
 	// ErrNotFound is the provider's 404, for instance consult-transaction of
-	// an unknown pix_id. It is also ErrRejected.
+	// an unknown pix_id. It is also ErrRejected. A bare ErrNotFound proves
+	// nothing about money: a wrong path or a proxy answers 404 too. Only
+	// ErrProvedAbsent does.
 	ErrNotFound = fmt.Errorf("%w: not found", ErrRejected)
+
+	// ErrProvedAbsent is a verdict a connector earns: the provider holds no
+	// transaction under PixGate's own id, because a read by that id, in the
+	// field the contract deduplicates by, got the contract's own "no such
+	// transaction" answer (not a bare 404), or because the contract
+	// guarantees that the refusal it answered left nothing behind. It comes
+	// with ErrNotFound (a read) or ErrRejected (a create the provider
+	// refused, and holds nothing of). Moving a withdrawal to another
+	// provider, or failing a transfer and giving its money back, rests on
+	// it alone.
+	ErrProvedAbsent = errors.New("proved absent: the provider holds no transaction under this id")
 
 	// ErrUnavailable is a transient failure that left nothing done: a 5xx,
 	// 408 or 429 answer, a connection refused or reset, a timeout before the
@@ -53,6 +66,9 @@ type Error struct {
 	Message string
 	// Err is the underlying network or decoding error, if any.
 	Err error
+	// Absent: the connector proved the provider holds nothing under
+	// PixGate's id (ErrProvedAbsent; see there).
+	Absent bool
 }
 
 // Error renders "providerclient: <op>: <kind> (HTTP <status>): <message>".
@@ -67,16 +83,36 @@ func (e *Error) Error() string {
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}
+	if e.Absent {
+		s += " (proved absent)"
+	}
 	return s
 }
 
 // Unwrap exposes the kind and the underlying error to errors.Is and
 // errors.As.
 func (e *Error) Unwrap() []error {
-	if e.Err == nil {
-		return []error{e.Kind}
+	errs := []error{e.Kind}
+	if e.Absent {
+		errs = append(errs, ErrProvedAbsent)
 	}
-	return []error{e.Kind, e.Err}
+	if e.Err != nil {
+		errs = append(errs, e.Err)
+	}
+	return errs
+}
+
+// Absent marks err, a refusal or a not-found answer of the provider, as
+// proving that the provider holds nothing under PixGate's id; err is
+// returned as it is when it is not an *Error.
+func Absent(err error) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	c := *e
+	c.Absent = true
+	return &c
 }
 
 // transient reports whether err is worth retrying or counting against the

@@ -57,8 +57,10 @@ func TestReconcileStaleTransferDecides(t *testing.T) {
 			wantStatus: "PROCESSING", wantPixID: "prov-%id", wantResends: 1},
 		{name: "lost again and again: flagged", kind: storage.KindRefund, pixID: sent, resends: 3,
 			wantStatus: "PROCESSING", wantPixID: "prov-1", wantFlagged: true, wantResends: 3},
-		{name: "lost, and rejected when sent again", kind: storage.KindWithdrawal, pixID: sent, sendErr: rejected("saldo insuficiente"),
+		{name: "lost, and rejected when sent again", kind: storage.KindWithdrawal, pixID: sent, sendErr: refusedAbsent("saldo insuficiente"),
 			wantStatus: "FAILED", wantPixID: "prov-1", wantReason: "provider rejected the withdrawal when it was sent again: saldo insuficiente"},
+		{name: "lost, and refused without proof when sent again: touched, never failed", kind: storage.KindWithdrawal, pixID: sent,
+			sendErr: rejected("id_envio_duplicado"), wantStatus: "PROCESSING", wantPixID: "prov-1", wantTouched: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

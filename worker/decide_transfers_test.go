@@ -40,8 +40,15 @@ func newPendingCharge(pixID string) storage.Charge {
 		Status: storage.ChargePending, PixID: &pixID, PostbackURL: ptr("https://loja.example/pix"), CreatedAt: time.Now()}
 }
 
+// rejected is a refusal the connector could not prove left nothing
+// behind (it may mean "this id was used already"); refusedAbsent one it
+// proved did.
 func rejected(msg string) error {
 	return &providerclient.Error{Op: "create payment", Kind: providerclient.ErrRejected, StatusCode: 422, Message: msg}
+}
+
+func refusedAbsent(msg string) error {
+	return &providerclient.Error{Op: "create payment", Kind: providerclient.ErrRejected, StatusCode: 422, Message: msg, Absent: true}
 }
 
 // What the provider confirmed becomes PixGate's state once: the outcome
@@ -153,8 +160,9 @@ func TestApplyConfirmedDecides(t *testing.T) {
 }
 
 // A send's outcome at the provider decides the transfer: accepted is
-// recorded, rejected fails it at once, anything uncertain is retried and
-// changes nothing.
+// recorded, a refusal that proves nothing is held fails it at once,
+// anything uncertain (a bare refusal included) is retried and changes
+// nothing.
 func TestSendTransferDecides(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -169,10 +177,14 @@ func TestSendTransferDecides(t *testing.T) {
 	}{
 		{name: "accepted", kind: storage.KindWithdrawal, wantSent: true, wantStatus: "PROCESSING", wantPixID: "prov-%id"},
 		{name: "refund accepted", kind: storage.KindRefund, wantSent: true, wantStatus: "PROCESSING", wantPixID: "prov-%id"},
-		{name: "rejected", kind: storage.KindWithdrawal, sendErr: rejected("chave inexistente"),
+		{name: "rejected, nothing held", kind: storage.KindWithdrawal, sendErr: refusedAbsent("chave inexistente"),
 			wantStatus: "FAILED", wantReason: "provider rejected the payment: chave inexistente"},
-		{name: "refund rejected", kind: storage.KindRefund, sendErr: rejected("prazo expirado"),
+		{name: "refund rejected, nothing held", kind: storage.KindRefund, sendErr: refusedAbsent("prazo expirado"),
 			wantStatus: "FAILED", wantReason: "provider rejected the refund: prazo expirado"},
+		{name: "rejected without proof (the id may be used by an earlier send): retried, never failed", kind: storage.KindWithdrawal,
+			sendErr: rejected("id_envio_duplicado"), wantErr: providerclient.ErrRejected, wantStatus: "PROCESSING"},
+		{name: "refund rejected without proof: retried", kind: storage.KindRefund,
+			sendErr: rejected("devolução já existe"), wantErr: providerclient.ErrRejected, wantStatus: "PROCESSING"},
 		{name: "unknown outcome is retried", kind: storage.KindWithdrawal,
 			sendErr: &providerclient.Error{Op: "create payment", Kind: providerclient.ErrUnknownOutcome},
 			wantErr: providerclient.ErrUnknownOutcome, wantStatus: "PROCESSING"},

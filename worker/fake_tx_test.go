@@ -111,7 +111,11 @@ func (x fakeTx) RecordOperatorAction(_ context.Context, a storage.OperatorAction
 
 // fakeProvider answers as scripted: consult from txns (by transaction id,
 // ErrNotFound for any other), or consultErr; sends with sendErr, else a
-// new transaction id each, recording the external ids sent.
+// new transaction id each ("prov-" + PixGate's id), recording the external
+// ids sent. Like a connector whose contract reads by PixGate's id, a read
+// of a ref without the provider's id looks up "prov-" + PixGate's id, and
+// a miss there is a proof of absence; a read by the provider's id that
+// misses is a bare not-found.
 type fakeProvider struct {
 	mu         sync.Mutex
 	txns       map[string]*family.Transaction
@@ -128,13 +132,18 @@ func (p *fakeProvider) Read(_ context.Context, ref providerclient.Ref) (*provide
 	if p.consultErr != nil {
 		return nil, p.consultErr
 	}
-	txn, ok := p.txns[ref.ProviderID]
+	id, byOwnID := ref.ProviderID, ref.ProviderID == ""
+	if byOwnID {
+		id = "prov-" + ref.ID
+	}
+	txn, ok := p.txns[id]
 	if !ok {
-		return nil, &providerclient.Error{Op: "read transaction", Kind: providerclient.ErrNotFound, StatusCode: 404}
+		return nil, &providerclient.Error{Op: "read transaction", Kind: providerclient.ErrNotFound, StatusCode: 404,
+			Absent: byOwnID && ref.ID != ""}
 	}
 	n := family.Neutral(*txn) // the provider answers in the family's words, read as the family's connector reads them
 	if n.ProviderID == "" {
-		n.ProviderID = ref.ProviderID
+		n.ProviderID = id
 	}
 	return &n, nil
 }

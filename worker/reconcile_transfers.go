@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/fleet"
 	"github.com/pixgate/pixgate/storage"
 )
 
@@ -65,8 +66,9 @@ func (w *Worker) consultTransfer(ctx context.Context, t storage.Transfer) error 
 
 // recoverUnknown handles a transfer the provider accepted and no longer
 // knows. It is sent again with the same external_id: a provider that still
-// has it answers with it, one that lost it pays it once. A definite
-// rejection fails it (its reservation returns). After MaxResends it is
+// has it answers with it, one that lost it pays it once. A refusal that
+// proves the provider holds nothing under its id fails it (its reservation
+// returns); any other refusal leaves it to the next tick. After MaxResends it is
 // flagged for an operator instead, once, with an error line, and the
 // reconciler leaves it alone.
 func (w *Worker) recoverUnknown(ctx context.Context, t storage.Transfer) error {
@@ -85,7 +87,7 @@ func (w *Worker) recoverUnknown(ctx context.Context, t storage.Transfer) error {
 		return err
 	}
 	pixID, err := w.send(ctx, t)
-	if errors.Is(err, providerclient.ErrRejected) {
+	if fleet.NothingHeld(err) {
 		w.log.Warn(string(t.Kind)+" unknown to the provider was rejected when sent again; it fails", "id", t.ID, "err", err)
 		return w.fail(ctx, t, rejectionReason(string(t.Kind)+" when it was sent again", err))
 	}

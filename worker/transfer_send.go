@@ -10,6 +10,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/fleet"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/tasks"
 )
@@ -46,9 +47,12 @@ func (w *Worker) sendMedReturn(ctx context.Context, t *asynq.Task) error {
 //
 //   - accepted: the provider's transaction id is recorded; the final
 //     status arrives later by notification or reconciliation;
-//   - rejected: the transfer fails, its reservation is released and its
-//     postback written, in one SQL transaction;
-//   - unavailable, unknown outcome, breaker open: the task is retried.
+//   - refused, with the connector's proof that the provider holds nothing
+//     under its id (fleet.NothingHeld): the transfer fails, its
+//     reservation is released and its postback written, in one SQL
+//     transaction;
+//   - anything else (a refusal without that proof, unavailable, unknown
+//     outcome, breaker open): the task is retried.
 func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id uuid.UUID) error {
 	t, send, err := w.claimSend(ctx, kind, id)
 	if errors.Is(err, storage.ErrNotFound) {
@@ -87,9 +91,13 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 	case err == nil:
 		// Even with ctx over: for a withdrawal, this records its send's end.
 		return w.transfers.RecordTransferSent(context.WithoutCancel(ctx), kind, id, pixID, taskID(ctx))
-	case errors.Is(err, providerclient.ErrRejected):
+	case fleet.NothingHeld(err):
 		return w.fail(ctx, t, rejectionReason(outbound[kind].noun, err))
 	default:
+		// A refusal without proof that the provider holds nothing under
+		// this id (it may have taken an earlier send), an unknown outcome,
+		// the provider unavailable: retried, and read back by the
+		// reconciler; never failed while the provider may have paid it.
 		return err
 	}
 }

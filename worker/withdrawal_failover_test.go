@@ -68,7 +68,7 @@ func TestWithdrawalFailover(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
 		aErr, bErr  error
-		aReadErr    error // a's answer to a read by PixGate's id (nil: not found)
+		aReadErr    error // a's answer to a read by PixGate's id (nil: proved absent)
 		sentBefore  bool  // a send to a began before this one
 		wantAt      string
 		wantSentA   int
@@ -80,10 +80,15 @@ func TestWithdrawalFailover(t *testing.T) {
 		{name: "a takes it", wantAt: "a", wantSentA: 1, wantStatus: storage.TransferProcessing},
 		{name: "a refuses the connection on the first send: sent at b", aErr: connRefused,
 			wantAt: "b", wantSentB: 1, wantMoves: []string{"a→b"}, wantStatus: storage.TransferProcessing},
-		{name: "a rejects it: sent at b", aErr: rejected("no balance"),
+		{name: "a rejects it, holding nothing: sent at b", aErr: refusedAbsent("no balance"),
 			wantAt: "b", wantSentB: 1, wantMoves: []string{"a→b"}, wantStatus: storage.TransferProcessing},
-		{name: "both reject it: it fails with b's reason", aErr: rejected("no balance"), bErr: rejected("key blocked"),
+		{name: "both reject it, holding nothing: it fails with b's reason", aErr: refusedAbsent("no balance"), bErr: refusedAbsent("key blocked"),
 			wantAt: "b", wantMoves: []string{"a→b"}, wantStatus: storage.TransferFailed},
+		{name: "a refuses it without proof (its id may be used by a send whose answer was lost): it stays with a",
+			aErr: rejected("id_envio_duplicado"), wantAt: "a", wantStatus: storage.TransferProcessing, wantRetried: true},
+		{name: "a refuses after an earlier send, and the read by PixGate's id is a bare 404: it stays", aErr: connRefused,
+			aReadErr:   &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrNotFound, StatusCode: 404},
+			sentBefore: true, wantAt: "a", wantStatus: storage.TransferProcessing, wantRetried: true},
 		{name: "a times out: it stays with a", aErr: sendTimeout, wantAt: "a", wantStatus: storage.TransferProcessing, wantRetried: true},
 		{name: "a answers 503: it stays with a", aErr: payout503, wantAt: "a", wantStatus: storage.TransferProcessing, wantRetried: true},
 		{name: "a refuses after an earlier send that may have reached it, and cannot be read: it stays", aErr: connRefused,

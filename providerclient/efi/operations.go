@@ -121,7 +121,7 @@ func (c *connector) getCob(ctx context.Context, txid string) (*bcbpix.Cob, error
 	}
 	var cob bcbpix.Cob
 	if err := decode(providerclient.OpRead, res, &cob); err != nil {
-		return nil, err
+		return nil, absentAs(err, res, problemCobAbsent)
 	}
 	return &cob, nil
 }
@@ -130,10 +130,7 @@ func (c *connector) SendPix(ctx context.Context, req providerclient.PayoutReques
 	op := providerclient.OpPayout
 	idEnvio, err := contractID(op, req.ID, idPattern)
 	if err != nil {
-		return nil, err
-	}
-	if err := c.ensureWebhook(ctx); err != nil {
-		return nil, err
+		return nil, providerclient.Absent(err) // no send can exist under an id Efí refuses
 	}
 	in := bcbpix.SendRequest{
 		Valor:      bcbpix.FormatAmount(req.Amount),
@@ -147,33 +144,52 @@ func (c *connector) SendPix(ctx context.Context, req providerclient.PayoutReques
 	} else if len(doc) == 14 {
 		in.Favorecido.CNPJ = doc
 	}
-	res, err := c.call(ctx, op, http.MethodPut, "/v3/gn/pix/"+idEnvio, in)
+	ans, err := c.putSend(ctx, idEnvio, in)
+	if errors.Is(err, providerclient.ErrRejected) {
+		// Refused: maybe because a send under this idEnvio exists (409
+		// id_envio_duplicado, an earlier try whose answer was lost). Never
+		// send twice, and never take a refusal for proof of nothing sent.
+		sent, err := providerclient.AfterRefusal(ctx, err, func(ctx context.Context) (*providerclient.Transaction, error) {
+			return c.readSent(ctx, idEnvio)
+		})
+		if err != nil {
+			return nil, err
+		}
+		return &providerclient.Payout{ProviderID: sent.ProviderID, Status: sent.Status}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &providerclient.Payout{ProviderID: idEnvio, Status: sendStatus(ans.Status)}, nil
+}
+
+// putSend registers the webhook Efí sends from, then sends in under
+// idEnvio.
+func (c *connector) putSend(ctx context.Context, idEnvio string, in bcbpix.SendRequest) (*bcbpix.SendAnswer, error) {
+	if err := c.ensureWebhook(ctx); err != nil {
+		return nil, err
+	}
+	res, err := c.call(ctx, providerclient.OpPayout, http.MethodPut, "/v3/gn/pix/"+idEnvio, in)
 	if err != nil {
 		return nil, err
 	}
 	var ans bcbpix.SendAnswer
-	if err := decode(op, res, &ans); err != nil {
-		if !errors.Is(err, providerclient.ErrRejected) || errors.Is(err, providerclient.ErrNotFound) {
-			return nil, err
-		}
-		// A send already under this idEnvio is this one: never send twice.
-		if sent, rerr := c.readSent(ctx, idEnvio); rerr == nil {
-			return &providerclient.Payout{ProviderID: sent.ProviderID, Status: sent.Status}, nil
-		}
+	if err := decode(providerclient.OpPayout, res, &ans); err != nil {
 		return nil, err
 	}
-	return &providerclient.Payout{ProviderID: idEnvio, Status: sendStatus(ans.Status)}, nil
+	return &ans, nil
 }
 
 func (c *connector) Refund(ctx context.Context, req providerclient.RefundRequest) (*providerclient.Refund, error) {
 	op := providerclient.OpRefund
 	id, err := contractID(op, req.ID, idPattern)
 	if err != nil {
-		return nil, err
+		return nil, providerclient.Absent(err)
 	}
 	e2e := req.Charge.EndToEndID
 	if !e2ePattern.MatchString(e2e) {
-		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrRejected,
+		// Nothing can be refunded without it, now or by an earlier try.
+		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrRejected, Absent: true,
 			Message: "a refund names the charge by the end-to-end id of its payment, which is missing"}
 	}
 	in := bcbpix.DevolucaoRequest{Valor: bcbpix.FormatAmount(req.Amount), Natureza: "ORIGINAL", Descricao: truncate(req.Description, 140)}
@@ -183,37 +199,81 @@ func (c *connector) Refund(ctx context.Context, req providerclient.RefundRequest
 	}
 	var d bcbpix.Devolucao
 	if err := decode(op, res, &d); err != nil {
-		if !errors.Is(err, providerclient.ErrRejected) || errors.Is(err, providerclient.ErrNotFound) {
+		if !errors.Is(err, providerclient.ErrRejected) {
 			return nil, err
 		}
 		// A refund already under this id is this one: never refund twice.
-		if t, rerr := c.readDevolucao(ctx, e2e, id); rerr == nil && t.Amount == req.Amount {
-			return &providerclient.Refund{ProviderID: id, Status: t.Status}, nil
+		t, err := providerclient.AfterRefusal(ctx, err, func(ctx context.Context) (*providerclient.Transaction, error) {
+			return c.readDevolucao(ctx, e2e, id)
+		})
+		if err != nil {
+			return nil, err
 		}
-		return nil, err
+		if t.Amount != req.Amount {
+			return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome,
+				Message: "the provider holds a refund under this id for another amount"}
+		}
+		return &providerclient.Refund{ProviderID: id, Status: t.Status}, nil
 	}
 	return &providerclient.Refund{ProviderID: id, Status: refundStatus(d.Status)}, nil
 }
 
+// Read reads a transaction by the provider's id, or, when the ref has
+// none yet, by PixGate's (which, in the contract's form, is the provider's:
+// see the package comment). Only the contract's own "no such" answer to
+// such a read proves the transaction absent.
 func (c *connector) Read(ctx context.Context, ref providerclient.Ref) (*providerclient.Transaction, error) {
 	switch ref.Kind {
 	case providerclient.KindCharge:
-		cob, err := c.getCob(ctx, ref.ProviderID)
+		txid, err := refID(ref, txidPattern)
+		if err != nil {
+			return nil, err
+		}
+		cob, err := c.getCob(ctx, txid)
 		if err != nil {
 			return nil, err
 		}
 		t := cobTransaction(*cob)
 		return &t, nil
 	case providerclient.KindPayout:
-		return c.readSent(ctx, ref.ProviderID)
+		idEnvio, err := refID(ref, idPattern)
+		if err != nil {
+			return nil, err
+		}
+		return c.readSent(ctx, idEnvio)
 	case providerclient.KindRefund, providerclient.KindMedReturn:
 		if ref.Charge == nil || !e2ePattern.MatchString(ref.Charge.EndToEndID) {
 			return nil, &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrRejected,
 				Message: "reading a refund needs its charge's end-to-end id"}
 		}
-		return c.readDevolucao(ctx, ref.Charge.EndToEndID, ref.ProviderID)
+		id := ref.ProviderID
+		if id == "" && ref.Kind == providerclient.KindRefund {
+			var err error
+			if id, err = refID(ref, idPattern); err != nil {
+				return nil, err
+			}
+		}
+		if id == "" {
+			return nil, &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrRejected,
+				Message: "a MED return is read by the provider's id, which is missing"}
+		}
+		return c.readDevolucao(ctx, ref.Charge.EndToEndID, id)
 	}
 	return nil, &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrRejected, Message: "unknown kind " + string(ref.Kind)}
+}
+
+// refID is the contract's id of what ref names: the provider's id, or
+// PixGate's in the contract's form. A ref with neither is refused: a read
+// by no id proves nothing.
+func refID(ref providerclient.Ref, pattern *regexp.Regexp) (string, error) {
+	if ref.ProviderID != "" {
+		return ref.ProviderID, nil
+	}
+	if ref.ID == "" {
+		return "", &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrRejected,
+			Message: "neither the provider's id nor PixGate's names the " + string(ref.Kind)}
+	}
+	return contractID(providerclient.OpRead, ref.ID, pattern)
 }
 
 func (c *connector) readSent(ctx context.Context, idEnvio string) (*providerclient.Transaction, error) {
@@ -223,7 +283,7 @@ func (c *connector) readSent(ctx context.Context, idEnvio string) (*providerclie
 	}
 	var s bcbpix.Sent
 	if err := decode(providerclient.OpRead, res, &s); err != nil {
-		return nil, err
+		return nil, absentAs(err, res, problemSentAbsent)
 	}
 	t := sentTransaction(s)
 	if t.ProviderID == "" {
@@ -239,7 +299,7 @@ func (c *connector) readDevolucao(ctx context.Context, e2e, id string) (*provide
 	}
 	var d bcbpix.Devolucao
 	if err := decode(providerclient.OpRead, res, &d); err != nil {
-		return nil, err
+		return nil, absentAs(err, res, problemDevolucaoAbsent)
 	}
 	t := devolucaoTransaction(d)
 	return &t, nil

@@ -2,6 +2,7 @@ package family
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -62,7 +63,7 @@ func (f *connector) SendPix(ctx context.Context, req providerclient.PayoutReques
 		CreditParty: CreditParty{Name: req.Recipient.Name, KeyType: req.Recipient.KeyType, Key: req.Recipient.Key, TaxID: req.Recipient.TaxID},
 	})
 	if err != nil {
-		return nil, err
+		return nil, refusedForGood(err)
 	}
 	return &providerclient.Payout{ProviderID: out.TransactionID, Status: status(out.Status, providerclient.StatusProcessing)}, nil
 }
@@ -72,12 +73,32 @@ func (f *connector) Refund(ctx context.Context, req providerclient.RefundRequest
 		PixID: req.Charge.ProviderID, Amount: req.Amount, Description: req.Description, ExternalID: req.ID, PostbackURL: req.NotifyURL,
 	})
 	if err != nil {
-		return nil, err
+		return nil, refusedForGood(err)
 	}
 	return &providerclient.Refund{ProviderID: out.TransactionID, Status: status(out.Status, providerclient.StatusProcessing)}, nil
 }
 
+// refusedForGood marks a refusal of a payment or a refund as leaving nothing behind:
+// the family's contract answers a repeated external_id with the payment
+// made the first time, never with a refusal, so a refusal (a 4xx) means
+// the provider holds nothing under PixGate's id. A 404 is not such a
+// refusal (a wrong path answers it too), and proves nothing.
+func refusedForGood(err error) error {
+	if errors.Is(err, providerclient.ErrRejected) && !errors.Is(err, providerclient.ErrNotFound) {
+		return providerclient.Absent(err)
+	}
+	return err
+}
+
+// Read reads a transaction by its transactionId. The family reads nothing
+// by PixGate's id (external_id), so a read can never prove a transaction
+// absent: a ref without the provider's id is refused, and is not a
+// not-found.
 func (f *connector) Read(ctx context.Context, ref providerclient.Ref) (*providerclient.Transaction, error) {
+	if ref.ProviderID == "" {
+		return nil, &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrRejected,
+			Message: "the family reads a transaction only by its transactionId, which is not known yet"}
+	}
 	t, err := f.c.ConsultTransaction(ctx, ref.ProviderID)
 	if err != nil {
 		return nil, err

@@ -91,10 +91,14 @@ var (
 	errTimeout  = &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrUnknownOutcome, Err: context.DeadlineExceeded}
 	errRejected = &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrRejected, StatusCode: 422, Message: "bad payer"}
 	errNotFound = &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrNotFound, StatusCode: 404}
-	errOpen     = &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrBreakerOpen}
-	errFull     = &providerclient.Error{Op: providerclient.OpCharge, Kind: ErrBulkheadFull}
-	errNoCharge = &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrUnsupported}
-	errOther    = errors.New("something unclassified")
+	// errAbsent and errRefusedAbsent: the connector proved the provider
+	// holds nothing under PixGate's id (a read by it, a refusal).
+	errAbsent        = &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrNotFound, StatusCode: 404, Absent: true}
+	errRefusedAbsent = &providerclient.Error{Op: providerclient.OpPayout, Kind: providerclient.ErrRejected, StatusCode: 422, Absent: true}
+	errOpen          = &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrBreakerOpen}
+	errFull          = &providerclient.Error{Op: providerclient.OpCharge, Kind: ErrBulkheadFull}
+	errNoCharge      = &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrUnsupported}
+	errOther         = errors.New("something unclassified")
 )
 
 // clock is a settable time.

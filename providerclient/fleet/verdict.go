@@ -48,34 +48,49 @@ func ChargeVerdict(err error) Verdict {
 }
 
 // ReadVerdict judges the read, by PixGate's id, of something whose create
-// was ambiguous: only a not-found answer proves the provider has no record
-// of it. Anything else (found, or no answer) keeps it with the provider.
+// was ambiguous: only a proof of absence (providerclient.ErrProvedAbsent,
+// which a connector earns from its contract's own "no such transaction"
+// answer to a read by PixGate's id) lets it move on. Anything else (found,
+// a bare not-found, a read the contract cannot make, no answer) keeps it
+// with the provider.
 func ReadVerdict(err error) Verdict {
-	if errors.Is(err, providerclient.ErrNotFound) {
+	if errors.Is(err, providerclient.ErrProvedAbsent) {
 		return MoveOn
 	}
 	return Stay
+}
+
+// NothingHeld reports whether a create's error proves the provider holds
+// nothing of it under PixGate's id: the connector proved it
+// (providerclient.ErrProvedAbsent: a refusal its contract says leaves
+// nothing behind, or one it read back and found absent), or the operation
+// is not offered (nothing was sent). Only then may a withdrawal or refund
+// fail and give its money back, or a withdrawal move to another provider
+// on the strength of the answer alone: a bare refusal may mean "this id
+// was used already".
+func NothingHeld(err error) bool {
+	return errors.Is(err, providerclient.ErrProvedAbsent) || errors.Is(err, providerclient.ErrUnsupported)
 }
 
 // PayoutVerdict judges a failed send of a withdrawal at one provider. A
 // PIX sent twice cannot be taken back, so it moves to the next provider
 // only on proof that this one has no record of it:
 //
-//   - an explicit rejection (a 4xx, an operation not offered): the
-//     provider answered that it did nothing;
+//   - a refusal the connector proved left nothing behind, or payouts not
+//     offered (NothingHeld);
 //   - a refused connection, an open breaker or a full bulkhead, that is,
 //     nothing reached the provider, on the withdrawal's first send there
 //     (firstSend); on a later one an earlier send may have reached it, so
 //     it is read there first (ReadFirst, then ReadVerdict).
 //
-// Anything else (a timeout, a 5xx or 429 on a payout, an unreadable
-// answer) keeps it with its provider: retried and read there until
-// settled.
+// Anything else (a refusal without that proof, a timeout, a 5xx or 429 on
+// a payout, an unreadable answer) keeps it with its provider: retried and
+// read there until settled.
 func PayoutVerdict(err error, firstSend bool) Verdict {
 	switch {
 	case err == nil:
 		return Done
-	case errors.Is(err, providerclient.ErrRejected):
+	case NothingHeld(err):
 		return MoveOn
 	case !nothingSent(err):
 		return Stay

@@ -36,7 +36,8 @@ func TestReadVerdict(t *testing.T) {
 		err  error
 		want Verdict
 	}{
-		{"not found: no record", errNotFound, MoveOn},
+		{"proved absent: no record", errAbsent, MoveOn},
+		{"a bare 404 proves nothing", errNotFound, Stay},
 		{"found", nil, Stay},
 		{"refused", errRefused, Stay},
 		{"503", err503, Stay},
@@ -58,8 +59,11 @@ func TestPayoutVerdict(t *testing.T) {
 		want      Verdict
 	}{
 		{"sent", nil, true, Done},
-		{"rejected", errRejected, true, MoveOn},
-		{"rejected on a later send", errRejected, false, MoveOn},
+		{"refused, nothing held", errRefusedAbsent, true, MoveOn},
+		{"refused, nothing held, on a later send", errRefusedAbsent, false, MoveOn},
+		{"refused without proof (maybe: the id was used)", errRejected, true, Stay},
+		{"refused without proof, on a later send", errRejected, false, Stay},
+		{"a bare 404 on a send", errNotFound, false, Stay},
 		{"not offered", errNoCharge, false, MoveOn},
 		{"refused, first send", errRefused, true, MoveOn},
 		{"breaker open, first send", errOpen, true, MoveOn},

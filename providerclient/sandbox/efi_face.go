@@ -58,6 +58,12 @@ func writeProblem(w http.ResponseWriter, status int, msg string, violations ...b
 	if typ == "" {
 		typ = "RequisicaoInvalida"
 	}
+	writeProblemType(w, status, typ, msg, violations...)
+}
+
+// writeProblemType answers a problem of the given BCB type, such as the
+// 404 that says the contract holds no such thing (CobNaoEncontrado).
+func writeProblemType(w http.ResponseWriter, status int, typ, msg string, violations ...bcbpix.Violacao) {
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(bcbpix.Problem{

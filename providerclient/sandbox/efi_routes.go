@@ -109,7 +109,7 @@ func (f efiFace) getCob(w http.ResponseWriter, r *http.Request) {
 	defer f.s.mu.Unlock()
 	rec := f.s.records[r.PathValue("txid")]
 	if rec == nil || rec.kind != contract.TypeReceivePix {
-		writeProblem(w, http.StatusNotFound, "no charge has this txid")
+		writeProblemType(w, http.StatusNotFound, "CobNaoEncontrado", "no charge has this txid")
 		return
 	}
 	writeJSON(w, http.StatusOK, f.cobOf(rec, time.Now()))
@@ -188,7 +188,11 @@ func (f efiFace) getDevolucao(w http.ResponseWriter, r *http.Request) {
 	charge := f.paidCharge(r.PathValue("e2eid"))
 	rec := f.s.records[r.PathValue("id")]
 	if charge == nil || rec == nil || !returnsMoney(rec.kind) || rec.pixID != charge.id {
-		writeProblem(w, http.StatusNotFound, "no refund has this id for this PIX")
+		typ := "PixDevolucaoNaoEncontrada"
+		if charge == nil {
+			typ = "PixNaoEncontrado"
+		}
+		writeProblemType(w, http.StatusNotFound, typ, "no refund has this id for this PIX")
 		return
 	}
 	writeJSON(w, http.StatusOK, devolucaoOf(rec))
@@ -293,7 +297,8 @@ func (f efiFace) getSent(w http.ResponseWriter, r *http.Request) {
 	defer f.s.mu.Unlock()
 	rec := f.s.records[r.PathValue("idEnvio")]
 	if rec == nil || rec.kind != contract.TypePayment {
-		writeJSON(w, http.StatusNotFound, bcbpix.EfiError{Nome: "pix_nao_encontrado", Mensagem: "no PIX was sent with this idEnvio"})
+		// Efí's documented answer (GET /v2/gn/pix/enviados/id-envio/:idEnvio).
+		writeProblemType(w, http.StatusNotFound, "PixEnviadoNaoEncontrado", "Pix enviado não encontrado para o idEnvio informado.")
 		return
 	}
 	writeJSON(w, http.StatusOK, f.sentOf(rec))

@@ -1,6 +1,7 @@
 package woovi
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
@@ -64,15 +65,19 @@ func (c *connector) SendPix(ctx context.Context, req providerclient.PayoutReques
 	}
 	var ans wooviapi.PaymentAnswer
 	if err := decode(op, res, &ans); err != nil {
-		if !errors.Is(err, providerclient.ErrRejected) || errors.Is(err, providerclient.ErrNotFound) {
+		if !errors.Is(err, providerclient.ErrRejected) {
 			return nil, err
 		}
-		// A payment already under this correlationID is this one: never
-		// send twice.
-		if t, rerr := c.readPayment(ctx, req.ID); rerr == nil {
-			return &providerclient.Payout{ProviderID: t.ProviderID, Status: t.Status}, nil
+		// Refused, maybe because a payment under this correlationID exists
+		// (an earlier try whose answer was lost): never send twice, and
+		// never take a refusal for proof of nothing sent.
+		t, err := providerclient.AfterRefusal(ctx, err, func(ctx context.Context) (*providerclient.Transaction, error) {
+			return c.readPayment(ctx, req.ID)
+		})
+		if err != nil {
+			return nil, err
 		}
-		return nil, err
+		return &providerclient.Payout{ProviderID: t.ProviderID, Status: t.Status}, nil
 	}
 	return &providerclient.Payout{ProviderID: req.ID, Status: paymentStatus(ans.Payment.Status)}, nil
 }
@@ -80,7 +85,9 @@ func (c *connector) SendPix(ctx context.Context, req providerclient.PayoutReques
 func (c *connector) Refund(ctx context.Context, req providerclient.RefundRequest) (*providerclient.Refund, error) {
 	op := providerclient.OpRefund
 	if req.Charge.ProviderID == "" {
-		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrRejected, Message: "the refunded charge's correlationID is missing"}
+		// Nothing can be refunded without it, now or by an earlier try.
+		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrRejected, Absent: true,
+			Message: "the refunded charge's correlationID is missing"}
 	}
 	in := wooviapi.RefundRequest{CorrelationID: req.ID, Value: int64(req.Amount), Comment: truncate(req.Description, 140)}
 	res, err := c.call(ctx, op, http.MethodPost, "/api/v1/charge/"+escape(req.Charge.ProviderID)+"/refund", in)
@@ -89,31 +96,46 @@ func (c *connector) Refund(ctx context.Context, req providerclient.RefundRequest
 	}
 	var ans wooviapi.ChargeRefundAnswer
 	if err := decode(op, res, &ans); err != nil {
-		if !errors.Is(err, providerclient.ErrRejected) || errors.Is(err, providerclient.ErrNotFound) {
+		if !errors.Is(err, providerclient.ErrRejected) {
 			return nil, err
 		}
-		// A refund already under this correlationID is this one.
-		if t, rerr := c.readRefund(ctx, req.ID); rerr == nil && t.Amount == req.Amount {
-			return &providerclient.Refund{ProviderID: req.ID, Status: t.Status}, nil
+		// A refund already under this correlationID is this one: never
+		// refund twice.
+		t, err := providerclient.AfterRefusal(ctx, err, func(ctx context.Context) (*providerclient.Transaction, error) {
+			return c.readRefund(ctx, req.ID)
+		})
+		if err != nil {
+			return nil, err
 		}
-		return nil, err
+		if t.Amount != req.Amount {
+			return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome,
+				Message: "the provider holds a refund under this correlationID for another amount"}
+		}
+		return &providerclient.Refund{ProviderID: req.ID, Status: t.Status}, nil
 	}
 	return &providerclient.Refund{ProviderID: req.ID, Status: refundStatus(ans.Refund.Status)}, nil
 }
 
+// Read reads a transaction by its correlationID: the provider's id, which
+// is PixGate's (ref.ID) when the ref has none yet.
 func (c *connector) Read(ctx context.Context, ref providerclient.Ref) (*providerclient.Transaction, error) {
+	id := cmp.Or(ref.ProviderID, ref.ID)
+	if id == "" {
+		return nil, &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrRejected,
+			Message: "neither the provider's id nor PixGate's names the " + string(ref.Kind)}
+	}
 	switch ref.Kind {
 	case providerclient.KindCharge:
 		var ans wooviapi.ChargeAnswer
-		if err := c.get(ctx, "/api/v1/charge/"+escape(ref.ProviderID), &ans); err != nil {
+		if err := c.get(ctx, "/api/v1/charge/"+escape(id), &ans); err != nil {
 			return nil, err
 		}
 		t := chargeTransaction(ans.Charge)
 		return &t, nil
 	case providerclient.KindPayout:
-		return c.readPayment(ctx, ref.ProviderID)
+		return c.readPayment(ctx, id)
 	case providerclient.KindRefund:
-		return c.readRefund(ctx, ref.ProviderID)
+		return c.readRefund(ctx, id)
 	}
 	return nil, &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrRejected, Message: "unknown kind " + string(ref.Kind)}
 }

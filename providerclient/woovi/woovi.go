@@ -123,6 +123,9 @@ func decode(op string, res *providerclient.Answer, out any) error {
 // get reads path into out. Woovi's document answers a read only 200 or
 // 400 ("An error message"): a read of one object by its id that is refused
 // names no object, so a 400, like a 404, is ErrNotFound (PixGate's reading).
+// When it comes in Woovi's own error shape ({"error": "..."}) it is the
+// contract's "no such object" and proves the object absent; a bare 404 (a
+// proxy's, a wrong path's) proves nothing.
 func (c *connector) get(ctx context.Context, path string, out any) error {
 	res, err := c.call(ctx, providerclient.OpRead, http.MethodGet, path, nil)
 	if err != nil {
@@ -132,6 +135,8 @@ func (c *connector) get(ctx context.Context, path string, out any) error {
 	var pe *providerclient.Error
 	if errors.As(err, &pe) && (res.Status == http.StatusBadRequest || res.Status == http.StatusNotFound) {
 		pe.Kind = providerclient.ErrNotFound
+		var e wooviapi.Error
+		pe.Absent = json.Unmarshal(res.Body, &e) == nil && e.Error != ""
 	}
 	return err
 }
