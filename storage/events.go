@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -15,10 +16,16 @@ type ProviderEvent struct {
 	TransactionType string
 	TransactionID   string
 	Status          string
-	Payload         []byte // the body exactly as received
-	ReceivedAt      time.Time
-	ProcessedAt     *time.Time
-	Outcome         *string
+	// Provider is the provider that sent it ("" for one stored before
+	// events named their provider: the default one's);
+	// ExternalID PixGate's own id of the transaction, when the contract's
+	// notification names it.
+	Provider    string
+	ExternalID  string
+	Payload     []byte // the body exactly as received
+	ReceivedAt  time.Time
+	ProcessedAt *time.Time
+	Outcome     *string
 	// Confirmed: the provider confirmed the claimed status and PixGate's
 	// record is in it. Only a confirmed event makes later copies duplicates.
 	Confirmed bool
@@ -34,6 +41,11 @@ type NewProviderEvent struct {
 	TransactionID   string
 	Status          string
 	Payload         []byte
+	// Provider is the provider whose webhook path it came to ("" or
+	// "default": the default provider); ExternalID PixGate's own id of
+	// the transaction, when the notification names it.
+	Provider   string
+	ExternalID string
 }
 
 // CoalesceWindow is how long after a consult that bore a claim out
@@ -74,19 +86,23 @@ func (db *DB) RecordProviderEvent(ctx context.Context, e NewProviderEvent, outbo
 		b.Queue(`SELECT pg_advisory_xact_lock(hashtext('provider event'), hashtext($1 || ' ' || $2 || ' ' || $3))`,
 			e.TransactionType, e.TransactionID, e.Status)
 		b.Queue(`WITH applied AS (
-			SELECT id FROM provider_events WHERE transaction_id = $2 AND transaction_type = $3 AND status = $4 AND confirmed LIMIT 1
+			SELECT id FROM provider_events WHERE transaction_id = $2 AND transaction_type = $3 AND status = $4 AND confirmed
+			AND coalesce(provider, 'default') = $10 LIMIT 1
 		), pending AS (
 			SELECT id FROM provider_events WHERE transaction_id = $2 AND transaction_type = $3 AND status = $4
+			AND coalesce(provider, 'default') = $10
 			AND (processed_at IS NULL AND picked_at IS NULL OR borne_out AND processed_at > now() - $6::interval)
 			ORDER BY id DESC LIMIT 1
 		), e AS (
-			INSERT INTO provider_events (id, transaction_type, transaction_id, status, payload)
-			SELECT $1, $3, $2, $4, $5 WHERE NOT EXISTS (SELECT FROM applied) AND NOT EXISTS (SELECT FROM pending) RETURNING id
+			INSERT INTO provider_events (id, transaction_type, transaction_id, status, payload, provider, external_id)
+			SELECT $1, $3, $2, $4, $5, $10, nullif($11, '')
+			WHERE NOT EXISTS (SELECT FROM applied) AND NOT EXISTS (SELECT FROM pending) RETURNING id
 		), o AS (
 			INSERT INTO outbox (task_type, task_id, payload) SELECT $7, $8, $9::jsonb FROM e ON CONFLICT (task_id) DO NOTHING
 		)
 		SELECT (SELECT id FROM applied), (SELECT id FROM pending)`,
-			id, e.TransactionID, e.TransactionType, e.Status, e.Payload, CoalesceWindow, m.Type, m.ID, string(m.Payload)).QueryRow(
+			id, e.TransactionID, e.TransactionType, e.Status, e.Payload, CoalesceWindow, m.Type, m.ID, string(m.Payload),
+			cmp.Or(e.Provider, DefaultProvider), e.ExternalID).QueryRow(
 			func(row pgx.Row) error { return row.Scan(&applied, &pending) })
 	}); err != nil {
 		return 0, false, fmt.Errorf("storage: record provider event: %w", err)
@@ -101,12 +117,13 @@ func (db *DB) RecordProviderEvent(ctx context.Context, e NewProviderEvent, outbo
 	return id, true, nil
 }
 
-const eventColumns = `id, transaction_type, transaction_id, status, payload, received_at, processed_at, outcome, confirmed, borne_out`
+const eventColumns = `id, transaction_type, transaction_id, status, payload, received_at, processed_at, outcome, confirmed, borne_out,
+	coalesce(provider, ''), coalesce(external_id, '')`
 
 func scanEvent(r pgx.CollectableRow) (ProviderEvent, error) {
 	var e ProviderEvent
 	err := r.Scan(&e.ID, &e.TransactionType, &e.TransactionID, &e.Status, &e.Payload, &e.ReceivedAt, &e.ProcessedAt, &e.Outcome,
-		&e.Confirmed, &e.BorneOut)
+		&e.Confirmed, &e.BorneOut, &e.Provider, &e.ExternalID)
 	return e, err
 }
 

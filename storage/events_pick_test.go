@@ -116,3 +116,31 @@ func TestEventIDsOfTwoProcessesNeverCollide(t *testing.T) {
 		t.Fatalf("%d events and %d outbox rows naming them, want %d of each", events, outbox, 2*each)
 	}
 }
+
+// An event keeps the provider whose webhook it came to and PixGate's own
+// id as the notification named it; copies of one claim from two providers
+// are two events (their transaction ids are theirs, not one namespace).
+func TestEventsKeepTheirProvider(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	record := func(provider string) (int64, bool) {
+		id, stored, err := db.RecordProviderEvent(ctx, storage.NewProviderEvent{TransactionType: "payout", TransactionID: "same-id",
+			Status: "COMPLETED", Payload: []byte(`{}`), Provider: provider, ExternalID: "0190f1a2b3c4d5e6f708192a3b4c5d6e"},
+			func(id int64) storage.OutboxMessage {
+				return storage.OutboxMessage{Type: "provider:event", ID: fmt.Sprint("ev-", provider), Payload: []byte(`{}`)}
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id, stored
+	}
+	a, storedA := record("default")
+	b, storedB := record("b")
+	if !storedA || !storedB || a == b {
+		t.Fatalf("events %d (stored %v) and %d (stored %v): one per provider", a, storedA, b, storedB)
+	}
+	ev, _, err := db.PickProviderEvent(ctx, b, storage.RecordLookup{})
+	if err != nil || ev.Provider != "b" || ev.ExternalID != "0190f1a2b3c4d5e6f708192a3b4c5d6e" {
+		t.Fatalf("event = %+v, %v; want provider b and PixGate's id", ev, err)
+	}
+}

@@ -11,6 +11,8 @@
 package tasks
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -153,10 +155,24 @@ type ProviderEvent struct {
 	TransactionID   string `json:"transaction_id,omitempty"`
 }
 
-// ProviderEventMessage is the outbox message of stored notification ev;
-// attempt > 0 names a re-drive by the reconciler.
+// ProviderEventMessage is the outbox message of a re-drive of stored
+// notification ev by the reconciler (attempt > 0, the reconciler's slot).
 func ProviderEventMessage(ev ProviderEvent, attempt int) Message {
 	return message(TypeProviderEvent, taskID(TypeProviderEvent, strconv.FormatInt(ev.EventID, 10), attempt), ev)
+}
+
+// NewProviderEventMessage is the outbox message of a notification just
+// stored. Its TaskID carries a random part besides the event's id: event
+// ids come from a sequence, which starts again in a new database and goes
+// back in one restored from a backup, while the queue keeps a finished
+// task's id for a day; an id that only repeated the sequence would make a
+// new event's task a duplicate of an old one that the queue silently
+// drops, and the event would wait for the reconciler. The outbox row keeps
+// the whole TaskID, so the relay enqueues the same one.
+func NewProviderEventMessage(ev ProviderEvent) Message {
+	nonce := make([]byte, 6)
+	_, _ = rand.Read(nonce) // crypto/rand.Read never fails
+	return message(TypeProviderEvent, TypeProviderEvent+":"+strconv.FormatInt(ev.EventID, 10)+"-"+hex.EncodeToString(nonce), ev)
 }
 
 // PostbackDeliver asks a worker to deliver one postback to an integrator.

@@ -55,3 +55,27 @@ func TestWithdrawalSendMessage(t *testing.T) {
 		t.Fatalf("undecodable payload: %v, want SkipRetry", err)
 	}
 }
+
+// Event ids come from a sequence that starts again in a new database (or
+// goes back in one restored from a backup), while the queue keeps finished
+// task ids for a day: the first task of a new notification must not carry
+// an id the queue may still hold from another database's event of the
+// same number, or the queue drops it as a duplicate and the notification
+// waits for the reconciler.
+func TestNewProviderEventTaskIDsNeverRepeatAcrossDatabases(t *testing.T) {
+	ev := ProviderEvent{EventID: 1, TransactionType: "payout", TransactionID: "abc"}
+	first, again := NewProviderEventMessage(ev), NewProviderEventMessage(ev)
+	if first.ID == again.ID {
+		t.Fatalf("two databases' event 1 got the same TaskID %q", first.ID)
+	}
+	if first.ID == ProviderEventMessage(ev, 0).ID {
+		t.Fatalf("TaskID %q is the sequence's number alone", first.ID)
+	}
+	for _, m := range []Message{first, again} {
+		task, _ := m.Task()
+		var p ProviderEvent
+		if err := Decode(task, &p); err != nil || p != ev {
+			t.Fatalf("decode = %+v, %v", p, err)
+		}
+	}
+}

@@ -233,3 +233,35 @@ func TestProviderEventReadsItsRecordOnce(t *testing.T) {
 		}
 	}
 }
+
+// A send to b whose answer was lost is PROCESSING with no provider id at
+// PixGate. b's notification that it completed names it by PixGate's id (as
+// efi's idEnvio and woovi's correlationID do): it is read back at b, the
+// provider that sent it and that the withdrawal records, and applied at
+// once, instead of being read at the default provider and ignored as
+// unknown there (leaving it to the reconciler, minutes later).
+func TestNotificationOfASendWhoseAnswerWasLost(t *testing.T) {
+	st := newFakeStore()
+	a := &fakeProvider{txns: map[string]*family.Transaction{}}
+	b := &fakeProvider{txns: map[string]*family.Transaction{}}
+	w := twoProviderWorker(t, st, a, b)
+	tr := newTransfer(storage.KindWithdrawal, nil)
+	tr.Provider = "b"
+	st.transfers[tr.ID] = tr
+	provID := "prov-" + tr.ID.String()
+	b.txns[provID] = &family.Transaction{TransactionType: contract.TypePayment, ExternalID: tr.ID.String(), Status: contract.StatusCompleted}
+	st.events[1] = storage.ProviderEvent{ID: 1, TransactionType: string(providerclient.KindPayout), TransactionID: provID,
+		Status: "COMPLETED", Provider: "b", ExternalID: tr.ID.String()}
+	task, _ := tasks.NewProviderEventMessage(tasks.ProviderEvent{EventID: 1, TransactionType: string(providerclient.KindPayout),
+		TransactionID: provID}).Task()
+	if err := w.applyProviderEvent(context.Background(), task); err != nil {
+		t.Fatal(err)
+	}
+	got := st.transfers[tr.ID]
+	if got.Status != storage.TransferCompleted || got.PixID == nil || *got.PixID != provID {
+		t.Fatalf("withdrawal %s, pix_id %v; want COMPLETED with b's id (event outcome %v)", got.Status, got.PixID, st.events[1].Outcome)
+	}
+	if a.consulted != 0 || b.consulted != 1 {
+		t.Fatalf("read %d times at a, %d at b; want only at b", a.consulted, b.consulted)
+	}
+}

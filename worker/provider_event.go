@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -48,7 +49,9 @@ func (w *Worker) applyProviderEvent(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	at, err := w.providerAt(known.provider())
+	// The provider recorded on PixGate's record; for a claim about none of
+	// PixGate's records, the provider that sent it.
+	at, err := w.providerAt(cmp.Or(known.provider(), ev.Provider))
 	if err != nil {
 		return err
 	}

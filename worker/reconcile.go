@@ -140,6 +140,10 @@ func (w *Worker) redriveEvents(ctx context.Context, slot int64) error {
 	}
 	return forEach(ctx, w, "provider events", events, func(ev storage.ProviderEvent) string { return strconv.FormatInt(ev.ID, 10) },
 		func(ev storage.ProviderEvent) error {
+			// A notification that waited for this is one whose task was
+			// lost (Redis lost or flushed) or never ran: worth a line.
+			w.log.Warn("provider notification re-driven: its task never ran", "event_id", ev.ID,
+				"provider", ev.Provider, "received_at", ev.ReceivedAt)
 			return w.enqueueNow(ctx, tasks.ProviderEventMessage(tasks.ProviderEvent{
 				EventID: ev.ID, TransactionType: ev.TransactionType, TransactionID: ev.TransactionID}, int(slot)))
 		})

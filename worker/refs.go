@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/google/uuid"
+
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/tasks"
@@ -40,9 +42,12 @@ func recordLookup(p tasks.ProviderEvent) storage.RecordLookup {
 // the provider's answer need not read it again), else only what it claims
 // (the provider is asked all the same; PixGate has nothing to change). rec
 // is that record when the event's pick read it already: it is not read
-// again.
+// again. The record is found by the provider's id for it or, when PixGate
+// has not linked one yet (a send whose answer was lost), by PixGate's own
+// id where the notification names it.
 func (w *Worker) eventRef(ctx context.Context, ev storage.ProviderEvent, rec storage.EventRecord) (providerclient.Ref, seen, error) {
 	ref := providerclient.Ref{Kind: providerclient.Kind(ev.TransactionType), ProviderID: ev.TransactionID}
+	own, ownErr := uuid.Parse(ev.ExternalID)
 	var known seen
 	var err error
 	if ref.Kind == providerclient.KindCharge {
@@ -50,6 +55,9 @@ func (w *Worker) eventRef(ctx context.Context, ev storage.ProviderEvent, rec sto
 		if c == nil {
 			var read storage.Charge
 			read, err = w.charges.ChargeByPixID(ctx, ev.TransactionID)
+			if errors.Is(err, storage.ErrNotFound) && ownErr == nil {
+				read, err = w.charges.ChargeByID(ctx, own)
+			}
 			c = &read
 		}
 		if err == nil {
@@ -60,11 +68,19 @@ func (w *Worker) eventRef(ctx context.Context, ev storage.ProviderEvent, rec sto
 		if t == nil || t.Kind != kind {
 			var read storage.Transfer
 			read, err = w.transfers.TransferByPixID(ctx, kind, ev.TransactionID)
+			if errors.Is(err, storage.ErrNotFound) && ownErr == nil {
+				read, err = w.transfers.TransferByID(ctx, kind, own)
+			}
 			t = &read
 		}
 		if err == nil {
 			known.transfer = t
 			ref, err = outbound[kind].ref(ctx, w, *t)
+			if ref.ProviderID == "" {
+				// Found by PixGate's id: the claim names the provider's,
+				// which the read confirms or refutes.
+				ref.ProviderID = ev.TransactionID
+			}
 		}
 	}
 	if errors.Is(err, storage.ErrNotFound) {

@@ -68,7 +68,7 @@ var (
 	refused = &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrUnavailable,
 		Err: &providerclient.Error{Kind: providerclient.ErrUnavailable, Err: syscall.ECONNREFUSED}}
 	timedOut = &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrUnknownOutcome, Err: context.DeadlineExceeded}
-	notThere = &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrNotFound, StatusCode: 404}
+	notThere = &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrNotFound, StatusCode: 404, Absent: true}
 )
 
 // twoProviders is a fleet of a and b (a's breaker opens at its first

@@ -46,9 +46,10 @@ func (s *Service) ReceiveNotification(ctx context.Context, provider string, head
 	for _, ev := range events {
 		_, stored, err := s.store.RecordProviderEvent(ctx, storage.NewProviderEvent{
 			TransactionType: string(ev.Kind), TransactionID: ev.ProviderID, Status: string(ev.Status), Payload: ev.Payload,
+			Provider: provider, ExternalID: ev.ID,
 		}, func(id int64) storage.OutboxMessage {
-			return storage.OutboxMessage(tasks.ProviderEventMessage(tasks.ProviderEvent{
-				EventID: id, TransactionType: string(ev.Kind), TransactionID: ev.ProviderID}, 0))
+			return storage.OutboxMessage(tasks.NewProviderEventMessage(tasks.ProviderEvent{
+				EventID: id, TransactionType: string(ev.Kind), TransactionID: ev.ProviderID}))
 		})
 		if err != nil {
 			return false, err

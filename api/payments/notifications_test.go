@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/pixgate/pixgate/providerclient"
@@ -26,8 +27,12 @@ func TestReceiveNotification(t *testing.T) {
 	if e.TransactionType != string(providerclient.KindPayout) || e.TransactionID != "abc123" || e.Status != "COMPLETED" || string(e.Payload) != string(body) {
 		t.Fatalf("event = %+v", e)
 	}
-	want := tasks.ProviderEventMessage(tasks.ProviderEvent{EventID: 1, TransactionType: string(providerclient.KindPayout), TransactionID: "abc123"}, 0)
-	if store.outbox[0].ID != want.ID || store.outbox[0].Type != want.Type || string(store.outbox[0].Payload) != string(want.Payload) {
+	if e.Provider != providerclient.DefaultName {
+		t.Fatalf("event of provider %q, want the provider whose path it came to", e.Provider)
+	}
+	want := tasks.NewProviderEventMessage(tasks.ProviderEvent{EventID: 1, TransactionType: string(providerclient.KindPayout), TransactionID: "abc123"})
+	if !strings.HasPrefix(store.outbox[0].ID, "provider:event:1-") || store.outbox[0].Type != want.Type ||
+		string(store.outbox[0].Payload) != string(want.Payload) {
 		t.Fatalf("outbox = %+v, want %+v", store.outbox[0], want)
 	}
 	var ne *providerclient.NotificationError
