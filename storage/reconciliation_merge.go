@@ -46,25 +46,40 @@ WHERE NOT EXISTS (SELECT 1 FROM reconciliation_items i WHERE i.provider = @provi
 // its shards.
 const reconFloatAccounts = `a.integrator_id IS NULL AND a.kind = 'provider' AND a.provider = @provider`
 
-// reconFloatOpsSQL is what postings on the provider's float other than
-// reconciliation's own (an operator's deposits and withdrawals) did to the
-// money PixGate expects there, from @from on (and before @until).
-func reconFloatOpsSQL(from, until string) string {
-	return `(SELECT coalesce(sum(-e.amount), 0) FROM ledger_transactions t
+// reconFloatOpsSQL is what operators' float adjustments on the provider's
+// float (postings other than reconciliation's own) did to the money
+// PixGate expects there: those that name a day meeting dayCond (on d.day,
+// whenever they were posted), and those that name none posted from
+// undatedFrom on. An adjustment that names a day is that day's movement at
+// the provider; one that names none is no day's movement (the money the
+// account held before PixGate's first transaction), only a correction of
+// what PixGate expects from when it was posted.
+func reconFloatOpsSQL(dayCond, undatedFrom string) string {
+	dated := `(SELECT coalesce(sum(-e.amount), 0) FROM float_adjustment_days d
+		JOIN ledger_entries e ON e.transaction_id = d.transaction_id JOIN ledger_accounts a ON a.id = e.account_id
+		WHERE ` + dayCond + ` AND ` + reconFloatAccounts + `)`
+	if undatedFrom == "" {
+		return dated
+	}
+	return dated + ` + (SELECT coalesce(sum(-e.amount), 0) FROM ledger_transactions t
 		JOIN ledger_entries e ON e.transaction_id = t.id JOIN ledger_accounts a ON a.id = e.account_id
 		WHERE t.kind LIKE 'float.%' AND t.kind <> 'float.reconcile' AND ` + reconFloatAccounts + `
-		AND t.created_at >= ` + from + ` AND t.created_at < ` + until + `)`
+		AND t.created_at >= ` + undatedFrom + `
+		AND NOT EXISTS (SELECT 1 FROM float_adjustment_days d WHERE d.transaction_id = t.id))`
 }
 
 // reconFiguresSQL sets the run's balance figures. PixGate's side of the day
 // (float_net) is what its records that settled in the day, the float
-// operations of the day and the adjustments resolutions posted for the
-// day's items do to the money it expects at the provider; what a
-// resolution posted counts on the day of its item, whenever it was
-// posted; the items explain only what this run found (an adjustment of an
-// item it no longer finds is money no line explains any more). At the
-// close (float_at_close), that money is the float account's balance now,
-// less everything dated after the day's end.
+// adjustments that name the day and the adjustments resolutions posted for
+// the day's items do to the money it expects at the provider; what a
+// resolution or a dated float adjustment posted counts on its day,
+// whenever it was posted, and a float adjustment that names no day counts
+// on none (the statement's opening balance held that money already); the
+// items explain only what this run found (an adjustment of an item it no
+// longer finds is money no line explains any more). At the close
+// (float_at_close), that money is the float account's balance now, less
+// everything dated after the day's end (an undated float adjustment: posted
+// after it).
 func reconFiguresSQL() string {
 	var after string
 	for _, s := range reconRecordSets {
@@ -84,13 +99,13 @@ UPDATE reconciliation_runs r SET
 	unexplained = r.closing_balance - r.opening_balance - f.float_net - f.explained,
 	closing_difference = r.closing_balance - (f.held_now - f.after_close)
 FROM (SELECT
-	@records_net::bigint + ` + reconFloatOpsSQL("@start::timestamptz", "@end::timestamptz") + `
+	@records_net::bigint + ` + reconFloatOpsSQL("d.day = @day::date", "") + `
 		+ (SELECT coalesce(sum(adjusted), 0) FROM reconciliation_items WHERE provider = @provider AND day = @day::date) AS float_net,
 	(SELECT coalesce(sum(delta - adjusted), 0) FROM reconciliation_items
 		WHERE provider = @provider AND day = @day::date AND run_id = @run::bigint) AS explained,
 	(SELECT -coalesce(sum(a.balance), 0) FROM ledger_accounts a WHERE ` + reconFloatAccounts + `) AS held_now,
 	(SELECT coalesce(sum(x), 0) FROM (SELECT 0::bigint AS x` + after + `) s)
-		+ ` + reconFloatOpsSQL("@end::timestamptz", "'infinity'") + `
+		+ ` + reconFloatOpsSQL("d.day > @day::date", "@end::timestamptz") + `
 		+ (SELECT coalesce(sum(adjusted), 0) FROM reconciliation_items WHERE provider = @provider AND day > @day::date) AS after_close
 ) f WHERE r.id = @run::bigint`
 }
