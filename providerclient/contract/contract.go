@@ -25,8 +25,8 @@ const (
 // PixGate's extensions of the contract (ours: the family publishes no MED
 // and no key lookup; PixGate's sandbox serves these, see docs/provider.md).
 // An INFRACTION is a MED dispute over the PIX that paid a charge (pix_id):
-// consult-transaction reads it by its transactionId and its changes are
-// notified to the charge's postbackUrl. A MED_RETURN is the return the
+// consult-transaction reads it by its transactionId, PathInfractions lists
+// it and its changes are notified to the charge's postbackUrl. A MED_RETURN is the return the
 // provider makes of an agreed infraction's money, read and notified like
 // a REFUND.
 const (

@@ -35,7 +35,7 @@ func (f *connector) Kind() string { return providerclient.KindFamily }
 
 func (f *connector) Capabilities() providerclient.Capabilities {
 	return providerclient.Capabilities{Charges: true, Payouts: true, Refunds: true, Reads: true, Balance: true, Notifications: true,
-		PayerDocument: true, Infractions: f.ext, InfractionNotifications: f.ext, KeyLookup: f.ext,
+		PayerDocument: true, Infractions: f.ext, InfractionNotifications: f.ext, InfractionList: f.ext, KeyLookup: f.ext,
 		Statement: f.ext, StatementBalances: f.ext}
 }
 

@@ -12,9 +12,9 @@ import (
 	"github.com/pixgate/pixgate/storage/money"
 )
 
-// With the extensions on, the connector reads the sandbox's infractions,
-// their MED returns and its key directory; with them off (a real provider
-// of the family) it offers neither and sends nothing.
+// With the extensions on, the connector reads and lists the sandbox's
+// infractions, reads their MED returns and its key directory; with them
+// off (a real provider of the family) it offers none and sends nothing.
 func TestExtensions(t *testing.T) {
 	ctx := context.Background()
 	p := newProvider(t, sandbox.Config{})
@@ -25,7 +25,7 @@ func TestExtensions(t *testing.T) {
 	if c := off.Capabilities(); c.Infractions || c.KeyLookup || c.InfractionDefense || c.InfractionList {
 		t.Fatalf("without extensions: %+v", c)
 	}
-	if c := on.Capabilities(); !c.Infractions || !c.InfractionNotifications || !c.KeyLookup || c.InfractionDefense || c.InfractionList {
+	if c := on.Capabilities(); !c.Infractions || !c.InfractionNotifications || !c.KeyLookup || c.InfractionDefense || !c.InfractionList {
 		t.Fatalf("with extensions: %+v", c)
 	}
 

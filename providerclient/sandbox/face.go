@@ -56,6 +56,7 @@ func (f familyFace) routes() []route {
 		{"POST", "/v2/consult-transaction", true, s.handleConsult},
 		{"POST", "/v2/balance", true, s.handleBalance},
 		{"POST", contract.PathKeyLookup, true, s.handleKeyLookup},
+		{"POST", contract.PathInfractions, true, s.handleInfractions},
 		{"POST", contract.PathStatement, true, s.handleStatement},
 	}
 }

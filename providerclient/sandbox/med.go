@@ -18,8 +18,9 @@ import (
 // control endpoints, AGREED (the sandbox returns the disputed amount to
 // the payer itself: a MED_RETURN, settled like a refund), DISAGREED or
 // CANCELLED. The family face notifies every change to the charge's
-// postbackUrl and reads an infraction by consult-transaction; the efi face
-// lists them at /v2/gn/infracoes and takes a defense.
+// postbackUrl, reads an infraction by consult-transaction and lists them
+// (contract.PathInfractions); the efi face lists them at /v2/gn/infracoes
+// and takes a defense.
 
 // analysisDays is how long the analysis takes at most: the MED's 7 days.
 const analysisDays = 7
