@@ -43,9 +43,11 @@ type ReconcileConfig struct {
 	MaxResends int
 	// Batch caps the records of each kind looked at per tick. Default 100.
 	Batch int
-	// InfractionPoll is how often a provider that does not notify MED
-	// infractions (efi) is asked for those opened or changed within
-	// InfractionPollWindow. Defaults 1m and 7 days. Open infractions are
+	// InfractionPoll is how often each provider that lists MED
+	// infractions (efi; the family with PixGate's extensions, which also
+	// notifies them) is asked for those opened or changed within
+	// InfractionPollWindow, so that one whose notification was lost is
+	// found. Defaults 1m and 7 days. Open infractions are
 	// also re-read one by one once stale (StaleAfter), whatever the
 	// provider.
 	InfractionPoll, InfractionPollWindow time.Duration

@@ -48,8 +48,9 @@ func (w *Worker) reconcileInfractions(ctx context.Context, _ int64) error {
 		})
 }
 
-// pollInfractions lists, at each provider that does not notify
-// infractions, those opened or changed within InfractionPollWindow, every
+// pollInfractions lists, at each provider that lists infractions (those
+// not notifying them, and those notifying them, whose notification may be
+// lost), those opened or changed within InfractionPollWindow, every
 // InfractionPoll (counted in ticks, so that one worker polls whatever the
 // number of workers), and applies each. One provider failing does not stop
 // the others' polls.

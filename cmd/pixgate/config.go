@@ -65,7 +65,7 @@ type config struct {
 
 	ReconcileInterval    time.Duration `env:"PIXGATE_RECONCILE_INTERVAL" envDefault:"5s" desc:"how often the reconciler runs (once per interval across all workers); a due check of a pending charge waits at most this long"`
 	ReconcileStaleAfter  time.Duration `env:"PIXGATE_RECONCILE_STALE_AFTER" envDefault:"2m" desc:"age at which PROCESSING transfers, unprocessed notifications, open infractions and late postbacks are re-driven"`
-	InfractionPoll       time.Duration `env:"PIXGATE_INFRACTION_POLL" envDefault:"1m" desc:"how often a provider that does not notify MED infractions (efi) is asked for new ones"`
+	InfractionPoll       time.Duration `env:"PIXGATE_INFRACTION_POLL" envDefault:"1m" desc:"how often each provider that lists MED infractions (efi; the family with extensions) is asked for new ones"`
 	InfractionPollWindow time.Duration `env:"PIXGATE_INFRACTION_POLL_WINDOW" envDefault:"168h" desc:"how far back each poll of MED infractions looks"`
 	ReconcileGrace       time.Duration `env:"PIXGATE_RECONCILE_GRACE" envDefault:"24h" desc:"how long after a day's end its items that time may still settle (payments heard of late, transactions near midnight) are expected rather than exceptions; the worker reconciles the day again when it ends (default: T+1)"`
 	ReconcileBoundary    time.Duration `env:"PIXGATE_RECONCILE_BOUNDARY" envDefault:"15m" desc:"how close to midnight a transaction is near it, where PixGate and the provider may date it on different days"`

@@ -119,11 +119,3 @@ func parseEfiDate(s string) time.Time {
 	}
 	return time.Time{}
 }
-
-// lastChange is when an infraction was last changed: opened, or closed.
-func lastChange(r *record) time.Time {
-	if r.approved.After(r.created) {
-		return r.approved
-	}
-	return r.created
-}

@@ -168,3 +168,11 @@ func (s *Sandbox) handleCloseInfraction(w http.ResponseWriter, r *http.Request) 
 	t, err := s.CloseInfraction(r.PathValue("id"), body.Result, body.Analysis)
 	writeControl(w, t, err)
 }
+
+// lastChange is when an infraction was last changed: opened, or closed.
+func lastChange(r *record) time.Time {
+	if r.approved.After(r.created) {
+		return r.approved
+	}
+	return r.created
+}
