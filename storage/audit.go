@@ -61,6 +61,18 @@ var auditChecks = []struct{ name, sql string }{
 		LEFT JOIN (SELECT integrator_id, sum(blocked_amount) AS blocked FROM infractions WHERE status = 'OPEN' AND updated_at IS NOT NULL GROUP BY integrator_id) b
 		       ON b.integrator_id = a.integrator_id
 		WHERE a.kind = 'blocked' AND a.balance <> coalesce(b.blocked, 0)`},
+	{"debt_mismatch", `
+		SELECT format('integrator %s debt is %s but its MED returns booked %s and its cash-ins and failed returns paid back %s',
+		       a.integrator_id, -a.balance, coalesce(m.booked, 0), coalesce(m.released, 0) + coalesce(c.recovered, 0))
+		FROM ledger_accounts a
+		LEFT JOIN (SELECT integrator_id, sum(amount - covered) AS booked, sum(debt_released) AS released FROM med_returns
+		           GROUP BY integrator_id) m ON m.integrator_id = a.integrator_id
+		LEFT JOIN (SELECT integrator_id, sum(debt_recovered) AS recovered FROM charges WHERE debt_recovered > 0
+		           GROUP BY integrator_id) c ON c.integrator_id = a.integrator_id
+		WHERE a.kind = 'debt' AND -a.balance <> coalesce(m.booked, 0) - coalesce(m.released, 0) - coalesce(c.recovered, 0)`},
+	{"debt_positive", `
+		SELECT format('integrator %s debt account is %s: a debt is never above zero', integrator_id, balance)
+		FROM ledger_accounts WHERE kind = 'debt' AND balance > 0`},
 	{"float_mismatch", `
 		SELECT format('provider %s float is %s but its records make it %s', f.provider, f.balance, coalesce(x.expected, 0))
 		FROM (SELECT provider, sum(balance) AS balance FROM ledger_accounts WHERE integrator_id IS NULL AND kind = 'provider'
@@ -102,15 +114,15 @@ func floatEffectsSQL() string {
 // chargesHeldSQL derives, for every charge, the part of its net still in
 // the pending balance, from the charge, its refunds and its infractions
 // rather than from the held_amount the release trusts: the whole net of a
-// paid charge not yet released, less what refunds took from pending (a
-// failed refund gave its part back while the charge was unreleased) and
-// what infractions blocked of it (a released one gave it back likewise;
-// an agreed one's left with its MED return). Charges paid without a hold
-// were released when paid.
+// paid charge not yet released, less what it paid of its integrator's
+// debt when paid, what refunds took from pending (a failed refund gave its
+// part back while the charge was unreleased) and what infractions blocked
+// of it (a released one gave it back likewise; an agreed one's left with
+// its MED return). Charges paid without a hold were released when paid.
 const chargesHeldSQL = `
 		SELECT c.id, c.integrator_id, c.held_amount,
 		       CASE WHEN c.status IN ('PAID', 'REFUNDED') AND c.released_at IS NULL
-		            THEN c.amount - c.fee - coalesce(r.taken, 0) - coalesce(i.taken, 0) ELSE 0 END AS held
+		            THEN c.amount - c.fee - c.debt_recovered - coalesce(r.taken, 0) - coalesce(i.taken, 0) ELSE 0 END AS held
 		FROM charges c
 		LEFT JOIN (SELECT charge_id, sum(from_pending) AS taken FROM refunds WHERE status <> 'FAILED' GROUP BY charge_id) r
 		       ON r.charge_id = c.id
@@ -124,7 +136,8 @@ const chargesHeldSQL = `
 // what its in-flight withdrawals and refunds hold, and its pending balance
 // what its paid charges still hold under a settlement hold (each charge's
 // held amount agreeing), and its blocked balance what its open infractions
-// block; each provider's float equals what its paid charges, completed
+// block, and its debt what its MED returns booked less what its cash-ins
+// and failed returns paid back (never above zero); each provider's float equals what its paid charges, completed
 // transfers and float operations did to it; the whole ledger sums to zero.
 // It reads one consistent snapshot.
 func (db *DB) Audit(ctx context.Context) ([]Violation, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pixgate/pixgate/storage/ledger"
+	"github.com/pixgate/pixgate/storage/money"
 )
 
 // ChargeByID returns a charge by id, whoever owns it (for workers).
@@ -50,7 +51,8 @@ func (t *Tx) MarkChargePaid(ctx context.Context, id uuid.UUID, s Settlement) (c 
 	}
 	rows, _ := t.tx.Query(ctx, `WITH h AS (
 			SELECT i.cashin_hold AS hold,
-			       $8::text IS NOT NULL AND i.same_holder AND c.payer_document IS DISTINCT FROM nullif($9, '') AS returned
+			       $8::text IS NOT NULL AND i.same_holder AND c.payer_document IS DISTINCT FROM nullif($9, '') AS returned,
+			       EXISTS (SELECT FROM ledger_accounts a WHERE a.integrator_id = c.integrator_id AND a.kind = 'debt' AND a.balance < 0) AS owes
 			FROM charges c JOIN integrators i ON i.id = c.integrator_id WHERE c.id = $1)
 		UPDATE charges SET status = 'PAID', paid_at = $2, pix_id = coalesce(pix_id, nullif($3, '')),
 			end_to_end_id = nullif($4, ''), updated_at = now(),
@@ -60,9 +62,13 @@ func (t *Tx) MarkChargePaid(ctx context.Context, id uuid.UUID, s Settlement) (c 
 			released_at = CASE WHEN h.hold > interval '0' AND NOT h.returned THEN NULL ELSE now() END,
 			refunded_amount = CASE WHEN h.returned THEN amount ELSE refunded_amount END,
 			returned_reason = CASE WHEN h.returned THEN $8 END
-		FROM h WHERE id = $1 AND status IN ('PENDING', 'EXPIRED') RETURNING `+chargeColumns, id, s.At, s.PixID, s.EndToEndID,
+		FROM h WHERE id = $1 AND status IN ('PENDING', 'EXPIRED') RETURNING `+chargeColumns+`, h.owes`, id, s.At, s.PixID, s.EndToEndID,
 		s.PayerAccount.Name, s.PayerAccount.TaxID, s.PayerAccount.Bank, reason, s.PayerDocument)
-	c, err = pgx.CollectExactlyOneRow(rows, scanCharge)
+	var owes bool
+	c, err = pgx.CollectExactlyOneRow(rows, func(r pgx.CollectableRow) (Charge, error) {
+		var c Charge
+		return c, r.Scan(append(chargeFields(&c), &owes)...)
+	})
 	if err == pgx.ErrNoRows {
 		c, err = getChargeByID(ctx, t.tx, id)
 		return c, false, err
@@ -74,8 +80,40 @@ func (t *Tx) MarkChargePaid(ctx context.Context, id uuid.UUID, s Settlement) (c 
 		err = t.returnCharge(ctx, c, *s.Return)
 		return c, err == nil, err
 	}
-	_, err = t.Post(ctx, chargePaid(c.ID, c.IntegratorID, c.Provider, c.Amount, c.Fee, c.HeldAmount > 0))
+	held := c.HeldAmount > 0
+	var recovered money.Money
+	if owes {
+		if recovered, err = t.recoverDebt(ctx, &c); err != nil {
+			return Charge{}, false, err
+		}
+	}
+	_, err = t.Post(ctx, chargePaid(c.ID, c.IntegratorID, c.Provider, c.Amount, c.Fee, held, recovered))
 	return c, err == nil, err
+}
+
+// recoverDebt takes what its integrator owes (its debt: MED returns beyond
+// what was blocked) out of a charge just marked paid, before anything of
+// it is credited: at most the charge's net, read under the wallet's lock
+// (taken after the charge's, as every transaction that moves a charge's
+// money does). What it takes is recorded on the charge (debt_recovered)
+// and leaves what the charge holds under a settlement hold; a charge left
+// holding nothing is released at once.
+func (t *Tx) recoverDebt(ctx context.Context, c *Charge) (money.Money, error) {
+	wallet, err := t.lockWallet(ctx, c.IntegratorID)
+	if err != nil {
+		return 0, err
+	}
+	r := min(-wallet[ledger.Debt], c.Amount-c.Fee)
+	if r <= 0 {
+		return 0, nil
+	}
+	if err := t.tx.QueryRow(ctx, `UPDATE charges SET debt_recovered = $2,
+			held_amount = CASE WHEN released_at IS NULL THEN held_amount - $2 ELSE held_amount END,
+			released_at = CASE WHEN released_at IS NULL AND held_amount = $2 THEN now() ELSE released_at END
+		WHERE id = $1 RETURNING held_amount, released_at, debt_recovered`, c.ID, r).Scan(&c.HeldAmount, &c.ReleasedAt, &c.DebtRecovered); err != nil {
+		return 0, fmt.Errorf("storage: recover debt from charge %s: %w", c.ID, err)
+	}
+	return r, nil
 }
 
 // ExpireCharge moves a PENDING charge to EXPIRED; no money moves.

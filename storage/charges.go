@@ -55,6 +55,9 @@ type Charge struct {
 	AvailableAt *time.Time
 	// HeldAmount is the part of the net still in the pending balance.
 	HeldAmount money.Money
+	// DebtRecovered is what the net paid of its integrator's debt when
+	// paid, before the rest was credited.
+	DebtRecovered money.Money
 	// ReleasedAt is when the net reached the available balance.
 	ReleasedAt *time.Time
 	// Expiration is how long the charge can be paid, in seconds from its
@@ -114,7 +117,7 @@ const chargeColumns = `id, integrator_id, external_id, amount, fee, status, pix_
 	payer_name, payer_document, payer_email, payer_question, postback_url, split, refunded_amount,
 	failure_reason, created_at, updated_at, paid_at, end_to_end_id, available_at, held_amount, released_at, expiration,
 	coalesce(payer_account_name, ''), coalesce(payer_account_tax_id, ''), coalesce(payer_account_bank, ''), returned_reason,
-	EXISTS (SELECT FROM infractions i WHERE i.charge_id = charges.id AND i.status = 'OPEN'), provider`
+	EXISTS (SELECT FROM infractions i WHERE i.charge_id = charges.id AND i.status = 'OPEN'), provider, debt_recovered`
 
 func scanCharge(r pgx.CollectableRow) (Charge, error) {
 	var c Charge
@@ -127,7 +130,7 @@ func chargeFields(c *Charge) []any {
 	return []any{&c.ID, &c.IntegratorID, &c.ExternalID, &c.Amount, &c.Fee, &c.Status, &c.PixID, &c.QRCode, &c.ExpiresAt,
 		&c.Payer.Name, &c.Payer.Document, &c.Payer.Email, &c.PayerQuestion, &c.PostbackURL, &c.Split, &c.RefundedAmount,
 		&c.FailureReason, &c.CreatedAt, &c.UpdatedAt, &c.PaidAt, &c.EndToEndID, &c.AvailableAt, &c.HeldAmount, &c.ReleasedAt,
-		&c.Expiration, &c.PayerAccount.Name, &c.PayerAccount.TaxID, &c.PayerAccount.Bank, &c.ReturnedReason, &c.Disputed, &c.Provider}
+		&c.Expiration, &c.PayerAccount.Name, &c.PayerAccount.TaxID, &c.PayerAccount.Bank, &c.ReturnedReason, &c.Disputed, &c.Provider, &c.DebtRecovered}
 }
 
 // CreateCharge inserts the charge PENDING, not yet issued. A replay (same

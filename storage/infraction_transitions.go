@@ -61,10 +61,11 @@ func (t *Tx) OpenInfraction(ctx context.Context, ni NewInfraction) (Infraction, 
 		ni.ChargeID).Scan(&blockedByOthers); err != nil {
 		return Infraction{}, false, fmt.Errorf("storage: open infraction: %w", err)
 	}
-	available, err := t.lockWallet(ctx, integrator)
+	wallet, err := t.lockWallet(ctx, integrator)
 	if err != nil {
 		return Infraction{}, false, err
 	}
+	available := wallet[ledger.Available]
 	want := min(ni.Amount, max(amount-refunded-blockedByOthers, 0))
 	fromPending := min(want, held)
 	fromAvailable := min(want-fromPending, max(available, 0))
@@ -88,23 +89,22 @@ func (t *Tx) OpenInfraction(ctx context.Context, ni NewInfraction) (Infraction, 
 }
 
 // lockWallet locks the integrator's accounts in id order (the ledger's
-// order) and returns its available balance.
-func (t *Tx) lockWallet(ctx context.Context, integrator int64) (available money.Money, err error) {
+// order) and returns their balances by kind.
+func (t *Tx) lockWallet(ctx context.Context, integrator int64) (map[ledger.Kind]money.Money, error) {
 	rows, _ := t.tx.Query(ctx, `SELECT kind, balance FROM ledger_accounts WHERE integrator_id = $1 ORDER BY id FOR UPDATE`, integrator)
 	var (
 		kind    string
 		balance money.Money
 	)
-	_, err = pgx.ForEachRow(rows, []any{&kind, &balance}, func() error {
-		if ledger.Kind(kind) == ledger.Available {
-			available = balance
-		}
+	balances := map[ledger.Kind]money.Money{}
+	_, err := pgx.ForEachRow(rows, []any{&kind, &balance}, func() error {
+		balances[ledger.Kind(kind)] = balance
 		return nil
 	})
 	if err != nil {
-		return 0, fmt.Errorf("storage: lock wallet %d: %w", integrator, err)
+		return nil, fmt.Errorf("storage: lock wallet %d: %w", integrator, err)
 	}
-	return available, nil
+	return balances, nil
 }
 
 // InfractionClosing is how an infraction closes.
@@ -122,10 +122,14 @@ type InfractionClosing struct {
 // transaction, under its charge's lock. Disagreed or cancelled, its
 // blocked money is released (infractionReleased): what it took from the
 // charge's held net back to pending while the charge is unreleased, the
-// rest to available. Agreed, its blocked money is reserved for a MED
-// return (medReturnCreated), a transfer PROCESSING that counts against the
-// charge's refundable amount, returned as ret. changed is false, and
-// nothing is written, when the infraction was already closed.
+// rest to available. Agreed, the provider returns to the payer what the
+// infraction disputes, as far as the charge still had it to give
+// (countReturned), whatever PixGate could block of it: that whole amount
+// is reserved for a MED return (medReturnCreated), a transfer PROCESSING,
+// the blocked money covering what it can and the rest booked as the
+// integrator's debt; it is returned as ret (nil when the provider returns
+// nothing). changed is false, and nothing is written, when the infraction
+// was already closed.
 func (t *Tx) CloseInfraction(ctx context.Context, id uuid.UUID, cl InfractionClosing) (inf Infraction, ret *Transfer, changed bool, err error) {
 	if cl.Status == InfractionOpen || !cl.Status.Valid() {
 		return Infraction{}, nil, false, fmt.Errorf("storage: close infraction %s as %q", id, cl.Status)
@@ -133,9 +137,8 @@ func (t *Tx) CloseInfraction(ctx context.Context, id uuid.UUID, cl InfractionClo
 	if _, err := t.tx.Exec(ctx, `SELECT 1 FROM charges WHERE id = (SELECT charge_id FROM infractions WHERE id = $1) FOR UPDATE`, id); err != nil {
 		return Infraction{}, nil, false, fmt.Errorf("storage: close infraction %s: %w", id, err)
 	}
-	rows, _ := t.tx.Query(ctx, `UPDATE infractions SET status = $2, analysis = nullif($3, ''), closed_at = now(), updated_at = now(),
-			med_return_id = CASE WHEN $2 = 'AGREED' AND blocked_amount > 0 THEN $4::uuid END
-		WHERE id = $1 AND status = 'OPEN' RETURNING `+infractionColumns, id, cl.Status, cl.Analysis, cl.MedReturnID)
+	rows, _ := t.tx.Query(ctx, `UPDATE infractions SET status = $2, analysis = nullif($3, ''), closed_at = now(), updated_at = now()
+		WHERE id = $1 AND status = 'OPEN' RETURNING `+infractionColumns, id, cl.Status, cl.Analysis)
 	inf, err = pgx.CollectExactlyOneRow(rows, scanInfraction)
 	if errors.Is(err, pgx.ErrNoRows) {
 		inf, err = selectInfraction(ctx, t.tx, `id = $1`, id)
@@ -145,39 +148,39 @@ func (t *Tx) CloseInfraction(ctx context.Context, id uuid.UUID, cl InfractionClo
 		return Infraction{}, nil, false, fmt.Errorf("storage: close infraction %s: %w", id, err)
 	}
 	if cl.Status == InfractionAgreed {
-		if err := t.countReturned(ctx, inf); err != nil {
-			return Infraction{}, nil, false, err
+		returned, err := t.countReturned(ctx, inf)
+		if err != nil || returned == 0 {
+			return inf, nil, err == nil, err
 		}
+		ret, err = t.createMedReturn(ctx, &inf, returned, cl)
+		return inf, ret, err == nil, err
 	}
 	if inf.Blocked == 0 {
 		return inf, nil, true, nil
 	}
-	if cl.Status != InfractionAgreed {
-		var toPending money.Money
-		if err := t.tx.QueryRow(ctx, `UPDATE charges SET held_amount = held_amount + CASE WHEN released_at IS NULL THEN $2::bigint ELSE 0 END,
-				updated_at = now() WHERE id = $1 RETURNING CASE WHEN released_at IS NULL THEN $2::bigint ELSE 0 END`,
-			inf.ChargeID, inf.FromPending).Scan(&toPending); err != nil {
-			return Infraction{}, nil, false, fmt.Errorf("storage: release infraction %s: %w", id, err)
-		}
-		_, err = t.Post(ctx, infractionReleased(inf.ID, inf.IntegratorID, inf.Blocked, toPending))
-		return inf, nil, err == nil, err
+	var toPending money.Money
+	if err := t.tx.QueryRow(ctx, `UPDATE charges SET held_amount = held_amount + CASE WHEN released_at IS NULL THEN $2::bigint ELSE 0 END,
+			updated_at = now() WHERE id = $1 RETURNING CASE WHEN released_at IS NULL THEN $2::bigint ELSE 0 END`,
+		inf.ChargeID, inf.FromPending).Scan(&toPending); err != nil {
+		return Infraction{}, nil, false, fmt.Errorf("storage: release infraction %s: %w", id, err)
 	}
-	ret, err = t.createMedReturn(ctx, inf, cl)
-	return inf, ret, err == nil, err
+	_, err = t.Post(ctx, infractionReleased(inf.ID, inf.IntegratorID, inf.Blocked, toPending))
+	return inf, nil, err == nil, err
 }
 
 // countReturned counts what an agreed infraction gives the payer back
-// against its charge's refundable amount, and records it on the
-// infraction (returned_amount): the provider returns what the infraction
-// disputes, however much of it PixGate blocked, so the shortfall is the
-// payer's already and must not be refunded again. It is what the
-// infraction disputes, at most what the charge still has to give (its
-// amount less what was refunded and what its other open infractions
-// block), and at least what it blocked. A charge with nothing left to give
-// and nothing in flight is REFUNDED at once (an infraction that blocked
-// nothing has no MED return to complete it).
-func (t *Tx) countReturned(ctx context.Context, inf Infraction) error {
-	if _, err := t.tx.Exec(ctx, `WITH n AS (
+// against its charge's refundable amount, records it on the infraction
+// (returned_amount) and returns it: the provider returns what the
+// infraction disputes, however much of it PixGate blocked, so none of it
+// may be refunded again. It is what the infraction disputes, at most what
+// the charge still has to give (its amount less what was refunded and what
+// its other open infractions block), and at least what it blocked. A
+// charge with nothing left to give and nothing in flight is REFUNDED at
+// once (an infraction that returns nothing has no MED return to complete
+// it).
+func (t *Tx) countReturned(ctx context.Context, inf Infraction) (money.Money, error) {
+	var returned money.Money
+	if err := t.tx.QueryRow(ctx, `WITH n AS (
 			SELECT greatest($3::bigint, least($2::bigint, c.amount - c.refunded_amount - coalesce((SELECT sum(o.blocked_amount)
 				FROM infractions o WHERE o.charge_id = c.id AND o.status = 'OPEN' AND o.id <> $1), 0))) AS n
 			FROM charges c WHERE c.id = $4
@@ -185,35 +188,41 @@ func (t *Tx) countReturned(ctx context.Context, inf Infraction) error {
 			UPDATE infractions SET returned_amount = n.n FROM n WHERE id = $1
 		)
 		UPDATE charges c SET refunded_amount = c.refunded_amount + n.n, updated_at = now(),
-			status = CASE WHEN $3::bigint = 0 AND c.status = 'PAID' AND c.refunded_amount + n.n = c.amount
+			status = CASE WHEN n.n = 0 AND c.status = 'PAID' AND c.refunded_amount + n.n = c.amount
 				AND NOT EXISTS (SELECT 1 FROM refunds p WHERE p.charge_id = c.id AND p.status = 'PROCESSING')
 				AND NOT EXISTS (SELECT 1 FROM med_returns p WHERE p.charge_id = c.id AND p.status = 'PROCESSING')
 				THEN 'REFUNDED' ELSE c.status END
-		FROM n WHERE c.id = $4`, inf.ID, inf.Amount, inf.Blocked, inf.ChargeID); err != nil {
-		return fmt.Errorf("storage: count infraction %s as returned: %w", inf.ID, err)
+		FROM n WHERE c.id = $4 RETURNING n.n`, inf.ID, inf.Amount, inf.Blocked, inf.ChargeID).Scan(&returned); err != nil {
+		return 0, fmt.Errorf("storage: count infraction %s as returned: %w", inf.ID, err)
 	}
-	return nil
+	return returned, nil
 }
 
-// createMedReturn writes an agreed infraction's MED return, PROCESSING,
-// with its outbox messages and its reservation (its charge already counts
-// it: countReturned).
-func (t *Tx) createMedReturn(ctx context.Context, inf Infraction, cl InfractionClosing) (*Transfer, error) {
+// createMedReturn writes an agreed infraction's MED return of returned,
+// PROCESSING, with its outbox messages and its reservation (its charge
+// already counts it: countReturned): what the infraction blocked covers
+// what it can, the shortfall is booked as the integrator's debt. The
+// infraction is linked to it (inf.MedReturnID).
+func (t *Tx) createMedReturn(ctx context.Context, inf *Infraction, returned money.Money, cl InfractionClosing) (*Transfer, error) {
+	covered := min(inf.Blocked, returned)
 	rows, _ := t.tx.Query(ctx, `WITH c AS (
 			SELECT postback_url, provider FROM charges WHERE id = $3
+		), i AS (
+			UPDATE infractions SET med_return_id = $1 WHERE id = $4
 		)
-		INSERT INTO med_returns (id, integrator_id, charge_id, infraction_id, amount, status, description, postback_url, provider)
-		SELECT $1, $2, $3, $4, $5, 'PROCESSING', $6, c.postback_url, c.provider FROM c
+		INSERT INTO med_returns (id, integrator_id, charge_id, infraction_id, amount, covered, status, description, postback_url, provider)
+		SELECT $1, $2, $3, $4, $5, $7, 'PROCESSING', $6, c.postback_url, c.provider FROM c
 		RETURNING `+KindMedReturn.columns(),
-		cl.MedReturnID, inf.IntegratorID, inf.ChargeID, inf.ID, inf.Blocked, "MED return of infraction "+inf.ProviderID)
+		cl.MedReturnID, inf.IntegratorID, inf.ChargeID, inf.ID, returned, "MED return of infraction "+inf.ProviderID, covered)
 	ret, err := pgx.CollectExactlyOneRow(rows, KindMedReturn.scan)
 	if err != nil {
 		return nil, fmt.Errorf("storage: create MED return of infraction %s: %w", inf.ID, err)
 	}
+	inf.MedReturnID = &ret.ID
 	if err := writeOutbox(ctx, t.tx, cl.Outbox...); err != nil {
 		return nil, err
 	}
-	if _, err := t.Post(ctx, medReturnCreated(ret.ID, ret.IntegratorID, ret.Amount)); err != nil {
+	if _, err := t.Post(ctx, medReturnCreated(ret.ID, ret.IntegratorID, covered, returned-covered)); err != nil {
 		return nil, err
 	}
 	return &ret, nil

@@ -113,8 +113,13 @@ func TestInfractionOnWithdrawnMoneyRecordsTheShortfall(t *testing.T) {
 	if inf2.Blocked != 0 || inf2.Shortfall() != 1000 {
 		t.Fatalf("blocked %s, shortfall %s; want 0 and 10.00", inf2.Blocked, inf2.Shortfall())
 	}
-	if _, ret, changed := closeInfraction(t, db, inf2.ID, storage.InfractionAgreed); !changed || ret != nil {
-		t.Fatalf("an agreed infraction that blocked nothing: changed %v, return %v", changed, ret)
+	// Agreed, the provider returns it all the same: a MED return of the
+	// whole 10.00, all of it the integrator's debt.
+	if _, ret, changed := closeInfraction(t, db, inf2.ID, storage.InfractionAgreed); !changed || ret == nil || ret.Amount != 1000 {
+		t.Fatalf("an agreed infraction that blocked nothing: changed %v, return %+v; want a MED return of 10.00", changed, ret)
+	}
+	if w := wallet(t, db, in.ID); w.Debt != 1000 || w.Reserved != 9050+985+1000 {
+		t.Fatalf("wallet %+v; want a debt of 10.00 and the MED return reserved", w)
 	}
 	mustAuditClean(t, db)
 }
@@ -300,8 +305,11 @@ func TestAgreedInfractionWithAShortfallLeavesNothingToRefund(t *testing.T) {
 	}
 	inf, _ := openInfraction(t, db, c.ID, "inf-short", 10000)
 	_, ret, _ := closeInfraction(t, db, inf.ID, storage.InfractionAgreed)
-	if ret == nil || ret.Amount != 800 {
-		t.Fatalf("MED return %+v, want one of 8.00", ret)
+	if ret == nil || ret.Amount != 10000 {
+		t.Fatalf("MED return %+v, want one of 100.00: what the provider returns, 8.00 of it blocked", ret)
+	}
+	if w := wallet(t, db, in.ID); w.Debt != 9200 {
+		t.Fatalf("debt %s, want 92.00: what was not blocked", w.Debt)
 	}
 	if got := chargeByID(t, db, c.ID); got.RefundedAmount != 10000 {
 		t.Fatalf("charge refunded %s after the agreed close, want 100.00 (the provider returns it all)", got.RefundedAmount)
@@ -318,26 +326,35 @@ func TestAgreedInfractionWithAShortfallLeavesNothingToRefund(t *testing.T) {
 	}
 	mustAuditClean(t, db)
 
-	// Nothing blocked at all: no MED return, and the charge is REFUNDED at
-	// the close.
+	// Nothing blocked at all: a MED return of all of it, owed, and the
+	// charge REFUNDED once it completes.
+	// (The 9.85 net of the charge pays the 92.00 debt first: only the
+	// 50.00 credited is withdrawn.)
 	c2 := payCharge(t, db, in, 1000, time.Now())
-	if _, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 5000+985-50, 50, "w2")); err != nil {
+	if w := wallet(t, db, in.ID); w.Debt != 9200-985 || w.Available != 5000 {
+		t.Fatalf("wallet %+v after a cash-in of 9.85 net while owing 92.00", w)
+	}
+	if _, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 5000-50, 50, "w2")); err != nil {
 		t.Fatal(err)
 	}
 	inf2, _ := openInfraction(t, db, c2.ID, "inf-none", 1000)
 	if inf2.Blocked != 0 {
 		t.Fatalf("blocked %s, want nothing", inf2.Blocked)
 	}
-	if _, ret, _ := closeInfraction(t, db, inf2.ID, storage.InfractionAgreed); ret != nil {
-		t.Fatalf("a MED return of nothing: %+v", ret)
+	_, ret2, _ := closeInfraction(t, db, inf2.ID, storage.InfractionAgreed)
+	if ret2 == nil || ret2.Amount != 1000 {
+		t.Fatalf("MED return %+v of an infraction that blocked nothing, want one of 10.00", ret2)
 	}
+	complete(storage.KindMedReturn, ret2.ID)
 	if got := chargeByID(t, db, c2.ID); got.RefundedAmount != 1000 || got.Status != storage.ChargeRefunded {
-		t.Fatalf("charge %+v after an agreed close that blocked nothing, want REFUNDED", got)
+		t.Fatalf("charge %+v after the MED return of an infraction that blocked nothing, want REFUNDED", got)
 	}
 
-	// A failed MED return gives the charge back all it counted.
-	c3 := payCharge(t, db, in, 10000, time.Now())
-	if _, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in.ID, 9000, 50, "w3")); err != nil {
+	// A failed MED return gives the charge back all it counted, and the
+	// debt its shortfall booked is void.
+	in3 := newIntegrator(t, db)
+	c3 := payCharge(t, db, in3, 10000, time.Now())
+	if _, _, err := db.CreateWithdrawal(ctx, newWithdrawal(in3.ID, 9000, 50, "w3")); err != nil {
 		t.Fatal(err)
 	}
 	inf3, _ := openInfraction(t, db, c3.ID, "inf-fail", 10000)
@@ -351,5 +368,6 @@ func TestAgreedInfractionWithAShortfallLeavesNothingToRefund(t *testing.T) {
 	if got := chargeByID(t, db, c3.ID); got.RefundedAmount != 0 || got.Status != storage.ChargePaid {
 		t.Fatalf("charge %+v after its MED return failed, want PAID with nothing refunded", got)
 	}
+	wantWallet(t, db, in3.ID, storage.Wallet{Available: 800, Reserved: 9050})
 	mustAuditClean(t, db)
 }

@@ -66,7 +66,8 @@ func (db *DB) CreateIntegrator(ctx context.Context, ni NewIntegrator) (Integrato
 			return fmt.Errorf("storage: create integrator: %w", err)
 		}
 		for _, k := range ledger.IntegratorKinds {
-			if _, err := tx.Exec(ctx, `INSERT INTO ledger_accounts (integrator_id, kind) VALUES ($1, $2)`, in.ID, k); err != nil {
+			if _, err := tx.Exec(ctx, `INSERT INTO ledger_accounts (integrator_id, kind, allow_negative) VALUES ($1, $2, $3)`,
+				in.ID, k, ledger.MayGoNegative(k)); err != nil {
 				return fmt.Errorf("storage: create %s account: %w", k, err)
 			}
 		}

@@ -32,16 +32,19 @@ func walletAdjusted(integrator int64, delta money.Money, reason, reference strin
 
 // chargePaid credits a paid charge: its amount arrives at its provider
 // (whose float grows), the fee goes to the platform and the net to the
-// integrator: to its available balance, or to its pending balance while
-// the charge is held under a settlement hold.
-func chargePaid(id uuid.UUID, integrator int64, provider string, amount, fee money.Money, held bool) ledger.Transaction {
+// integrator: recovered of it first to what the integrator owes (its
+// debt; the caller reads how much under the wallet's lock), the rest to
+// its available balance, or to its pending balance while the charge is
+// held under a settlement hold.
+func chargePaid(id uuid.UUID, integrator int64, provider string, amount, fee money.Money, held bool, recovered money.Money) ledger.Transaction {
 	credited := ledger.Available
 	if held {
 		credited = ledger.Pending
 	}
 	return posting("charge:"+id.String()+":paid", "charge.paid", "",
 		entry(ledger.Float(provider), -amount),
-		entry(ledger.Of(integrator, credited), amount-fee),
+		entry(ledger.Of(integrator, ledger.Debt), recovered),
+		entry(ledger.Of(integrator, credited), amount-fee-recovered),
 		entry(ledger.Platform(ledger.Fees), fee))
 }
 
@@ -111,13 +114,17 @@ func infractionReleased(id uuid.UUID, integrator int64, blocked, toPending money
 		entry(ledger.Of(integrator, ledger.Available), blocked-toPending))
 }
 
-// medReturnCreated reserves an agreed infraction's blocked money for the
-// MED return that sends it back to the payer: from blocked to reserved,
-// until the return completes or fails like any transfer.
-func medReturnCreated(id uuid.UUID, integrator int64, amount money.Money) ledger.Transaction {
+// medReturnCreated reserves what the provider returns to the payer of an
+// agreed infraction, for the MED return that sends it: what the
+// infraction blocked (covered) moves from blocked to reserved, and the
+// rest (shortfall: the provider returns it all, whatever the integrator's
+// balances held) is the integrator's debt, until the return completes or
+// fails like any transfer.
+func medReturnCreated(id uuid.UUID, integrator int64, covered, shortfall money.Money) ledger.Transaction {
 	return posting(transferReference(KindMedReturn, id, "reserve"), "med_return.reserve", "",
-		entry(ledger.Of(integrator, ledger.Blocked), -amount),
-		entry(ledger.Of(integrator, ledger.Reserved), amount))
+		entry(ledger.Of(integrator, ledger.Blocked), -covered),
+		entry(ledger.Of(integrator, ledger.Debt), -shortfall),
+		entry(ledger.Of(integrator, ledger.Reserved), covered+shortfall))
 }
 
 // transferCompleted settles a completed transfer's reservation: the
@@ -132,12 +139,15 @@ func transferCompleted(kind TransferKind, id uuid.UUID, integrator int64, provid
 
 // transferFailed returns a failed transfer's reservation, amount + fee:
 // toPending of it to the pending balance (what a refund took from a charge
-// still under its hold), the rest to available. reason is the memo.
-func transferFailed(kind TransferKind, id uuid.UUID, integrator int64, amount, fee, toPending money.Money, reason string) ledger.Transaction {
+// still under its hold), toDebt to the debt it had booked (what a MED
+// return's shortfall is still owed: that debt is void), the rest to
+// available. reason is the memo.
+func transferFailed(kind TransferKind, id uuid.UUID, integrator int64, amount, fee, toPending, toDebt money.Money, reason string) ledger.Transaction {
 	return posting(transferReference(kind, id, "release"), string(kind)+".release", reason,
 		entry(ledger.Of(integrator, ledger.Reserved), -(amount+fee)),
 		entry(ledger.Of(integrator, ledger.Pending), toPending),
-		entry(ledger.Of(integrator, ledger.Available), amount+fee-toPending))
+		entry(ledger.Of(integrator, ledger.Debt), toDebt),
+		entry(ledger.Of(integrator, ledger.Available), amount+fee-toPending-toDebt))
 }
 
 // reconciliationAdjusted books what an operator decided a reconciliation

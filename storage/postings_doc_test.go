@@ -16,7 +16,8 @@ import (
 
 // The values docs/ledger.md's postings table is evaluated with: every
 // expression of the table comes out different.
-var docValues = map[string]money.Money{"amount": 10000, "fee": 150, "held": 7000, "p": 2500, "blocked": 4000, "delta": 3300}
+var docValues = map[string]money.Money{"amount": 10000, "fee": 150, "held": 7000, "p": 2500, "blocked": 4000, "delta": 3300,
+	"r": 1300, "shortfall": 2200, "d": 1700}
 
 const docReference = "op-1"
 
@@ -39,13 +40,16 @@ var documentedPostings = map[string]struct {
 		return transferCompleted(KindWithdrawal, testID, testIntegrator, testProvider, v["amount"], v["fee"])
 	}},
 	"withdrawal failed": {"transferFailed", func(v map[string]money.Money) ledger.Transaction {
-		return transferFailed(KindWithdrawal, testID, testIntegrator, v["amount"], v["fee"], 0, "")
+		return transferFailed(KindWithdrawal, testID, testIntegrator, v["amount"], v["fee"], 0, 0, "")
 	}},
 	"charge paid": {"chargePaid", func(v map[string]money.Money) ledger.Transaction {
-		return chargePaid(testID, testIntegrator, testProvider, v["amount"], v["fee"], false)
+		return chargePaid(testID, testIntegrator, testProvider, v["amount"], v["fee"], false, 0)
+	}},
+	"charge paid while its integrator owes a debt": {"chargePaid", func(v map[string]money.Money) ledger.Transaction {
+		return chargePaid(testID, testIntegrator, testProvider, v["amount"], v["fee"], false, v["r"])
 	}},
 	"charge paid under a settlement hold": {"chargePaid", func(v map[string]money.Money) ledger.Transaction {
-		return chargePaid(testID, testIntegrator, testProvider, v["amount"], v["fee"], true)
+		return chargePaid(testID, testIntegrator, testProvider, v["amount"], v["fee"], true, 0)
 	}},
 	"charge hold ended": {"chargeHoldEnded", func(v map[string]money.Money) ledger.Transaction {
 		return chargeHoldEnded(testID, testIntegrator, v["held"])
@@ -58,7 +62,7 @@ var documentedPostings = map[string]struct {
 		return transferCompleted(KindRefund, testID, testIntegrator, testProvider, v["amount"], v["fee"])
 	}},
 	"refund failed": {"transferFailed", func(v map[string]money.Money) ledger.Transaction {
-		return transferFailed(KindRefund, testID, testIntegrator, v["amount"], v["fee"], v["p"], "")
+		return transferFailed(KindRefund, testID, testIntegrator, v["amount"], v["fee"], v["p"], 0, "")
 	}},
 	"charge paid from another holder's account (same holder)": {"chargePaidByAnotherHolder", func(v map[string]money.Money) ledger.Transaction {
 		return chargePaidByAnotherHolder(testID, testIntegrator, testProvider, v["amount"])
@@ -70,10 +74,10 @@ var documentedPostings = map[string]struct {
 		return infractionReleased(testID, testIntegrator, v["blocked"], v["p"])
 	}},
 	"infraction agreed (MED return created)": {"medReturnCreated", func(v map[string]money.Money) ledger.Transaction {
-		return medReturnCreated(testID, testIntegrator, v["blocked"])
+		return medReturnCreated(testID, testIntegrator, v["blocked"], v["shortfall"])
 	}},
 	"MED return completed": {"transferCompleted", func(v map[string]money.Money) ledger.Transaction {
-		return transferCompleted(KindMedReturn, testID, testIntegrator, testProvider, v["blocked"], 0)
+		return transferCompleted(KindMedReturn, testID, testIntegrator, testProvider, v["blocked"]+v["shortfall"], 0)
 	}},
 	"`pixgate provider adjust`": {"floatAdjusted", func(v map[string]money.Money) ledger.Transaction {
 		return floatAdjusted(testProvider, v["delta"], "", docReference)
@@ -82,7 +86,7 @@ var documentedPostings = map[string]struct {
 		return reconciliationAdjusted(testID, testProvider, v["delta"], "")
 	}},
 	"MED return failed": {"transferFailed", func(v map[string]money.Money) ledger.Transaction {
-		return transferFailed(KindMedReturn, testID, testIntegrator, v["blocked"], 0, 0, "")
+		return transferFailed(KindMedReturn, testID, testIntegrator, v["blocked"]+v["shortfall"], 0, 0, v["d"], "")
 	}},
 }
 

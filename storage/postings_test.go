@@ -36,6 +36,7 @@ var (
 	pending     = ledger.Of(testIntegrator, ledger.Pending)
 	reserved    = ledger.Of(testIntegrator, ledger.Reserved)
 	blocked     = ledger.Of(testIntegrator, ledger.Blocked)
+	debt        = ledger.Of(testIntegrator, ledger.Debt)
 	fees        = ledger.Platform(ledger.Fees)
 	provider    = ledger.Float(testProvider)
 	adjustments = ledger.Platform(ledger.Adjustments)
@@ -57,13 +58,13 @@ func TestPostingBuilders(t *testing.T) {
 			moves{adjustments: 500, available: -500}},
 		{"zero adjustment", walletAdjusted(testIntegrator, 0, "", "op-3"), "adjustment:op-3", "adjustment.credit", "", nil},
 
-		{"charge paid", chargePaid(testID, testIntegrator, testProvider, 10000, 150, false), "charge:" + id + ":paid", "charge.paid", "",
+		{"charge paid", chargePaid(testID, testIntegrator, testProvider, 10000, 150, false, 0), "charge:" + id + ":paid", "charge.paid", "",
 			moves{provider: -10000, available: 9850, fees: 150}},
-		{"charge paid, held", chargePaid(testID, testIntegrator, testProvider, 10000, 150, true), "charge:" + id + ":paid", "charge.paid", "",
+		{"charge paid, held", chargePaid(testID, testIntegrator, testProvider, 10000, 150, true, 0), "charge:" + id + ":paid", "charge.paid", "",
 			moves{provider: -10000, pending: 9850, fees: 150}},
-		{"charge paid, no fee", chargePaid(testID, testIntegrator, testProvider, 10000, 0, false), "charge:" + id + ":paid", "charge.paid", "",
+		{"charge paid, no fee", chargePaid(testID, testIntegrator, testProvider, 10000, 0, false, 0), "charge:" + id + ":paid", "charge.paid", "",
 			moves{provider: -10000, available: 10000}},
-		{"charge paid, one centavo", chargePaid(testID, testIntegrator, testProvider, 1, 0, true), "charge:" + id + ":paid", "charge.paid", "",
+		{"charge paid, one centavo", chargePaid(testID, testIntegrator, testProvider, 1, 0, true, 0), "charge:" + id + ":paid", "charge.paid", "",
 			moves{provider: -1, pending: 1}},
 
 		{"hold ended", chargeHoldEnded(testID, testIntegrator, 9850), "charge:" + id + ":release", "charge.release", "",
@@ -81,11 +82,11 @@ func TestPostingBuilders(t *testing.T) {
 		{"refund completed, no fee", transferCompleted(KindRefund, testID, testIntegrator, testProvider, 1000, 0), "refund:" + id + ":settle", "refund.settle", "",
 			moves{reserved: -1000, provider: 1000}},
 
-		{"withdrawal failed", transferFailed(KindWithdrawal, testID, testIntegrator, 1000, 50, 0, "closed"), "withdrawal:" + id + ":release", "withdrawal.release", "closed",
+		{"withdrawal failed", transferFailed(KindWithdrawal, testID, testIntegrator, 1000, 50, 0, 0, "closed"), "withdrawal:" + id + ":release", "withdrawal.release", "closed",
 			moves{reserved: -1050, available: 1050}},
-		{"refund failed, part held", transferFailed(KindRefund, testID, testIntegrator, 1000, 50, 300, "x"), "refund:" + id + ":release", "refund.release", "x",
+		{"refund failed, part held", transferFailed(KindRefund, testID, testIntegrator, 1000, 50, 300, 0, "x"), "refund:" + id + ":release", "refund.release", "x",
 			moves{reserved: -1050, pending: 300, available: 750}},
-		{"refund failed, all held", transferFailed(KindRefund, testID, testIntegrator, 1000, 50, 1050, "x"), "refund:" + id + ":release", "refund.release", "x",
+		{"refund failed, all held", transferFailed(KindRefund, testID, testIntegrator, 1000, 50, 1050, 0, "x"), "refund:" + id + ":release", "refund.release", "x",
 			moves{reserved: -1050, pending: 1050}},
 
 		{"paid by another holder", chargePaidByAnotherHolder(testID, testIntegrator, testProvider, 10000), "charge:" + id + ":paid", "charge.returned", "",
@@ -99,8 +100,18 @@ func TestPostingBuilders(t *testing.T) {
 			moves{blocked: -1000, pending: 300, available: 700}},
 		{"infraction released to available", infractionReleased(testID, testIntegrator, 1000, 0), "infraction:" + id + ":release", "infraction.release", "",
 			moves{blocked: -1000, available: 1000}},
-		{"MED return created", medReturnCreated(testID, testIntegrator, 1000), "med_return:" + id + ":reserve", "med_return.reserve", "",
+		{"MED return created", medReturnCreated(testID, testIntegrator, 1000, 0), "med_return:" + id + ":reserve", "med_return.reserve", "",
 			moves{blocked: -1000, reserved: 1000}},
+		{"MED return created, part owed", medReturnCreated(testID, testIntegrator, 300, 700), "med_return:" + id + ":reserve", "med_return.reserve", "",
+			moves{blocked: -300, debt: -700, reserved: 1000}},
+		{"MED return created, nothing blocked", medReturnCreated(testID, testIntegrator, 0, 1000), "med_return:" + id + ":reserve", "med_return.reserve", "",
+			moves{debt: -1000, reserved: 1000}},
+		{"MED return failed, its debt still owed", transferFailed(KindMedReturn, testID, testIntegrator, 1000, 0, 0, 700, "x"), "med_return:" + id + ":release", "med_return.release", "x",
+			moves{reserved: -1000, debt: 700, available: 300}},
+		{"charge paid, part of it to a debt", chargePaid(testID, testIntegrator, testProvider, 10000, 150, false, 2000), "charge:" + id + ":paid", "charge.paid", "",
+			moves{provider: -10000, debt: 2000, available: 7850, fees: 150}},
+		{"charge paid, held, all its net to a debt", chargePaid(testID, testIntegrator, testProvider, 10000, 150, true, 9850), "charge:" + id + ":paid", "charge.paid", "",
+			moves{provider: -10000, debt: 9850, fees: 150}},
 		{"MED return completed", transferCompleted(KindMedReturn, testID, testIntegrator, testProvider, 1000, 0), "med_return:" + id + ":settle", "med_return.settle", "",
 			moves{reserved: -1000, provider: 1000}},
 	}
@@ -168,11 +179,12 @@ func TestPostingsBalanceAtEveryAmount(t *testing.T) {
 				reserve, fromPending := refundCreated(testID, testIntegrator, amount, fee, held)
 				for _, p := range []ledger.Transaction{
 					walletAdjusted(testIntegrator, amount, "", "r"), walletAdjusted(testIntegrator, -amount, "", "r"),
-					chargePaid(testID, testIntegrator, testProvider, amount+fee, fee, held > 0), chargeHoldEnded(testID, testIntegrator, amount),
+					chargePaid(testID, testIntegrator, testProvider, amount+fee, fee, held > 0, 0), chargeHoldEnded(testID, testIntegrator, amount),
 					withdrawalCreated(testID, testIntegrator, amount, fee), reserve,
 					transferCompleted(KindRefund, testID, testIntegrator, testProvider, amount, fee),
-					transferFailed(KindRefund, testID, testIntegrator, amount, fee, fromPending, ""),
-					chargePaidByAnotherHolder(testID, testIntegrator, testProvider, amount), medReturnCreated(testID, testIntegrator, amount),
+					transferFailed(KindRefund, testID, testIntegrator, amount, fee, fromPending, 0, ""),
+					chargePaidByAnotherHolder(testID, testIntegrator, testProvider, amount), medReturnCreated(testID, testIntegrator, amount, fee), medReturnCreated(testID, testIntegrator, 0, amount),
+					chargePaid(testID, testIntegrator, testProvider, amount+fee, fee, held > 0, min(held, amount)),
 					infractionBlocked(testID, testIntegrator, min(held, amount), amount-min(held, amount)),
 					infractionReleased(testID, testIntegrator, amount, min(held, amount)),
 				} {

@@ -77,8 +77,8 @@ func TestGuardedUpdatesReadOneRecordWhateverTheStatistics(t *testing.T) {
 				INSERT INTO infractions (id, integrator_id, charge_id, provider_id, amount, blocked_amount, status, closed_at)
 				SELECT gen_random_uuid(), $1, c, gen_random_uuid()::text, 100, 0, 'AGREED', now()
 				FROM unnest($2::uuid[]) c, generate_series(1, $4) RETURNING id, charge_id), m AS (
-				INSERT INTO med_returns (id, integrator_id, charge_id, infraction_id, amount, status)
-				SELECT gen_random_uuid(), $1, charge_id, id, 100, $3 FROM i RETURNING id)
+				INSERT INTO med_returns (id, integrator_id, charge_id, infraction_id, amount, covered, status)
+				SELECT gen_random_uuid(), $1, charge_id, id, 100, 100, $3 FROM i RETURNING id)
 			SELECT min(id::text)::uuid FROM m`, in.ID, charges, status, n).Scan(&id))
 		return id
 	}

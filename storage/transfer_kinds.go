@@ -37,6 +37,11 @@ type kindSpec struct {
 	// that goes back to the pending balance; "" when all of it goes to
 	// available.
 	failed string
+	// shortfall returns the part of the reservation booked as the
+	// integrator's debt when it was made (a MED return beyond what its
+	// infraction blocked), and records what of it a failure gives back to
+	// the debt ($2, what is still owed of it); "" when none ever is.
+	shortfall, debtReleased string
 }
 
 var transferKinds = map[TransferKind]kindSpec{
@@ -76,6 +81,8 @@ var transferKinds = map[TransferKind]kindSpec{
 		failed: `UPDATE charges c SET refunded_amount = c.refunded_amount - i.returned_amount, updated_at = now()
 	FROM med_returns m JOIN infractions i ON i.id = m.infraction_id WHERE m.id = $1 AND c.id = m.charge_id
 	RETURNING 0::bigint`,
+		shortfall:    `SELECT amount - covered FROM med_returns WHERE id = $1`,
+		debtReleased: `UPDATE med_returns SET debt_released = $2 WHERE id = $1`,
 	},
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pixgate/pixgate/storage/ledger"
 	"github.com/pixgate/pixgate/storage/money"
 )
 
@@ -64,8 +65,40 @@ func (t *Tx) FailTransfer(ctx context.Context, kind TransferKind, id uuid.UUID, 
 			return rec, false, fmt.Errorf("storage: fail %s %s: %w", kind, id, err)
 		}
 	}
-	_, err = t.Post(ctx, transferFailed(kind, id, rec.IntegratorID, rec.Amount, rec.Fee, toPending, f.Reason))
+	toDebt, err := t.releaseDebt(ctx, kind, rec)
+	if err != nil {
+		return rec, false, err
+	}
+	_, err = t.Post(ctx, transferFailed(kind, id, rec.IntegratorID, rec.Amount, rec.Fee, toPending, toDebt, f.Reason))
 	return rec, err == nil, err
+}
+
+// releaseDebt is what a failed transfer's reservation gives back to the
+// debt it booked when made (a MED return's shortfall, void now that the
+// provider did not return it): what is still owed of it, read under the
+// wallet's lock; cash-ins that recovered part of it meanwhile get that
+// part back in available. It is recorded on the transfer.
+func (t *Tx) releaseDebt(ctx context.Context, kind TransferKind, rec Transfer) (money.Money, error) {
+	spec := kind.spec()
+	if spec.shortfall == "" {
+		return 0, nil
+	}
+	var shortfall money.Money
+	if err := t.tx.QueryRow(ctx, spec.shortfall, rec.ID).Scan(&shortfall); err != nil {
+		return 0, fmt.Errorf("storage: fail %s %s: %w", kind, rec.ID, err)
+	}
+	if shortfall == 0 {
+		return 0, nil
+	}
+	wallet, err := t.lockWallet(ctx, rec.IntegratorID)
+	if err != nil {
+		return 0, err
+	}
+	toDebt := max(min(shortfall, -wallet[ledger.Debt]), 0)
+	if _, err := t.tx.Exec(ctx, spec.debtReleased, rec.ID, toDebt); err != nil {
+		return 0, fmt.Errorf("storage: fail %s %s: %w", kind, rec.ID, err)
+	}
+	return toDebt, nil
 }
 
 // lockFor takes the locks the kind takes before a transfer's row.

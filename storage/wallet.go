@@ -17,6 +17,10 @@ type Wallet struct {
 	Pending   money.Money `json:"pending"`
 	Reserved  money.Money `json:"reserved"`
 	Blocked   money.Money `json:"blocked"`
+	// Debt is what the integrator owes the platform (its debt account,
+	// which holds minus it): MED returns beyond what was blocked, not yet
+	// recovered from its cash-ins.
+	Debt money.Money `json:"debt"`
 }
 
 // Wallet reads an integrator's balances; ErrNotFound for an unknown integrator.
@@ -48,6 +52,8 @@ func (db *DB) Wallet(ctx context.Context, integratorID int64) (Wallet, error) {
 			w.Reserved = balance
 		case ledger.Blocked:
 			w.Blocked = balance
+		case ledger.Debt:
+			w.Debt = -balance
 		}
 	}
 	if err := rows.Err(); err != nil {

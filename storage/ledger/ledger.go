@@ -26,6 +26,11 @@ const (
 	Pending   Kind = "pending"   // cash-in under a settlement hold
 	Reserved  Kind = "reserved"  // held for in-flight withdrawals and refunds
 	Blocked   Kind = "blocked"   // frozen by the provider under an open MED infraction
+	// Debt is what the integrator owes the platform (minus it: the one
+	// integrator account that goes negative, never above zero): what a MED
+	// return took beyond what its infraction could block, recovered from
+	// the integrator's next cash-ins.
+	Debt Kind = "debt"
 )
 
 // Platform accounts: one of each for the whole deployment, but for
@@ -37,7 +42,11 @@ const (
 )
 
 // IntegratorKinds are the accounts every integrator has.
-var IntegratorKinds = []Kind{Available, Pending, Reserved, Blocked}
+var IntegratorKinds = []Kind{Available, Pending, Reserved, Blocked, Debt}
+
+// MayGoNegative reports whether an account of kind k may go below zero:
+// platform floats and adjustments, and an integrator's debt.
+func MayGoNegative(k Kind) bool { return k == Provider || k == Adjustments || k == Debt }
 
 // Account identifies an account: an integrator's, or a platform account when
 // Integrator is zero. Provider names the settlement provider of a float
