@@ -111,7 +111,7 @@ func (s *Service) checkNew(ctx context.Context, in storage.Integrator, r Withdra
 			return err
 		}
 	}
-	return s.checkRecipient(ctx, r.CreditParty)
+	return s.checkRecipient(ctx, in.ID, r.CreditParty)
 }
 
 // fingerprint hashes the canonical JSON of a request.
