@@ -2,6 +2,7 @@ package payments
 
 import (
 	"context"
+	"errors"
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/fleet"
@@ -25,13 +26,22 @@ type chooser interface {
 // the integrator's own providers (see directoryFor):
 // providerclient.ErrNotFound when the DICT does not have it,
 // providerclient.ErrUnsupported when no provider of the integrator's
-// withdrawal route offers a lookup.
+// withdrawal route offers a lookup. A lookup made spends the integrator's
+// LookupBudget, a key not found LookupMissCost; over the budget, nothing
+// is looked up (ErrOverLookupBudget).
 func (s *Service) LookupKey(ctx context.Context, integratorID int64, keyType, key string) (*providerclient.KeyHolder, error) {
 	d, err := s.directoryFor(ctx, integratorID)
 	if err != nil {
 		return nil, err
 	}
-	return d.LookupKey(ctx, keyType, key)
+	if err := s.takeLookup(ctx, integratorID); err != nil {
+		return nil, err
+	}
+	h, err := d.LookupKey(ctx, keyType, key)
+	if errors.Is(err, providerclient.ErrNotFound) {
+		s.missed(ctx, integratorID)
+	}
+	return h, err
 }
 
 // directoryFor is the provider that reads the DICT for an integrator: the
