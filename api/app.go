@@ -59,10 +59,12 @@ type Config struct {
 	// requests without a live token. Zero means the default, 600;
 	// negative disables.
 	V2RatePerMinute int
-	// KeyLookupsPerMinute limits GET /api/v1/pix-keys/{key} per account
-	// (all its keys together), on top of each key's own limit: the DICT
-	// limits reads per payer, and every lookup spends the provider's DICT
-	// budget. Zero means the default, 30; negative disables.
+	// KeyLookupsPerMinute limits key lookups per account (all its keys
+	// together), on top of each key's own limit: GET /api/v1/pix-keys/{key}
+	// and the same-holder check of withdrawals, on either surface, a miss
+	// counting payments.LookupMissCost (see lookupBudget). The DICT limits
+	// reads per payer, and every lookup spends the provider's DICT budget.
+	// Zero means the default, 30; negative disables.
 	KeyLookupsPerMinute int
 	// AuthFailuresPerMinute is how many failed authentications one client
 	// address (an IPv6 /64) may make per minute, in bursts of as many; past
@@ -200,8 +202,8 @@ func New(cfg Config, deps Deps) *Server {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{cfg: cfg, deps: deps, log: deps.Logger, metrics: newHTTPMetrics(deps.Metrics)}
-	s.payments = payments.New(payments.Config{ProviderWebhookURL: cfg.ProviderWebhookURL, ProviderTimeout: cfg.ProviderTimeout, Now: deps.Clock},
-		deps.DB, deps.Provider, deps.Logger)
+	s.payments = payments.New(payments.Config{ProviderWebhookURL: cfg.ProviderWebhookURL, ProviderTimeout: cfg.ProviderTimeout, Now: deps.Clock,
+		LookupBudget: lookupBudget{s}}, deps.DB, deps.Provider, deps.Logger)
 	if deps.Redis == nil {
 		s.log.Warn("api: no Redis client; rate limiting is off and /v2 answers 503")
 	} else {

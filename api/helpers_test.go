@@ -52,8 +52,10 @@ type setup struct {
 	provider   providerclient.Config
 	noProvider bool // Deps.Provider left nil
 	// fleet, when set, makes Deps.Provider a fleet of providers of these
-	// names, all on the sandbox, the first the default route's first.
+	// names, all on the sandbox, the first the default route's first;
+	// member, when set, changes each one's settings (by its name).
 	fleet   []string
+	member  func(name string, c *providerclient.Config)
 	metrics *prometheus.Registry
 	clock   func() time.Time // Deps.Clock
 	ready   []ReadyCheck
@@ -88,7 +90,7 @@ func newEnv(t *testing.T, opts ...func(*setup)) *env {
 		deps.Provider = nil
 	}
 	if st.fleet != nil {
-		deps.Provider = newFleet(t, st.provider, st.fleet...)
+		deps.Provider = newFleet(t, st.provider, st.member, st.fleet...)
 	}
 	if st.metrics != nil {
 		deps.Metrics = st.metrics
@@ -339,13 +341,17 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// newFleet is a fleet of family providers of these names, all with cfg.
-func newFleet(t *testing.T, cfg providerclient.Config, names ...string) *fleet.Fleet {
+// newFleet is a fleet of family providers of these names, all with cfg
+// as member (when not nil) changes it for each.
+func newFleet(t *testing.T, cfg providerclient.Config, member func(string, *providerclient.Config), names ...string) *fleet.Fleet {
 	t.Helper()
 	var members []fleet.Member
 	for _, n := range names {
 		c := cfg
 		c.Name = n
+		if member != nil {
+			member(n, &c)
+		}
 		members = append(members, fleet.Member{Config: c, Connector: family.NewConnector(c)})
 	}
 	f, err := fleet.New(fleet.Options{}, members...)

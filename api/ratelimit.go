@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -42,23 +43,34 @@ func (s *Server) keyBudget(key storage.APIKey) budget {
 // logged: rate limits protect capacity, not money, and PixGate keeps taking
 // payments while Redis is down.
 func (s *Server) spend(c *fiber.Ctx, b budget) error {
-	if s.limiter == nil || b.perMinute < 0 {
+	res := s.take(c.UserContext(), b, 1, "request_id", requestIDOf(c))
+	if res == nil {
 		return nil
 	}
-	limit := redis_rate.PerMinute(b.perMinute)
-	res, err := s.limiter.Allow(c.UserContext(), rateLimitPrefix+b.bucket, limit)
-	if err != nil {
-		s.log.Warn("rate limiter unavailable; request let through", "request_id", requestIDOf(c), "error", err)
-		return nil
-	}
-	c.Set(headerRateLimitLimit, strconv.Itoa(limit.Burst))
+	c.Set(headerRateLimitLimit, strconv.Itoa(res.Limit.Burst))
 	c.Set(headerRateLimitRemaining, strconv.Itoa(res.Remaining))
 	c.Set(headerRateLimitReset, strconv.Itoa(ceilSeconds(res.ResetAfter)))
 	if res.Allowed > 0 {
 		return nil
 	}
 	return &apiError{Status: http.StatusTooManyRequests, Code: codeRateLimited,
-		Message: "Rate limit exceeded: " + b.holder + " may make " + strconv.Itoa(limit.Rate) +
+		Message: "Rate limit exceeded: " + b.holder + " may make " + strconv.Itoa(res.Limit.Rate) +
 			" requests per minute. Retry after the number of seconds in Retry-After.",
 		RetryAfter: res.RetryAfter}
+}
+
+// take takes n from the budget, or nothing when fewer are left
+// (res.Allowed 0). It is nil when nothing was counted: no limiter, an
+// unlimited budget, or Redis unreachable (logged with logArgs; the
+// request is let through, as spend says).
+func (s *Server) take(ctx context.Context, b budget, n int, logArgs ...any) *redis_rate.Result {
+	if s.limiter == nil || b.perMinute < 0 {
+		return nil
+	}
+	res, err := s.limiter.AllowN(ctx, rateLimitPrefix+b.bucket, redis_rate.PerMinute(b.perMinute), n)
+	if err != nil {
+		s.log.Warn("rate limiter unavailable; request let through", append(logArgs, "error", err)...)
+		return nil
+	}
+	return res
 }

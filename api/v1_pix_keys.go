@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -15,11 +14,13 @@ import (
 
 // lookupKey is GET /api/v1/pix-keys/{key}[?keyType=]: who a PIX key
 // belongs to, as a banking app shows it before a PIX is sent (the holder's
-// name, the document masked, the institution), through the provider's
-// reading of the DICT. The key's type is read from its shape unless
-// keyType names it. Lookups spend a budget of their own per account, on
-// top of the key's: the DICT limits reads per payer, and every account's
-// lookups spend the provider's own DICT budget.
+// name, the document masked, the institution), through the reading of the
+// DICT of a provider of the account's own withdrawal route (see
+// payments.Service.LookupKey). The key's type is read from its shape
+// unless keyType names it. Lookups spend a budget of their own per
+// account, on top of the key's (lookupBudget): the DICT limits reads per
+// payer, and every account's lookups spend the provider's own DICT
+// budget.
 func (s *Server) lookupKey(c *fiber.Ctx) error {
 	raw, err := url.PathUnescape(c.Params("key"))
 	if err != nil || len(raw) > 100 {
@@ -35,15 +36,10 @@ func (s *Server) lookupKey(c *fiber.Ctx) error {
 	if err != nil {
 		return fieldError("key", "must be a PIX key: "+err.Error())
 	}
-	in := integratorOf(c)
-	if err := s.spend(c, budget{bucket: "lookup:" + strconv.FormatInt(in.ID, 10), perMinute: s.cfg.KeyLookupsPerMinute,
-		holder: "this account's key lookups"}); err != nil {
-		return err
-	}
-	h, err := s.payments.LookupKey(c.UserContext(), string(typ), key)
+	h, err := s.payments.LookupKey(c.UserContext(), integratorOf(c).ID, string(typ), key)
 	switch {
 	case errors.Is(err, providerclient.ErrUnsupported):
-		return newError(http.StatusNotImplemented, codeNotSupported, "The settlement provider offers no key lookup.")
+		return newError(http.StatusNotImplemented, codeNotSupported, "No settlement provider of this account's route offers a key lookup.")
 	case errors.Is(err, providerclient.ErrNotFound):
 		return newError(http.StatusNotFound, codeKeyNotFound, "The DICT has no such PIX key.")
 	case err != nil:

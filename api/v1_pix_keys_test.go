@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,7 +15,8 @@ import (
 // CPF masked, a CNPJ whole), the key's type read from its shape or named,
 // keys the DICT flags for fraud, 404 for keys it does not have; and its
 // budget is the account's, all its keys together, another account's
-// untouched. A provider without a lookup answers 501.
+// untouched, a key not found costing twenty lookups. A provider without a
+// lookup answers 501.
 func TestV1PixKeyLookup(t *testing.T) {
 	e := newEnv(t, func(s *setup) { s.cfg.KeyLookupsPerMinute, s.provider.Extensions = 6, true })
 	in, v1 := e.integrator("Loja Consulta", money.Percent(0), money.Fixed(0))
@@ -52,15 +54,16 @@ func TestV1PixKeyLookup(t *testing.T) {
 	if r := e.call(http.MethodGet, "/api/v1/pix-keys/fraude%40example.com", second, nil).expect(t, http.StatusOK); r.get("fraud_marked") != true { // 4
 		t.Fatalf("flagged key: %s", r.raw)
 	}
-	e.call(http.MethodGet, "/api/v1/pix-keys/inexistente%40example.com", v1, nil).expectError(t, http.StatusNotFound, codeKeyNotFound) // 5
 	e.call(http.MethodGet, "/api/v1/pix-keys/nao-e-uma-chave", v1, nil).expect(t, http.StatusUnprocessableEntity)                      // refused before the budget
-	e.call(http.MethodGet, "/api/v1/pix-keys/%2B5511998765432", second, nil).expect(t, http.StatusOK)                                  // 6
+	e.call(http.MethodGet, "/api/v1/pix-keys/%2B5511998765432", second, nil).expect(t, http.StatusOK)                                  // 5
+	e.call(http.MethodGet, "/api/v1/pix-keys/inexistente%40example.com", v1, nil).expectError(t, http.StatusNotFound, codeKeyNotFound) // 6, a miss
 
-	// The account's seventh lookup in the minute, by either key: 429.
+	// The account's next lookup, by either key: 429, until the miss's
+	// twenty tokens have refilled (ten seconds each at six a minute).
 	for _, tok := range []string{v1, second} {
 		r := e.call(http.MethodGet, "/api/v1/pix-keys/529.982.247-25", tok, nil).expectError(t, http.StatusTooManyRequests, codeRateLimited)
-		if r.str("message") == "" {
-			t.Fatalf("429 without a message: %s", r.raw)
+		if retry, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || retry < 150 {
+			t.Fatalf("Retry-After %q after a miss, want the miss's debt (~190 s): %s", r.header.Get("Retry-After"), r.raw)
 		}
 	}
 	e.call(http.MethodGet, "/api/v1/pix-keys/529.982.247-25", other, nil).expect(t, http.StatusOK)

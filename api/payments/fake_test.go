@@ -12,6 +12,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/family"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
 )
 
 // fakeStore keeps records in memory, with storage's rules for what the
@@ -28,6 +29,8 @@ type fakeStore struct {
 	writes      int
 	// route is every integrator's; nil is the default provider alone.
 	route *storage.Route
+	// available is every integrator's available balance.
+	available money.Money
 }
 
 func (f *fakeStore) RouteFor(context.Context, int64) (storage.Route, error) {
@@ -38,7 +41,7 @@ func (f *fakeStore) RouteFor(context.Context, int64) (storage.Route, error) {
 }
 
 func newFakeStore() *fakeStore {
-	return &fakeStore{charges: map[uuid.UUID]*storage.Charge{}, hashes: map[uuid.UUID][]byte{}}
+	return &fakeStore{charges: map[uuid.UUID]*storage.Charge{}, hashes: map[uuid.UUID][]byte{}, available: money.FromReais(1000, 0)}
 }
 
 func (f *fakeStore) CreateCharge(_ context.Context, nc storage.NewCharge) (storage.Charge, bool, error) {
@@ -139,7 +142,7 @@ func (f *fakeStore) RecordProviderEvent(_ context.Context, e storage.NewProvider
 }
 
 func (f *fakeStore) Wallet(context.Context, int64) (storage.Wallet, error) {
-	return storage.Wallet{Available: 1000}, nil
+	return storage.Wallet{Available: f.available}, nil
 }
 
 // ListTransfers lists the refunds made, of p.ChargeID when set.

@@ -77,6 +77,9 @@ type Config struct {
 	ProviderTimeout time.Duration
 	// Now is the clock of the rules that depend on time. Default time.Now.
 	Now func() time.Time
+	// LookupBudget is what key lookups spend, per account; nil: they are
+	// not limited.
+	LookupBudget LookupBudget
 }
 
 // DefaultProviderTimeout applies to a zero Config.ProviderTimeout.

@@ -12,6 +12,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/fleet"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/ledger"
 	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/tasks"
 )
@@ -42,13 +43,14 @@ func (r WithdrawalRequest) fingerprint() []byte {
 // transaction reserves amount + cash-out fee, inserts the withdrawal
 // PROCESSING and the outbox row that asks a worker to send it; when this
 // returns, the money is reserved and the send will happen. The provider is
-// never called here. created is false for a replay.
+// never called here, but for a same-holder integrator's key lookup
+// (checkNew). created is false for a replay.
 func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r WithdrawalRequest) (storage.Transfer, bool, error) {
-	if err := s.checkNew(ctx, in, r); err != nil {
-		return storage.Transfer{}, false, err
-	}
 	provider, err := s.withdrawalProvider(ctx, in.ID)
 	if err != nil {
+		return storage.Transfer{}, false, err
+	}
+	if err := s.checkNew(ctx, in, r); err != nil {
 		return storage.Transfer{}, false, err
 	}
 	id, err := uuid.NewV7()
@@ -93,11 +95,17 @@ func (s *Service) withdrawalProvider(ctx context.Context, integratorID int64) (s
 
 // checkNew checks the recipient of a same-holder integrator's withdrawal
 // that is not a replay (a replay is answered as it was the first time,
-// whatever the key's holder has become). Other integrators' withdrawals
-// are not looked up: the provider refuses a key the DICT does not have, or
-// marks for fraud, when it sends, and the withdrawal fails with nothing
-// spent; a lookup on every create would put a provider round trip on the
-// create path.
+// whatever the key's holder has become, and looks nothing up). Other
+// integrators' withdrawals are not looked up: the provider refuses a key
+// the DICT does not have, or marks for fraud, when it sends, and the
+// withdrawal fails with nothing spent; a lookup on every create would put
+// a provider round trip on the create path.
+//
+// What would be refused anyway is refused before the lookup, so that no
+// lookup is made, or budget spent, for a withdrawal that could never be
+// made: an invalid request (refused by the surface's parser before this),
+// a route that takes no withdrawal (CreateWithdrawal), and a balance that
+// does not cover it.
 func (s *Service) checkNew(ctx context.Context, in storage.Integrator, r WithdrawalRequest) error {
 	if !in.SameHolder {
 		return nil
@@ -111,7 +119,26 @@ func (s *Service) checkNew(ctx context.Context, in storage.Integrator, r Withdra
 			return err
 		}
 	}
-	return s.checkRecipient(ctx, r.CreditParty)
+	if err := s.checkFunds(ctx, in, r); err != nil {
+		return err
+	}
+	return s.checkRecipient(ctx, in.ID, r.CreditParty)
+}
+
+// checkFunds refuses a withdrawal that the available balance does not
+// cover, as its reservation would, without reserving anything: the
+// reservation checks again, under the wallet's lock, when it is made.
+// Checked before the recipient is looked up, it keeps an account with an
+// empty wallet from asking the same-holder check who a key's holder is.
+func (s *Service) checkFunds(ctx context.Context, in storage.Integrator, r WithdrawalRequest) error {
+	w, err := s.store.Wallet(ctx, in.ID)
+	if err != nil {
+		return err
+	}
+	if need := r.Amount + in.CashOut.Compute(r.Amount); w.Available < need {
+		return &ledger.InsufficientFundsError{Account: ledger.Of(in.ID, ledger.Available), Balance: w.Available, Requested: need}
+	}
+	return nil
 }
 
 // fingerprint hashes the canonical JSON of a request.
