@@ -55,7 +55,8 @@ func TestV1Infractions(t *testing.T) {
 	}
 	e.call(http.MethodGet, "/api/v1/infractions?status=LOST", v1, nil).expect(t, http.StatusUnprocessableEntity)
 	e.call(http.MethodGet, "/api/v1/infractions/"+inf.String(), other, nil).expect(t, http.StatusNotFound)
-	if r := e.call(http.MethodGet, "/api/v1/balance", v1, nil).expect(t, http.StatusOK); r.get("blocked_balance") != "30.00" || r.get("available_balance") != "0.00" {
+	if r := e.call(http.MethodGet, "/api/v1/balance", v1, nil).expect(t, http.StatusOK); r.get("blocked_balance") != "30.00" || r.get("available_balance") != "0.00" ||
+		r.get("debt_balance") != "0.00" {
 		t.Fatalf("balance: %s", r.raw)
 	}
 	if r := e.call(http.MethodPost, "/api/v1/charges/pedido-disputado/refunds", v1, `{"amount": 1}`).expect(t, http.StatusUnprocessableEntity); r.str("code") != "infraction_open" {

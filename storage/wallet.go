@@ -124,3 +124,23 @@ func (db *DB) adjustWallet(ctx context.Context, integratorID int64, delta money.
 	})
 	return posted, err
 }
+
+// Debt is what one integrator owes the platform.
+type Debt struct {
+	IntegratorID int64       `json:"integrator_id"`
+	Name         string      `json:"name"`
+	Owed         money.Money `json:"owed"`
+}
+
+// Debts lists the integrators that owe the platform (what MED returns took
+// beyond what their infractions blocked, not yet recovered from their
+// cash-ins), the largest debt first.
+func (db *DB) Debts(ctx context.Context) ([]Debt, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT a.integrator_id, i.name, -a.balance FROM ledger_accounts a
+		JOIN integrators i ON i.id = a.integrator_id WHERE a.kind = 'debt' AND a.balance < 0 ORDER BY a.balance, a.integrator_id`)
+	debts, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Debt])
+	if err != nil {
+		return nil, fmt.Errorf("storage: debts: %w", err)
+	}
+	return debts, nil
+}

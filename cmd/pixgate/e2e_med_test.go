@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/providerclient/sandbox"
+	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 )
 
@@ -150,13 +151,28 @@ func TestE2EMedInfractions(t *testing.T) {
 	s.auditClean()
 }
 
-// An infraction on money already withdrawn blocks what is left; the rest
-// is its shortfall, shown to the integrator; no balance goes negative, and
-// the audit is clean.
+// An agreed MED of 100.00 on a charge of which 70.00 already left the
+// wallet: what was left (30.00) is blocked, the rest is the infraction's
+// shortfall, shown to the integrator, and no balance goes negative. Agreed,
+// the provider returns all 100.00 from PixGate's account: PixGate's MED
+// return moves 100.00, so the provider's float keeps equal to its balance,
+// and the 70.00 is the integrator's debt, shown in its balance and to the
+// operator, and paid from its next cash-in before anything is credited.
 func TestE2EMedShortfall(t *testing.T) {
 	s := newDevStack(t)
-	_, pix := s.paidCharge(100.00, "")
-	code, v := s.call(http.MethodPost, "/api/v1/withdrawals", map[string]any{"amount": 90, "creditParty": creditParty("fulano@example.com")})
+	op := s.operator()
+	difference := func() money.Money {
+		t.Helper()
+		var out struct{ Providers []floatView }
+		op.json(&out, "provider", "balance", "default")
+		if len(out.Providers) != 1 || out.Providers[0].Difference == nil {
+			t.Fatalf("provider balance: %+v", out)
+		}
+		return *out.Providers[0].Difference
+	}
+	before := difference()
+	id, pix := s.paidCharge(100.00, "") // 98.50 net
+	code, v := s.call(http.MethodPost, "/api/v1/withdrawals", map[string]any{"amount": 68, "creditParty": creditParty("fulano@example.com")})
 	if code != http.StatusCreated {
 		t.Fatalf("withdrawal: %d %v", code, v)
 	}
@@ -164,11 +180,40 @@ func TestE2EMedShortfall(t *testing.T) {
 	s.control(http.MethodPost, "/sandbox/charges/"+pix+"/infraction", map[string]any{"amount": 100})
 	s.eventually("the infraction arrived", 5*time.Second, func() bool { return len(s.infractions("OPEN")) == 1 })
 	inf := s.infractions("OPEN")[0]
-	if inf["blocked_amount"] != json.Number("8.00") || inf["shortfall"] != json.Number("92.00") {
+	if inf["blocked_amount"] != json.Number("30.00") || inf["shortfall"] != json.Number("70.00") {
 		t.Fatalf("infraction: %v", inf)
 	}
-	if w := s.wallet(); w.Available != 0 || w.Blocked != money.FromReais(8, 0) || w.Reserved != 0 {
+	if w := s.wallet(); w.Available != 0 || w.Blocked != money.FromReais(30, 0) || w.Reserved != 0 || w.Debt != 0 {
 		t.Fatalf("wallet: %+v", w)
+	}
+	s.auditClean()
+
+	if c, v := s.control(http.MethodPost, "/sandbox/infractions/"+inf["provider_id"].(string)+"/close", map[string]any{"result": "AGREED"}); c != http.StatusOK {
+		t.Fatalf("close: %d %v", c, v)
+	}
+	s.eventually("charge REFUNDED by the MED return", 10*time.Second, func() bool { return s.status("charges", id) == "REFUNDED" })
+	_, bal := s.call(http.MethodGet, "/api/v1/balance", nil)
+	if bal["debt_balance"] != json.Number("70.00") || bal["available_balance"] != json.Number("0.00") || bal["blocked_balance"] != json.Number("0.00") {
+		t.Fatalf("balance after the MED return: %v", bal)
+	}
+	s.conforms("/api/v1/balance")
+	if d := difference(); d != before {
+		t.Fatalf("the provider's balance less its float went from %s to %s: the float does not follow the money that left", before, d)
+	}
+	var debts struct{ Debts []storage.Debt }
+	op.json(&debts, "wallet", "debts")
+	if len(debts.Debts) != 1 || debts.Debts[0].IntegratorID != s.integratorID || debts.Debts[0].Owed != money.FromReais(70, 0) {
+		t.Fatalf("wallet debts: %+v", debts)
+	}
+	s.auditClean()
+
+	// The next cash-in, 50.00 (49.25 net), pays the debt first.
+	s.paidCharge(50.00, "")
+	if w := s.wallet(); w.Debt != money.FromReais(20, 75) || w.Available != 0 {
+		t.Fatalf("wallet after a cash-in: %+v, want 20.75 still owed and nothing available", w)
+	}
+	if d := difference(); d != before {
+		t.Fatalf("difference %s after the cash-in, want %s", d, before)
 	}
 	s.auditClean()
 }
