@@ -197,8 +197,13 @@ func TestProviderWebhookPerProvider(t *testing.T) {
 	} {
 		e.call(http.MethodPost, path, "", claim).expect(t, http.StatusNotFound)
 	}
-	if n := e.count(`SELECT count(*) FROM provider_events`); n != 1 {
-		t.Fatalf("events stored = %d, want the one claim once", n)
+	// b's two copies are one event; the default's copy of the same claim
+	// is its own (two providers' transaction ids are not one namespace).
+	if n := e.count(`SELECT count(*) FROM provider_events`); n != 2 {
+		t.Fatalf("events stored = %d, want the claim once per provider", n)
+	}
+	if n := e.count(`SELECT count(*) FROM provider_events WHERE provider = 'b'`); n != 1 {
+		t.Fatalf("events of b = %d, want 1", n)
 	}
 }
 
