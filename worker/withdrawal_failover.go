@@ -13,14 +13,15 @@ import (
 // provider it records (send: its number there, see
 // storage.ClaimWithdrawalSend), whether it
 // moves to the next provider of its integrator's route, and moves it: it returns the next provider, or ""
-// when it stays (sendErr then decides, as with one provider: a rejection
-// fails it, anything else is retried there).
+// when it stays (sendErr then decides, as with one provider: a proved
+// refusal fails it, anything else is retried there).
 //
 // A PIX sent twice cannot be taken back, so it moves only on proof that
-// the provider has no record of it (fleet.PayoutVerdict): an explicit
-// rejection; nothing sent (a refused connection, an open breaker, a full
-// bulkhead) on its first send there; or, after a later send that reached
-// nothing, a read by PixGate's id that answers not found. The move is
+// the provider has no record of it (fleet.PayoutVerdict): a refusal the
+// connector proved left nothing behind; nothing sent (a refused
+// connection, an open breaker, a full bulkhead) on its first send there;
+// or, after a later send that reached nothing, a read by PixGate's id that
+// the connector proves absent (providerclient.ErrProvedAbsent). The move is
 // recorded before the next send, and only if no provider accepted it
 // meanwhile, no other send began at its provider since this one and none
 // is still in flight there (a concurrent send, which may reach it).
