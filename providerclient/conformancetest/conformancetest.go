@@ -52,6 +52,7 @@ var (
 var scenarios = []scenario{
 	{"read by PixGate's id", transactions, readByID},
 	{"a bare 404 proves nothing", transactions, bare404},
+	{"a resend refused by a stranger proves nothing", transfers, strangerRefusal},
 	{"an answer lost, then resent", transactions, lostThenResent},
 	{"an answer lost, the resend refused and reads failing", transfers, refusedWhileReadsFail},
 	{"a genuine refusal leaves nothing", transfers, genuineRefusal},
@@ -159,6 +160,38 @@ func bare404(e *env, k providerclient.Kind) {
 			if k == providerclient.KindPayout && (fleet.PayoutVerdict(err, true) != fleet.Stay || fleet.PayoutVerdict(err, false) != fleet.Stay) {
 				t.Errorf("a send answered a bare 404 (%q): %v; the withdrawal must stay", b.body, err)
 			}
+		}
+	}
+	if n := e.made(k); n != 1 {
+		t.Fatalf("%d %s made, want 1", n, k)
+	}
+}
+
+// strangers are refusals no contract gives: a gateway's or a proxy's.
+var strangers = []rule{
+	{status: 403, contentType: "text/html", body: "<html><body><h1>403 Forbidden</h1></body></html>"},
+	{status: 400, contentType: "text/plain", body: "Bad Request"},
+	{status: 403, contentType: "application/json", body: `{"message": "Forbidden"}`},
+}
+
+// strangerRefusal: a transfer whose answer was lost is resent, and a
+// stranger on the way refuses the resend: that proves nothing about what
+// the provider holds (it holds the transfer).
+func strangerRefusal(e *env, k providerclient.Kind) {
+	t, ctx := e.t, e.t.Context()
+	x := e.txn(k)
+	e.lose(x)
+	held := e.held(x)
+	for _, r := range strangers {
+		r.on = e.face.routes[k].create
+		e.wire.answer(r)
+		pid, err := e.send(ctx, x)
+		e.wire.clear()
+		switch {
+		case err == nil && pid != held.TransactionID:
+			t.Errorf("a resend refused by a stranger (%d %q): answered %s, but the provider holds %s", r.status, r.body, pid, held.TransactionID)
+		case err != nil && (fleet.NothingHeld(err) || fleet.PayoutVerdict(err, false) != fleet.Stay):
+			t.Errorf("a resend refused by a stranger (%d %q): %v; want an error that proves nothing (the provider holds it)", r.status, r.body, err)
 		}
 	}
 	if n := e.made(k); n != 1 {
