@@ -54,7 +54,7 @@ var scenarios = []scenario{
 	{"a bare 404 proves nothing", transactions, bare404},
 	{"a resend refused by a stranger proves nothing", transfers, strangerRefusal},
 	{"an answer lost, then resent", transactions, lostThenResent},
-	{"an answer lost, the resend refused and reads failing", transfers, refusedWhileReadsFail},
+	{"an answer lost, the resend refused and reads failing", transactions, refusedWhileReadsFail},
 	{"a genuine refusal leaves nothing", transfers, genuineRefusal},
 	{"5xx on create", transactions, unavailableCreate},
 	{"reads failing", transactions, readsFailing},
