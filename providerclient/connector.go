@@ -88,6 +88,12 @@ type Capabilities struct {
 	// RefundNeedsEndToEndID: a refund names the charge by the end-to-end id
 	// of its payment (the BCB API Pix), not by the provider's charge id.
 	RefundNeedsEndToEndID bool
+	// ReadsByID: Read finds a charge, payout or refund by PixGate's id
+	// alone (a Ref with ID and no ProviderID, as before the provider's id
+	// is known), and the contract's own "no such transaction" answer to
+	// that read proves it absent (ErrProvedAbsent). Without it, such a read
+	// is refused and proves nothing.
+	ReadsByID bool
 
 	// Infractions: ReadInfraction works. InfractionNotifications: the
 	// provider notifies infractions as they open and close;

@@ -45,19 +45,32 @@ func (c *baseClient) CreateCharge(ctx context.Context, req ChargeRequest) (*Char
 }
 
 func (c *baseClient) CreatePayment(ctx context.Context, req PaymentRequest) (*Payment, error) {
+	out, _, err := c.createPayment(ctx, req)
+	return out, err
+}
+
+// createPayment is CreatePayment, with the provider's answer when it
+// failed: the connector judges what a refusal proves by it.
+func (c *baseClient) createPayment(ctx context.Context, req PaymentRequest) (*Payment, *providerclient.Answer, error) {
 	var out Payment
-	if err := c.call(ctx, opPayment, "/v2/pix/payment", req, &out); err != nil {
-		return nil, err
+	if res, err := c.do(ctx, opPayment, "/v2/pix/payment", req, &out); err != nil {
+		return nil, res, err
 	}
-	return &out, nil
+	return &out, nil, nil
 }
 
 func (c *baseClient) CreateRefund(ctx context.Context, req RefundRequest) (*Refund, error) {
+	out, _, err := c.createRefund(ctx, req)
+	return out, err
+}
+
+// createRefund is CreateRefund, with the provider's answer when it failed.
+func (c *baseClient) createRefund(ctx context.Context, req RefundRequest) (*Refund, *providerclient.Answer, error) {
 	var out Refund
-	if err := c.call(ctx, opRefund, "/v2/pix/refund", req, &out); err != nil {
-		return nil, err
+	if res, err := c.do(ctx, opRefund, "/v2/pix/refund", req, &out); err != nil {
+		return nil, res, err
 	}
-	return &out, nil
+	return &out, nil, nil
 }
 
 func (c *baseClient) ConsultTransaction(ctx context.Context, pixID string) (*Transaction, error) {
@@ -83,19 +96,25 @@ func (c *baseClient) Balance(ctx context.Context) (*Balance, error) {
 // call POSTs in as JSON with the bearer token and decodes a 2xx answer into
 // out. A 401 drops the token, fetches a new one and repeats the call once.
 func (c *baseClient) call(ctx context.Context, op, path string, in, out any) error {
+	_, err := c.do(ctx, op, path, in, out)
+	return err
+}
+
+// do is call, returning also the provider's answer when it is not 2xx.
+func (c *baseClient) do(ctx context.Context, op, path string, in, out any) (*providerclient.Answer, error) {
 	body, err := json.Marshal(in)
 	if err != nil {
-		return &providerclient.Error{Op: op, Kind: providerclient.ErrRejected, Message: "cannot encode the request", Err: err}
+		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrRejected, Message: "cannot encode the request", Err: err}
 	}
 	var res *providerclient.Answer
 	for attempt := 0; attempt < 2; attempt++ {
 		tok, err := c.tokens.Get(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if res, err = c.send(ctx, path, tok, body); err != nil {
 			err.(*providerclient.Error).Op = op
-			return err
+			return nil, err
 		}
 		if res.Status != http.StatusUnauthorized {
 			break
@@ -103,12 +122,12 @@ func (c *baseClient) call(ctx context.Context, op, path string, in, out any) err
 		c.tokens.Invalidate(tok)
 	}
 	if !res.OK() {
-		return failure(res, op)
+		return res, failure(res, op)
 	}
 	if err := json.Unmarshal(res.Body, out); err != nil {
-		return &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome, StatusCode: res.Status, Message: "unreadable answer", Err: err}
+		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome, StatusCode: res.Status, Message: "unreadable answer", Err: err}
 	}
-	return nil
+	return nil, nil
 }
 
 func (c *baseClient) send(ctx context.Context, path, token string, body []byte) (*providerclient.Answer, error) {

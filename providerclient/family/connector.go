@@ -2,6 +2,7 @@ package family
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -58,36 +59,46 @@ func (f *connector) CreateCharge(ctx context.Context, req providerclient.ChargeR
 }
 
 func (f *connector) SendPix(ctx context.Context, req providerclient.PayoutRequest) (*providerclient.Payout, error) {
-	out, err := f.c.CreatePayment(ctx, PaymentRequest{
+	out, res, err := f.base.createPayment(ctx, PaymentRequest{
 		Amount: req.Amount, ExternalID: req.ID, Description: req.Description, PostbackURL: req.NotifyURL,
 		CreditParty: CreditParty{Name: req.Recipient.Name, KeyType: req.Recipient.KeyType, Key: req.Recipient.Key, TaxID: req.Recipient.TaxID},
 	})
 	if err != nil {
-		return nil, refusedForGood(err)
+		return nil, refusedForGood(err, res)
 	}
 	return &providerclient.Payout{ProviderID: out.TransactionID, Status: status(out.Status, providerclient.StatusProcessing)}, nil
 }
 
 func (f *connector) Refund(ctx context.Context, req providerclient.RefundRequest) (*providerclient.Refund, error) {
-	out, err := f.c.CreateRefund(ctx, RefundRequest{
+	out, res, err := f.base.createRefund(ctx, RefundRequest{
 		PixID: req.Charge.ProviderID, Amount: req.Amount, Description: req.Description, ExternalID: req.ID, PostbackURL: req.NotifyURL,
 	})
 	if err != nil {
-		return nil, refusedForGood(err)
+		return nil, refusedForGood(err, res)
 	}
 	return &providerclient.Refund{ProviderID: out.TransactionID, Status: status(out.Status, providerclient.StatusProcessing)}, nil
 }
 
-// refusedForGood marks a refusal of a payment or a refund as leaving nothing behind:
-// the family's contract answers a repeated external_id with the payment
-// made the first time, never with a refusal, so a refusal (a 4xx) means
-// the provider holds nothing under PixGate's id. A 404 is not such a
-// refusal (a wrong path answers it too), and proves nothing.
-func refusedForGood(err error) error {
-	if errors.Is(err, providerclient.ErrRejected) && !errors.Is(err, providerclient.ErrNotFound) {
+// refusedForGood marks the family's own refusal of a payment or a refund
+// (res, the answer to it) as leaving nothing behind: the contract answers a
+// repeated external_id with the payment made the first time, never with a
+// refusal, so its refusal (a 4xx in its error shape, whose statusCode is
+// the answer's status) means the provider holds nothing under PixGate's
+// id. A 404 proves nothing (a wrong path answers it too), nor does a 4xx
+// in another shape: a proxy's or a gateway's, which never reached a
+// provider that may hold an earlier try.
+func refusedForGood(err error, res *providerclient.Answer) error {
+	if errors.Is(err, providerclient.ErrRejected) && !errors.Is(err, providerclient.ErrNotFound) && ownRefusal(res) {
 		return providerclient.Absent(err)
 	}
 	return err
+}
+
+// ownRefusal reports whether res is an answer in the family's error shape,
+// {"statusCode": n, "message": "..."} with n its own status.
+func ownRefusal(res *providerclient.Answer) bool {
+	var e contract.Error
+	return res != nil && json.Unmarshal(res.Body, &e) == nil && e.StatusCode == res.Status
 }
 
 // Read reads a transaction by its transactionId. The family reads nothing

@@ -28,13 +28,26 @@ func (c *connector) CreateCharge(ctx context.Context, req providerclient.ChargeR
 		if !errors.Is(err, providerclient.ErrRejected) || errors.Is(err, providerclient.ErrNotFound) {
 			return nil, err
 		}
-		// The correlationID is PixGate's: a charge already under it is this
-		// one, created by an earlier try whose answer was lost.
-		var again wooviapi.ChargeAnswer
-		if rerr := c.get(ctx, "/api/v1/charge/"+escape(req.ID), &again); rerr != nil || again.Charge.Value != in.Value {
+		// Refused, maybe because a charge under this correlationID (PixGate's)
+		// exists, created by an earlier try whose answer was lost: read it
+		// back. One for the same value is this one; one for another value
+		// keeps the refusal; a read that fails leaves the outcome unknown,
+		// never a refusal to act on.
+		refusal := err
+		again, err := providerclient.AfterRefusal(ctx, refusal, func(ctx context.Context) (*wooviapi.ChargeAnswer, error) {
+			var a wooviapi.ChargeAnswer
+			if err := c.get(ctx, "/api/v1/charge/"+escape(req.ID), &a); err != nil {
+				return nil, err
+			}
+			return &a, nil
+		})
+		if err != nil {
 			return nil, err
 		}
-		ans = again
+		if again.Charge.Value != in.Value {
+			return nil, refusal
+		}
+		ans = *again
 	}
 	ch := ans.Charge
 	if ch.BrCode == "" {

@@ -72,7 +72,7 @@ func (c *connector) Kind() string { return providerclient.KindWoovi }
 
 func (c *connector) Capabilities() providerclient.Capabilities {
 	return providerclient.Capabilities{Charges: true, Payouts: true, Refunds: true, Reads: true, Balance: true,
-		Notifications: true, SignedNotifications: c.key != nil, Statement: true}
+		Notifications: true, SignedNotifications: c.key != nil, ReadsByID: true, Statement: true}
 }
 
 // call sends in (nil: no body) with the AppID and returns the answer.
