@@ -31,10 +31,14 @@ image:
 # connections (storagetest.ProcessConns), so the suite holds at most
 # 16 x TESTP (README, Tests).
 TESTP ?= 2
+# Each test package's bound (go test -timeout). The slowest package,
+# cmd/pixgate, starts a pixgate dev stack per test: 4-5 minutes on a quiet
+# two-core machine, up to twice that on a busy one.
+TESTTIMEOUT ?= 15m
 
 ## test: formatting, vet, then every test with the race detector
 test: services check clienttools
-	$(GO) test -race -count=1 -p $(TESTP) -timeout 8m $(PKGS)
+	$(GO) test -race -count=1 -p $(TESTP) -timeout $(TESTTIMEOUT) $(PKGS)
 
 ## check: gofmt and go vet (the SDK module too)
 check:
