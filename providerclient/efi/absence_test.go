@@ -2,10 +2,13 @@ package efi_test
 
 import (
 	"errors"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/efi"
 	"github.com/pixgate/pixgate/providerclient/fleet"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 )
@@ -77,5 +80,50 @@ func TestRefusedSendIsProvedAbsent(t *testing.T) {
 	_, err := e.conn.SendPix(t.Context(), sendTo("inexistente@example.com"))
 	if !errors.Is(err, providerclient.ErrRejected) || !fleet.NothingHeld(err) {
 		t.Fatalf("send to a key the DICT does not have: %v, want a refusal proved to leave nothing", err)
+	}
+}
+
+// failingReads answers 503 to every GET, as a provider whose reads fail.
+type failingReads struct{ next http.RoundTripper }
+
+func (f failingReads) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodGet {
+		return &http.Response{StatusCode: http.StatusServiceUnavailable, Body: io.NopCloser(strings.NewReader(`{}`)),
+			Header: http.Header{"Content-Type": {"application/json"}}, Request: r}, nil
+	}
+	return f.next.RoundTrip(r)
+}
+
+// A charge created again under its txid (a retry after a lost answer)
+// that Efí refuses because the charge is no longer ATIVA (paid
+// meanwhile), whose read-back fails, is an unknown outcome, never a
+// refusal on which PixGate would fail a charge the payer paid.
+func TestRefusedChargeRepeatIsNeverFinalUnread(t *testing.T) {
+	ctx := t.Context()
+	e := newEnv(t, sandbox.Config{})
+	req := providerclient.ChargeRequest{ID: newID(), Amount: 1500}
+	ch, err := e.conn.CreateCharge(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.sb.PayCharge(ch.ProviderID, sandbox.Payer{}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := e.config()
+	tlsCfg, err := cfg.TLS.ClientConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	base.TLSClientConfig = tlsCfg
+	cfg.HTTPClient = &http.Client{Transport: failingReads{next: base}}
+	conn, err := efi.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = conn.CreateCharge(ctx, req)
+	if errors.Is(err, providerclient.ErrRejected) || !errors.Is(err, providerclient.ErrUnknownOutcome) ||
+		fleet.ChargeVerdict(err) != fleet.ReadFirst {
+		t.Fatalf("repeat of a paid charge, reads failing: %v, want an unknown outcome", err)
 	}
 }

@@ -93,16 +93,23 @@ func (c *connector) CreateCharge(ctx context.Context, req providerclient.ChargeR
 	}
 	var cob bcbpix.Cob
 	if err := decode(op, res, &cob); err != nil {
-		if !errors.Is(err, providerclient.ErrRejected) || errors.Is(err, providerclient.ErrNotFound) {
+		if !errors.Is(err, providerclient.ErrRejected) {
 			return nil, err
 		}
 		// The txid is PixGate's: a charge already under it is this one,
-		// created by an earlier try whose answer was lost.
-		if existing, rerr := c.getCob(ctx, txid); rerr == nil && existing.Valor.Original == in.Valor.Original {
-			cob = *existing
-		} else {
+		// created by an earlier try whose answer was lost; one that cannot
+		// be read back is an unknown outcome, never a refusal.
+		existing, err := providerclient.AfterRefusal(ctx, err, func(ctx context.Context) (*bcbpix.Cob, error) {
+			return c.getCob(ctx, txid)
+		})
+		if err != nil {
 			return nil, err
 		}
+		if existing.Valor.Original != in.Valor.Original {
+			return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrRejected, StatusCode: res.Status,
+				Message: "a charge of another amount already has this txid"}
+		}
+		cob = *existing
 	}
 	if cob.PixCopiaECola == "" {
 		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome, StatusCode: res.Status,
