@@ -20,18 +20,7 @@ func (s *Sandbox) handleInfractions(w http.ResponseWriter, r *http.Request) {
 	if since.IsZero() {
 		v.add("since", "must be a date, YYYY-MM-DD HH:MM:SS")
 	}
-	if req.Page == 0 {
-		req.Page = 1
-	}
-	if req.Page < 0 {
-		v.add("page", "must be 1 or more")
-	}
-	if req.PerPage == 0 {
-		req.PerPage = contract.InfractionsPerPage
-	}
-	if req.PerPage < 0 || req.PerPage > contract.InfractionsMaxPerPage {
-		v.add("per_page", "must be from 1 to 500")
-	}
+	req.Page, req.PerPage = v.paging(req.Page, req.PerPage, contract.InfractionsPerPage, contract.InfractionsMaxPerPage)
 	if v.failed() {
 		v.write(w)
 		return

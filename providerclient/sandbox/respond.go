@@ -141,3 +141,21 @@ func (v *validation) url(field, s string) {
 	}
 	v.maxLen(field, s, 2048)
 }
+
+// paging checks a family list's page (from 1; 0 is 1) and per_page (0 is
+// def, at most max), naming what is wrong in v, and returns them.
+func (v *validation) paging(page, perPage, def, most int) (int, int) {
+	if page == 0 {
+		page = 1
+	}
+	if page < 0 {
+		v.add("page", "must be 1 or more")
+	}
+	if perPage == 0 {
+		perPage = def
+	}
+	if perPage < 0 || perPage > most {
+		v.add("per_page", fmt.Sprintf("must be from 1 to %d", most))
+	}
+	return page, perPage
+}

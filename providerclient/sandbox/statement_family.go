@@ -19,18 +19,7 @@ func (s *Sandbox) handleStatement(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		v.add("date", "must be a day, YYYY-MM-DD")
 	}
-	if req.Page == 0 {
-		req.Page = 1
-	}
-	if req.Page < 0 {
-		v.add("page", "must be 1 or more")
-	}
-	if req.PerPage == 0 {
-		req.PerPage = contract.StatementPerPage
-	}
-	if req.PerPage < 0 || req.PerPage > contract.StatementMaxPerPage {
-		v.add("per_page", "must be from 1 to 1000")
-	}
+	req.Page, req.PerPage = v.paging(req.Page, req.PerPage, contract.StatementPerPage, contract.StatementMaxPerPage)
 	if v.failed() {
 		v.write(w)
 		return
