@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pixgate/pixgate/storage/money"
 )
 
 // The provider audit (worker/provideraudit) reads PixGate's transfers
@@ -85,4 +87,30 @@ func (db *DB) EachTransferCompleted(ctx context.Context, from, to time.Time, eac
 		return fmt.Errorf("storage: completed transfers: %w", err)
 	}
 	return nil
+}
+
+// AmountAdjustments returns, for each of ids that has any, what operators
+// booked onto its provider's float in resolving reconciliation exceptions
+// of its amount (reconciliation resolve --post-adjustment of an
+// amount_mismatch): the money the provider moved for it beyond what the
+// record does, as the reconciliation's delta counts it (negative: more
+// left the provider).
+func (db *DB) AmountAdjustments(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]money.Money, error) {
+	out := map[uuid.UUID]money.Money{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, _ := db.pool.Query(ctx, `SELECT record_id, sum(adjusted) FROM reconciliation_items
+		WHERE record_id = ANY($1) AND kind = 'amount_mismatch' AND adjusted <> 0 GROUP BY record_id`, ids)
+	var (
+		id       uuid.UUID
+		adjusted money.Money
+	)
+	if _, err := pgx.ForEachRow(rows, []any{&id, &adjusted}, func() error {
+		out[id] = adjusted
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("storage: amount adjustments: %w", err)
+	}
+	return out, nil
 }

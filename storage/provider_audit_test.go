@@ -14,8 +14,9 @@ import (
 
 // The provider audit's reads: the transfers of every kind that statement
 // lines name, by PixGate's id, by end-to-end id, or by the provider's own
-// id at that provider alone, each once; and the transfers completed over
-// a span, of every kind, and no other.
+// id at that provider alone, each once; what reconciliation booked of a
+// record's amount; and the transfers completed over a span, of every
+// kind, and no other.
 func TestProviderAuditReads(t *testing.T) {
 	db := storagetest.NewDB(t)
 	ctx := context.Background()
@@ -100,6 +101,22 @@ func TestProviderAuditReads(t *testing.T) {
 		if got := named(tc.provider, tc.ids, tc.e2es, tc.pixes); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
+	}
+
+	// What resolutions of reconciliation exceptions of a record's amount
+	// booked, and nothing else.
+	if _, err := db.Pool().Exec(ctx, `WITH run AS (
+			INSERT INTO reconciliation_runs (provider, day, trigger, status, started_at, grace_until)
+			VALUES ('a', current_date, 'operator', 'done', now(), now()) RETURNING id)
+		INSERT INTO reconciliation_items (id, provider, day, item_key, run_id, kind, status, record_id, delta, adjusted, resolved_at)
+		SELECT gen_random_uuid(), 'a', current_date, k, run.id, kind, 'resolved', rec, d, d, now()
+		FROM run, (VALUES ('k1', 'amount_mismatch', $1::uuid, -5), ('k2', 'duplicate_at_provider', $1::uuid, -2500),
+			('k3', 'amount_mismatch', $2::uuid, 0)) v (k, kind, rec, d)`, w1.ID, r); err != nil {
+		t.Fatal(err)
+	}
+	adjusted, err := db.AmountAdjustments(ctx, []uuid.UUID{w1.ID, r, w3.ID})
+	if err != nil || len(adjusted) != 1 || adjusted[w1.ID] != -5 {
+		t.Errorf("amount adjustments %v, %v; want w1's -0.05 alone", adjusted, err)
 	}
 
 	completed := func(from, to time.Time) (got []uuid.UUID) {

@@ -75,6 +75,9 @@ type Records interface {
 	// EachTransferCompleted calls each with every transfer completed in
 	// [from, to).
 	EachTransferCompleted(ctx context.Context, from, to time.Time, each func(storage.Transfer) error) error
+	// AmountAdjustments is, for each of ids, what resolved reconciliation
+	// exceptions of its amount booked onto its provider's float.
+	AmountAdjustments(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]money.Money, error)
 }
 
 // Config says what the audit reads. Zero durations get the defaults.

@@ -25,7 +25,7 @@ import (
 type fakeRecords struct {
 	floats    map[string]money.Money
 	transfers []storage.Transfer
-	lookups   int // TransfersByStatementRefs calls
+	adjusted  map[uuid.UUID]money.Money
 }
 
 func (f *fakeRecords) FloatBalances(context.Context) (map[string]money.Money, error) {
@@ -33,12 +33,21 @@ func (f *fakeRecords) FloatBalances(context.Context) (map[string]money.Money, er
 }
 
 func (f *fakeRecords) TransfersByStatementRefs(_ context.Context, provider string, ids []uuid.UUID, e2es, pixIDs []string) ([]storage.Transfer, error) {
-	f.lookups++
 	var out []storage.Transfer
 	for _, t := range f.transfers {
 		if slices.Contains(ids, t.ID) || (t.EndToEndID != nil && slices.Contains(e2es, *t.EndToEndID)) ||
 			(t.PixID != nil && t.Provider == provider && slices.Contains(pixIDs, *t.PixID)) {
 			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeRecords) AmountAdjustments(_ context.Context, ids []uuid.UUID) (map[uuid.UUID]money.Money, error) {
+	out := map[uuid.UUID]money.Money{}
+	for _, id := range ids {
+		if v, ok := f.adjusted[id]; ok {
+			out[id] = v
 		}
 	}
 	return out, nil
@@ -103,7 +112,9 @@ var (
 	now   = until.Start().Add(12 * time.Hour)
 )
 
-func at(day providerclient.Day, hour int) time.Time { return day.Start().Add(time.Duration(hour) * time.Hour) }
+func at(day providerclient.Day, hour int) time.Time {
+	return day.Start().Add(time.Duration(hour) * time.Hour)
+}
 
 var yesterday = providerclient.Day{Year: 2026, Month: time.March, Day: 9}
 
@@ -114,6 +125,8 @@ type record struct {
 	status   storage.TransferStatus
 	finished time.Time // COMPLETED's
 	pix, e2e string
+	// adjusted is what reconciliation resolutions of its amount booked.
+	adjusted money.Money
 }
 
 func (r record) transfer(id uuid.UUID) storage.Transfer {
@@ -173,10 +186,13 @@ type world struct {
 func (w world) run(t *testing.T, cfg Config) (Report, []uuid.UUID) {
 	t.Helper()
 	ids := make([]uuid.UUID, len(w.records))
-	recs := &fakeRecords{floats: map[string]money.Money{"a": 1000, "b": 2000}}
+	recs := &fakeRecords{floats: map[string]money.Money{"a": 1000, "b": 2000}, adjusted: map[uuid.UUID]money.Money{}}
 	for i, r := range w.records {
 		ids[i] = uuid.Must(uuid.NewV7())
 		recs.transfers = append(recs.transfers, r.transfer(ids[i]))
+		if r.adjusted != 0 {
+			recs.adjusted[ids[i]] = r.adjusted
+		}
 	}
 	books := map[string]*fakeBooks{"a": {}, "b": {}}
 	for name, b := range w.providers {
@@ -282,7 +298,7 @@ func TestProviderAuditFindings(t *testing.T) {
 				lines: []line{{provider: "a", amount: 500, ext: dashed}, {provider: "a", day: until, amount: 500, ext: dashed}}},
 			want: []string{"paid_twice a #0"}},
 		{name: "failed_but_paid: PixGate failed it, the provider settled it",
-			w: world{records: w(record{provider: "a", amount: 500, status: storage.TransferFailed}), lines: []line{{provider: "a", amount: 500, ext: dashed}}},
+			w:    world{records: w(record{provider: "a", amount: 500, status: storage.TransferFailed}), lines: []line{{provider: "a", amount: 500, ext: dashed}}},
 			want: []string{"failed_but_paid a #0"}},
 		{name: "completed_but_unpaid: completed yesterday, in no statement",
 			w:    world{records: w(record{provider: "a", amount: 500}, record{provider: "b", amount: 700, finished: at(since, 12)})},
@@ -300,13 +316,13 @@ func TestProviderAuditFindings(t *testing.T) {
 			w: world{records: w(record{provider: "a", amount: 500, finished: yesterday.End().Add(-time.Minute)}),
 				lines: []line{{provider: "a", day: until, amount: 500, ext: dashed}}}},
 		{name: "paid_elsewhere: PixGate records it at a (in flight), b settled it",
-			w: world{records: w(record{provider: "a", amount: 500, status: storage.TransferProcessing}), lines: []line{{provider: "b", amount: 500, ext: hexed}}},
+			w:    world{records: w(record{provider: "a", amount: 500, status: storage.TransferProcessing}), lines: []line{{provider: "b", amount: 500, ext: hexed}}},
 			want: []string{"paid_elsewhere a #0"}},
 		{name: "paid_elsewhere and failed_but_paid: PixGate failed it at a, b settled it",
-			w: world{records: w(record{provider: "a", amount: 500, status: storage.TransferFailed}), lines: []line{{provider: "b", amount: 500, ext: hexed}}},
+			w:    world{records: w(record{provider: "a", amount: 500, status: storage.TransferFailed}), lines: []line{{provider: "b", amount: 500, ext: hexed}}},
 			want: []string{"failed_but_paid a #0", "paid_elsewhere a #0"}},
 		{name: "amount_mismatch: a withdrawal settled for another amount",
-			w: world{records: w(record{provider: "a", amount: 500}), lines: []line{{provider: "a", amount: 501, ext: dashed}}},
+			w:    world{records: w(record{provider: "a", amount: 500}), lines: []line{{provider: "a", amount: 501, ext: dashed}}},
 			want: []string{"amount_mismatch a #0"}},
 		{name: "amount_mismatch: a MED return the provider paid for more than PixGate's moves",
 			w: world{records: w(record{kind: storage.KindMedReturn, provider: "a", amount: 9850, pix: "ret-1"}),
@@ -315,6 +331,13 @@ func TestProviderAuditFindings(t *testing.T) {
 		{name: "a provider's own id names a record at that provider alone",
 			w: world{records: w(record{provider: "a", amount: 500, pix: "tx-1", status: storage.TransferProcessing}),
 				lines: []line{{provider: "b", amount: 500, providerID: "tx-1"}}}},
+		{name: "amount_mismatch: none once reconciliation booked what the MED return's provider paid beyond it",
+			w: world{records: w(record{kind: storage.KindMedReturn, provider: "a", amount: 9850, pix: "ret-1", adjusted: -150}),
+				lines: []line{{provider: "a", kind: providerclient.KindMedReturn, amount: 10000, providerID: "ret-1"}}}},
+		{name: "amount_mismatch: what reconciliation booked of it, and no more",
+			w: world{records: w(record{kind: storage.KindMedReturn, provider: "a", amount: 9850, pix: "ret-1", adjusted: -100}),
+				lines: []line{{provider: "a", kind: providerclient.KindMedReturn, amount: 10000, providerID: "ret-1"}}},
+			want: []string{"amount_mismatch a #0"}},
 		{name: "a provider's own id names a record at that provider alone, even one another line of it named",
 			w: world{records: w(record{provider: "a", amount: 500, pix: "tx-1", status: storage.TransferProcessing}),
 				lines: []line{{provider: "b", amount: 500, ext: hexed}, {provider: "b", amount: 500, providerID: "tx-1"}}},
@@ -339,10 +362,10 @@ func TestProviderAuditFindings(t *testing.T) {
 			cfg:  Config{SettleWait: 20 * time.Millisecond},
 			want: []string{"provider_unreadable b"}},
 		{name: "provider_unreadable: no statement, so nothing is judged absent",
-			w: world{records: w(record{provider: "a", amount: 500}), providers: map[string]*fakeBooks{"b": {noStatement: true}}},
+			w:    world{records: w(record{provider: "a", amount: 500}), providers: map[string]*fakeBooks{"b": {noStatement: true}}},
 			want: []string{"provider_unreadable b"}},
 		{name: "provider_unreadable: a statement that fails, so nothing is judged absent",
-			w: world{records: w(record{provider: "a", amount: 500}), providers: map[string]*fakeBooks{"b": {statementErr: errors.New("timeout")}}},
+			w:    world{records: w(record{provider: "a", amount: 500}), providers: map[string]*fakeBooks{"b": {statementErr: errors.New("timeout")}}},
 			want: []string{"provider_unreadable b"}},
 		{name: "provider_unreadable: a connector not built; what the others show is still judged",
 			w: world{records: w(record{provider: "a", amount: 500}, record{provider: "a", amount: 700, status: storage.TransferFailed}),
@@ -369,7 +392,7 @@ func TestProviderAuditFindings(t *testing.T) {
 // moves and what each provider settled.
 func TestProviderAuditFindingsNameRecordProvidersAndAmounts(t *testing.T) {
 	r, ids := world{records: []record{{provider: "a", amount: 500}},
-		lines: []line{{provider: "a", amount: 500, ext: dashed}, {provider: "b", amount: 550, ext: hexed, providerID: "b-77"}},
+		lines:    []line{{provider: "a", amount: 500, ext: dashed}, {provider: "b", amount: 550, ext: hexed, providerID: "b-77"}},
 		balances: map[string][]money.Money{"b": {1450}}}.run(t, Config{})
 	var twice, float *Finding
 	for i, f := range r.Findings {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/worker/statements"
 )
 
@@ -55,12 +56,20 @@ func (a *audit) transfers(ctx context.Context, providers []Provider, allOpen boo
 	r.Lines, r.Matched = m.lines, m.matchedLines
 
 	ids := make([]uuid.UUID, 0, len(m.byID))
-	for id := range m.byID {
+	var odd []uuid.UUID // records some line settled for another amount
+	for id, rec := range m.byID {
 		ids = append(ids, id)
+		if slices.ContainsFunc(rec.paid, func(s Settlement) bool { return s.Amount != rec.t.Amount }) {
+			odd = append(odd, id)
+		}
+	}
+	adjusted, err := a.records.AmountAdjustments(ctx, odd)
+	if err != nil {
+		return err
 	}
 	slices.SortFunc(ids, func(x, y uuid.UUID) int { return bytes.Compare(x[:], y[:]) })
 	for _, id := range ids {
-		r.Findings = append(r.Findings, judge(m.byID[id])...)
+		r.Findings = append(r.Findings, judge(m.byID[id], adjusted[id])...)
 	}
 
 	r.AbsenceJudged = whole
@@ -214,8 +223,10 @@ func (m *matcher) match(ctx context.Context, provider string, lines []storage.St
 	return nil
 }
 
-// judge is what the settlements of a record say about it.
-func judge(rec *matched) []Finding {
+// judge is what the settlements of a record say about it. adjusted is
+// what reconciliation resolutions booked onto the float for its amount
+// (AmountAdjustments): the record moves its amount less that.
+func judge(rec *matched, adjusted money.Money) []Finding {
 	t := rec.t
 	var out []Finding
 	if len(rec.paid) > 1 {
@@ -231,7 +242,7 @@ func judge(rec *matched) []Finding {
 		if s.Provider != t.Provider {
 			elsewhere = append(elsewhere, s)
 		}
-		if s.Amount != t.Amount {
+		if s.Amount != t.Amount-adjusted {
 			wrong = append(wrong, s)
 		}
 	}
@@ -240,8 +251,12 @@ func judge(rec *matched) []Finding {
 			fmt.Sprintf("%s: PixGate records it at %s, yet it settled at another provider: %s", describe(t), t.Provider, settlements(elsewhere))))
 	}
 	if len(wrong) > 0 {
+		moves := t.Amount.String()
+		if adjusted != 0 {
+			moves = fmt.Sprintf("%s (%s, and %s booked by reconciliation)", t.Amount-adjusted, t.Amount, -adjusted)
+		}
 		out = append(out, transferFinding(AmountMismatch, rec, wrong,
-			fmt.Sprintf("%s: PixGate's record moves %s, the provider settled another amount: %s", describe(t), t.Amount, settlements(wrong))))
+			fmt.Sprintf("%s: PixGate's record moves %s, the provider settled another amount: %s", describe(t), moves, settlements(wrong))))
 	}
 	return out
 }
