@@ -32,7 +32,7 @@ func (a *audit) transfers(ctx context.Context, providers []Provider, allOpen boo
 	for _, p := range providers {
 		if !p.Books.Capabilities().Statement {
 			r.Findings = append(r.Findings, unreadable(p.Name, statements.ErrNoStatement.Error()+
-				" (its contract has none; a family provider serves PixGate's only with PIXGATE_PROVIDER_EXTENSIONS=true)"+
+				" (its contract has none; of the family's, only the default provider with PIXGATE_PROVIDER_EXTENSIONS=true serves PixGate's)"+
 				": its transfers are judged on the other providers' statements alone, and no transfer is judged absent"))
 			whole = false
 			continue
