@@ -298,3 +298,26 @@ func TestE2EAuditProvidersMedReturnShortfall(t *testing.T) {
 		t.Fatalf("after the resolution: exit %d, %+v", code, v.Providers.Findings)
 	}
 }
+
+// The provider audit's flags are refused, naming the flag, when they are
+// not of --providers or name days it cannot read; nothing is read.
+func TestAuditProvidersFlagRefusals(t *testing.T) {
+	p := newPixgate(t)
+	today := providerclient.DayOf(time.Now())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--since", "yesterday"}, "--since reads the providers' books: it goes with --providers"},
+		{[]string{"--settle-wait", "1m"}, "--settle-wait reads the providers' books"},
+		{[]string{"--providers", "--since", "someday"}, "--since"},
+		{[]string{"--providers", "--until", today.AddDays(1).String()}, "is a day to come"},
+		{[]string{"--providers", "--since", "today", "--until", "yesterday"}, "is after --until"},
+		{[]string{"--providers", "--settle-wait=-1s"}, "--settle-wait"},
+	} {
+		code, out, errs := p.run(append([]string{"audit"}, tc.args...)...)
+		if code == 0 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("audit %v: exit %d, stdout %q, stderr %q; want a refusal saying %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}
