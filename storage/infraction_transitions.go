@@ -112,7 +112,7 @@ type InfractionClosing struct {
 	Status   InfractionStatus // AGREED, DISAGREED or CANCELLED
 	Analysis string
 	// MedReturnID is the id (a UUIDv7) of the MED return an agreed
-	// infraction that blocked money creates, and Outbox the messages that
+	// infraction creates when the provider returns anything, and Outbox the messages that
 	// create asks for (its send), written with it.
 	MedReturnID uuid.UUID
 	Outbox      []OutboxMessage

@@ -70,8 +70,8 @@ type Infraction struct {
 	Defense          *string
 	DefendedAt       *time.Time
 	DefenseForwarded bool
-	// MedReturnID is the MED return of an agreed infraction that blocked
-	// money.
+	// MedReturnID is the MED return of an agreed infraction: what the
+	// provider returned to the payer.
 	MedReturnID *uuid.UUID
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
