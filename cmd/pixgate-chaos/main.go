@@ -85,16 +85,24 @@ func scenarioNames() string {
 	return strings.Join(names, ", ")
 }
 
-func run(ctx context.Context, o options) (bool, error) {
+// prepare checks the binary is there and empties the log directory of a
+// previous run's logs (processes started again append).
+func prepare(o options) error {
 	if _, err := os.Stat(o.bin); err != nil {
-		return false, fmt.Errorf("%s: build it first (make build): %w", o.bin, err)
+		return fmt.Errorf("%s: build it first (make build): %w", o.bin, err)
 	}
 	if err := os.MkdirAll(o.logDir, 0o755); err != nil {
-		return false, err
+		return err
 	}
-	// Each run's logs start empty (processes started again append).
 	for _, name := range []string{"postgres", "provider-postgres", "redis", "sandbox", "sandbox-b", "api-1", "api-2", "worker-1", "worker-2"} {
 		_ = os.Remove(filepath.Join(o.logDir, name+".log"))
+	}
+	return nil
+}
+
+func run(ctx context.Context, o options) (bool, error) {
+	if err := prepare(o); err != nil {
+		return false, err
 	}
 	begin := time.Now()
 	c, err := startCluster(ctx, o)
@@ -115,7 +123,7 @@ func run(ctx context.Context, o options) (bool, error) {
 		ledgerOK = ledgerOK && ok
 	}
 	sb := sbs[0] // the faults' target
-	ins, err := setupIntegrators(ctx, c)
+	ins, err := setupIntegrators(ctx, c, integratorSpecs)
 	if err != nil {
 		return false, err
 	}
@@ -167,7 +175,7 @@ func run(ctx context.Context, o options) (bool, error) {
 		return false, err
 	}
 	stepf("draining (at most %v)", o.drainBound)
-	took, left := drain(ctx, c, o.drainBound)
+	took, left := drain(ctx, c, o.drainBound, nonFinalSQL)
 	stepf("drained in %s, %d left moving", seconds(took), left)
 	return report(ctx, c, l, o, runs, reportRun{begin: begin, drain: took, left: left, ledger: ledgerOK, floatsAtStart: floatsAtStart})
 }
