@@ -13,7 +13,7 @@ SDK     := api/sdk
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build image test check lint fuzz bench bench-reconcile chaos services clienttools migrate docs clean
+.PHONY: run build image test check lint fuzz bench bench-reconcile chaos soak services clienttools migrate docs clean
 
 ## run: the whole service here (API, workers, sandbox provider), demo credentials printed
 run: build services
@@ -115,6 +115,16 @@ bench-reconcile: services
 ## chaos: PixGate as deployed (its own Postgres and Redis, two sandboxes of two contracts, 2 api, 2 workers) under load and one fault after another, checked; the table in docs/reliability.md
 chaos: build
 	$(GO) run ./cmd/pixgate-chaos -bin $(BIN) -out docs/reliability.md
+
+# The randomized run: SOAK_OPS operations at SOAK_RATE a second, drawn from a
+# new seed, or from SEED=N to run a plan again (the seed is printed at the
+# start and in the report).
+SOAK_OPS  ?= 100000
+SOAK_RATE ?= 50
+
+## soak: the chaos run's deployment with a third provider (woovi) under operations, faults and route changes drawn from a seed, checked against the sandboxes' ledgers; its section of docs/reliability.md
+soak: build
+	$(GO) run ./cmd/pixgate-chaos -soak$(if $(SEED), -seed $(SEED)) -ops $(SOAK_OPS) -rate $(SOAK_RATE) -bin $(BIN) -out docs/reliability.md
 
 ## services: make sure Postgres and Redis answer (start them if installed here)
 services:

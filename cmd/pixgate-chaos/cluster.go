@@ -16,11 +16,11 @@ import (
 )
 
 // cluster is the deployment under test: its own Postgres cluster and Redis
-// server, two sandbox providers of different contracts with a Postgres
-// cluster of their own (a provider's records are not in PixGate's
-// database), two API and two worker processes of the given binary, the
-// balancer in front of the APIs for the providers' notifications, and the
-// integrators' postback receiver.
+// server, two sandbox providers of different contracts (three in the
+// randomized run) with a Postgres cluster of their own (a provider's
+// records are not in PixGate's database), two API and two worker
+// processes of the given binary, the balancer in front of the APIs for
+// the providers' notifications, and the integrators' postback receiver.
 type cluster struct {
 	bin, logDir string
 	pg          *stack.Postgres
@@ -32,6 +32,9 @@ type cluster struct {
 	second      *stack.Proc // sandbox b (secondsandbox.go)
 	secondURL   string      // its control endpoints
 	secondDir   string      // its certificates and client secret
+	third       *stack.Proc // sandbox c, the randomized run's (thirdsandbox.go)
+	thirdURL    string      // its API and control endpoints
+	thirdDir    string      // its webhook key and client secret
 	publicURL   string      // the balancer, as the providers reach PixGate
 	hookToken   string      // PIXGATE_PROVIDER_WEBHOOK_TOKEN
 	integrators []int64     // PixGate's ids of the driven integrators
@@ -69,7 +72,7 @@ func startCluster(ctx context.Context, o options) (*cluster, error) {
 	if c.redis, err = stack.StartRedis(ctx, o.logDir); err != nil {
 		return c, err
 	}
-	addrs, err := stack.FreeAddrs(11)
+	addrs, err := stack.FreeAddrs(12)
 	if err != nil {
 		return c, err
 	}
@@ -102,7 +105,11 @@ func startCluster(ctx context.Context, o options) (*cluster, error) {
 		"PIXGATE_PROVIDER_WEBHOOK_TOKEN="+c.hookToken,
 		"PIXGATE_LOG_LEVEL="+o.logLevel,
 	)
-	c.env = append(append(c.env, runSettings...), o.env...)
+	c.env = append(c.env, runSettings...)
+	if o.soak {
+		c.env = append(c.env, soakSettings...)
+	}
+	c.env = append(c.env, o.env...)
 
 	c.sandbox = c.proc("sandbox", []string{"sandbox"}, []string{"PIXGATE_SANDBOX_STORE=postgres",
 		"PIXGATE_DATABASE_URL=" + c.providerPG.URL("provider")}, c.sandboxURL+"/sandbox/faults")
@@ -112,14 +119,23 @@ func startCluster(ctx context.Context, o options) (*cluster, error) {
 		c.workers[i] = c.proc(fmt.Sprintf("worker-%d", i+1), []string{"worker"},
 			[]string{"PIXGATE_WORKER_ADDR=" + addrs[4+i]}, "http://"+addrs[4+i]+"/healthz")
 	}
-	stepf("sandboxes default (family) and b (efi), 2 api and 2 worker processes of %s", o.bin)
+	sandboxes := "sandboxes default (family) and b (efi)"
+	if o.soak {
+		sandboxes = "sandboxes default (family), b (efi) and c (woovi)"
+	}
+	stepf("%s, 2 api and 2 worker processes of %s", sandboxes, o.bin)
 	if err := c.sandbox.Start(ctx); err != nil {
 		return c, err
 	}
-	// Provider b is registered before the api and worker processes start:
-	// they build their providers at start.
+	// Providers b and c are registered before the api and worker processes
+	// start: they build their providers at start.
 	if err := c.startSecond(ctx, addrs[9], addrs[10]); err != nil {
 		return c, err
+	}
+	if o.soak {
+		if err := c.startThird(ctx, addrs[11]); err != nil {
+			return c, err
+		}
 	}
 	for _, p := range []*stack.Proc{c.apis[0], c.apis[1], c.workers[0], c.workers[1]} {
 		if err := p.Start(ctx); err != nil {
@@ -166,13 +182,15 @@ func (c *cluster) close() {
 	if c.db != nil {
 		c.db.Close()
 	}
-	for _, p := range []*stack.Proc{c.workers[0], c.workers[1], c.apis[0], c.apis[1], c.sandbox, c.second} {
+	for _, p := range []*stack.Proc{c.workers[0], c.workers[1], c.apis[0], c.apis[1], c.sandbox, c.second, c.third} {
 		if p != nil {
 			p.Terminate()
 		}
 	}
-	if c.secondDir != "" {
-		_ = os.RemoveAll(c.secondDir)
+	for _, dir := range []string{c.secondDir, c.thirdDir} {
+		if dir != "" {
+			_ = os.RemoveAll(dir)
+		}
 	}
 	if c.proxy != nil {
 		c.proxy.close()

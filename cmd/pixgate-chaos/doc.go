@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -72,13 +73,14 @@ func report(ctx context.Context, c *cluster, l *load, o options, runs []scenario
 	for _, p := range rr.global {
 		fmt.Println("PROBLEM:", p)
 	}
-	out, err := os.Create(o.out)
-	if err != nil {
+	// The randomized run's section is kept as it is.
+	old, err := os.ReadFile(o.out)
+	if err != nil && !os.IsNotExist(err) {
 		return false, err
 	}
-	defer out.Close()
-	renderDoc(out, rows, rr)
-	return ok, nil
+	var doc bytes.Buffer
+	renderDoc(&doc, rows, rr)
+	return ok, os.WriteFile(o.out, []byte(withSoakSection(doc.String(), soakSection(string(old)))), 0o644)
 }
 
 // renderDoc writes docs/reliability.md: what was run and how, then the

@@ -9,6 +9,8 @@ every record must be final, every status change must have reached its integrator
 the ledger audit must be clean, each provider's float account must equal its
 balance and each provider's day must reconcile. ` + "`make chaos`" + ` runs it (about 12
 minutes on two cores) and rewrites this page; it exits non-zero when a check fails.
+` + "`make soak`" + ` runs a randomized run beside it, with a third provider, and writes the
+[last section](#randomized-run), which ` + "`make chaos`" + ` keeps as it finds it.
 
 ` + "```sh" + `
 make chaos                                                       # every scenario, this page

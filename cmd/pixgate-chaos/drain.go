@@ -84,13 +84,13 @@ SELECT (SELECT count(*) FROM charges WHERE status = 'PENDING')
      + (SELECT count(*) FROM postbacks WHERE status = 'PENDING')
      + (SELECT count(*) FROM ledger_accounts WHERE kind IN ('pending', 'reserved') AND balance <> 0)`
 
-// drain waits until nothing is left moving, at most bound; it returns how
-// long that took and what was left when it gave up.
-func drain(ctx context.Context, c *cluster, bound time.Duration) (time.Duration, int) {
+// drain waits until nothing is left moving (nonFinal counts it), at most
+// bound; it returns how long that took and what was left when it gave up.
+func drain(ctx context.Context, c *cluster, bound time.Duration, nonFinal string) (time.Duration, int) {
 	start := time.Now()
 	left := -1
 	for time.Since(start) < bound && ctx.Err() == nil {
-		if err := c.db.QueryRow(ctx, nonFinalSQL).Scan(&left); err == nil && left == 0 {
+		if err := c.db.QueryRow(ctx, nonFinal).Scan(&left); err == nil && left == 0 {
 			return time.Since(start), 0
 		}
 		sleep(ctx, time.Second)

@@ -15,6 +15,15 @@
 //
 //	go run ./cmd/pixgate-chaos -bin bin/pixgate -out docs/reliability.md
 //	go run ./cmd/pixgate-chaos -scenarios worker-kill,redis-flush
+//
+// With -soak it runs instead a randomized run with a third provider (c,
+// woovi): operations, faults and route changes drawn from -seed
+// (soakplan.go), then a drain and a checker that judges PixGate's records,
+// postings and balances against the sandboxes' ledgers (soakcheck.go). It
+// writes its own section of -out and keeps the rest. `make soak` runs it:
+//
+//	go run ./cmd/pixgate-chaos -soak -ops 100000 -out docs/reliability.md
+//	go run ./cmd/pixgate-chaos -soak -seed 42 -ops 5000
 package main
 
 import (
@@ -35,6 +44,9 @@ import (
 
 type options struct {
 	bin, out, logDir, logLevel string
+	soak                       bool   // the randomized run (soak.go)
+	seed                       uint64 // its plan's seed
+	ops                        int    // its operations
 	only                       map[string]bool
 	rate                       float64
 	bound, drainBound          time.Duration
@@ -55,8 +67,23 @@ func main() {
 	flag.DurationVar(&o.slowFor, "slow-for", time.Minute, "how long the "+slowSends+" scenario's provider crawls")
 	flag.Float64Var(&o.postbackFailShare, "postback-failures", 0.2, "share of postback deliveries the receiver answers 500")
 	only := flag.String("scenarios", "", "comma-separated scenarios to run (default all): "+scenarioNames())
+	flag.BoolVar(&o.soak, "soak", false, "the randomized run instead of the scenarios: operations, faults and routes drawn from -seed")
+	flag.Uint64Var(&o.seed, "seed", 0, "-soak: the seed of the plan (default: drawn at random, and printed)")
+	flag.IntVar(&o.ops, "ops", 100_000, "-soak: how many operations")
 	stack.EnvFlag(&o.env, "KEY=value added to the pixgate processes' environment (repeatable)")
 	flag.Parse()
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if o.soak && !set["seed"] {
+		o.seed = randomSeed()
+	}
+	if o.soak && !set["drain"] {
+		o.drainBound = soakDrain
+	}
+	if o.soak && *only != "" {
+		fmt.Fprintln(os.Stderr, "pixgate-chaos: -soak runs no scenarios; leave -scenarios out")
+		os.Exit(2)
+	}
 	o.only = stack.Set(*only)
 	for name := range o.only {
 		if !strings.Contains(" "+scenarioNames()+",", " "+name+",") {
@@ -66,13 +93,20 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ok, err := run(ctx, o)
+	runner := run
+	if o.soak {
+		runner = runSoak
+	}
+	ok, err := runner(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pixgate-chaos:", err)
 		os.Exit(2)
 	}
 	if !ok {
 		fmt.Fprintf(os.Stderr, "pixgate-chaos: checks failed; see %s\n", o.out)
+		if o.soak {
+			fmt.Fprintf(os.Stderr, "pixgate-chaos: run the same plan again with: %s\n", soakCommand(o))
+		}
 		os.Exit(1)
 	}
 }
@@ -85,16 +119,24 @@ func scenarioNames() string {
 	return strings.Join(names, ", ")
 }
 
-func run(ctx context.Context, o options) (bool, error) {
+// prepare checks the binary is there and empties the log directory of a
+// previous run's logs (processes started again append).
+func prepare(o options) error {
 	if _, err := os.Stat(o.bin); err != nil {
-		return false, fmt.Errorf("%s: build it first (make build): %w", o.bin, err)
+		return fmt.Errorf("%s: build it first (make build): %w", o.bin, err)
 	}
 	if err := os.MkdirAll(o.logDir, 0o755); err != nil {
-		return false, err
+		return err
 	}
-	// Each run's logs start empty (processes started again append).
-	for _, name := range []string{"postgres", "provider-postgres", "redis", "sandbox", "sandbox-b", "api-1", "api-2", "worker-1", "worker-2"} {
+	for _, name := range []string{"postgres", "provider-postgres", "redis", "sandbox", "sandbox-b", "sandbox-c", "api-1", "api-2", "worker-1", "worker-2"} {
 		_ = os.Remove(filepath.Join(o.logDir, name+".log"))
+	}
+	return nil
+}
+
+func run(ctx context.Context, o options) (bool, error) {
+	if err := prepare(o); err != nil {
+		return false, err
 	}
 	begin := time.Now()
 	c, err := startCluster(ctx, o)
@@ -115,7 +157,7 @@ func run(ctx context.Context, o options) (bool, error) {
 		ledgerOK = ledgerOK && ok
 	}
 	sb := sbs[0] // the faults' target
-	ins, err := setupIntegrators(ctx, c)
+	ins, err := setupIntegrators(ctx, c, integratorSpecs)
 	if err != nil {
 		return false, err
 	}
@@ -167,7 +209,7 @@ func run(ctx context.Context, o options) (bool, error) {
 		return false, err
 	}
 	stepf("draining (at most %v)", o.drainBound)
-	took, left := drain(ctx, c, o.drainBound)
+	took, left := drain(ctx, c, o.drainBound, nonFinalSQL)
 	stepf("drained in %s, %d left moving", seconds(took), left)
 	return report(ctx, c, l, o, runs, reportRun{begin: begin, drain: took, left: left, ledger: ledgerOK, floatsAtStart: floatsAtStart})
 }

@@ -118,3 +118,57 @@ func (s *sandboxClient) ledger(ctx context.Context) (txns []providerTxn, ok bool
 	}
 	return txns, true, nil
 }
+
+// openInfraction opens a MED infraction on a PAID charge, disputing
+// amount (0: all the charge has not given back), as a payer's bank would;
+// it returns the sandbox's id of it.
+func (s *sandboxClient) openInfraction(ctx context.Context, pixID string, amount int64) (string, int, error) {
+	body := map[string]any{"reason": "golpe (randomized run)"}
+	if amount > 0 {
+		body["amount"] = amountJSON(amount)
+	}
+	var t contract.Transaction
+	code, err := s.do(ctx, http.MethodPost, "/sandbox/charges/"+pixID+"/infraction", body, &t)
+	return t.TransactionID, code, err
+}
+
+// closeInfraction closes an OPEN infraction with result (AGREED,
+// DISAGREED or CANCELLED), as the MED's analysis would.
+func (s *sandboxClient) closeInfraction(ctx context.Context, id, result string) (int, error) {
+	return s.do(ctx, http.MethodPost, "/sandbox/infractions/"+id+"/close",
+		map[string]any{"result": result, "analysis": "randomized run"}, nil)
+}
+
+// transactions is every transaction the sandbox holds, infractions
+// included, for the randomized run's checker. A ledger of a long run is
+// large: it gets a minute of its own.
+func (s *sandboxClient) transactions(ctx context.Context) ([]sbTxn, error) {
+	var out []sbTxn
+	client := &http.Client{Timeout: 2 * time.Minute}
+	for _, typ := range []string{"", "INFRACTION"} {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.base+"/sandbox/transactions?type="+typ, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		var list struct {
+			Transactions []contract.Transaction `json:"transactions"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&list)
+		resp.Body.Close()
+		switch {
+		case resp.StatusCode != http.StatusOK:
+			return nil, fmt.Errorf("GET /sandbox/transactions?type=%s: %d", typ, resp.StatusCode)
+		case err != nil:
+			return nil, fmt.Errorf("GET /sandbox/transactions?type=%s: %w", typ, err)
+		}
+		for _, t := range list.Transactions {
+			out = append(out, sbTxn{provider: s.name, typ: t.TransactionType, id: t.TransactionID, externalID: t.ExternalID,
+				pixID: t.PixID, status: t.Status, amount: int64(t.Amount)})
+		}
+	}
+	return out, nil
+}
