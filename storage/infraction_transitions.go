@@ -201,10 +201,21 @@ func (t *Tx) countReturned(ctx context.Context, inf Infraction) (money.Money, er
 // createMedReturn writes an agreed infraction's MED return of returned,
 // PROCESSING, with its outbox messages and its reservation (its charge
 // already counts it: countReturned): what the infraction blocked covers
-// what it can, the shortfall is booked as the integrator's debt. The
-// infraction is linked to it (inf.MedReturnID).
+// what it can, then the available balance as far as it goes (money that
+// arrived since the infraction opened), read under the wallet's lock; the
+// rest is booked as the integrator's debt. covered records what blocked
+// and available paid. The infraction is linked to it (inf.MedReturnID).
 func (t *Tx) createMedReturn(ctx context.Context, inf *Infraction, returned money.Money, cl InfractionClosing) (*Transfer, error) {
-	covered := min(inf.Blocked, returned)
+	blocked := min(inf.Blocked, returned)
+	var fromAvailable money.Money
+	if returned > blocked {
+		wallet, err := t.lockWallet(ctx, inf.IntegratorID)
+		if err != nil {
+			return nil, err
+		}
+		fromAvailable = max(min(returned-blocked, wallet[ledger.Available]), 0)
+	}
+	covered := blocked + fromAvailable
 	rows, _ := t.tx.Query(ctx, `WITH c AS (
 			SELECT postback_url, provider FROM charges WHERE id = $3
 		), i AS (
@@ -222,7 +233,7 @@ func (t *Tx) createMedReturn(ctx context.Context, inf *Infraction, returned mone
 	if err := writeOutbox(ctx, t.tx, cl.Outbox...); err != nil {
 		return nil, err
 	}
-	if _, err := t.Post(ctx, medReturnCreated(ret.ID, ret.IntegratorID, covered, returned-covered)); err != nil {
+	if _, err := t.Post(ctx, medReturnCreated(ret.ID, ret.IntegratorID, blocked, fromAvailable, returned-covered)); err != nil {
 		return nil, err
 	}
 	return &ret, nil

@@ -175,3 +175,27 @@ func TestConcurrentCashInsRecoverADebtOnce(t *testing.T) {
 	}
 	mustAuditClean(t, db)
 }
+
+// Money that arrives while an infraction is open is the integrator's to
+// spend; when the infraction is agreed, what the available balance then
+// holds pays the shortfall before any of it is owed.
+func TestMedReturnTakesWhatIsAvailableBeforeBookingADebt(t *testing.T) {
+	db := storagetest.NewDB(t)
+	in := newIntegrator(t, db)
+	c := payCharge(t, db, in, 10000, time.Now()) // 98.50 net
+	if _, _, err := db.CreateWithdrawal(context.Background(), newWithdrawal(in.ID, 6800, 50, "w1")); err != nil {
+		t.Fatal(err)
+	}
+	inf, _ := openInfraction(t, db, c.ID, "inf-avail", 10000) // 30.00 blocked, 70.00 short
+	payCharge(t, db, in, 5000, time.Now())                    // 49.25 net, available while it is open
+	wantWallet(t, db, in.ID, storage.Wallet{Available: 4925, Reserved: 6850, Blocked: 3000})
+	_, ret, _ := closeInfraction(t, db, inf.ID, storage.InfractionAgreed)
+	if ret == nil || ret.Amount != 10000 {
+		t.Fatalf("MED return %+v, want 100.00", ret)
+	}
+	wantWallet(t, db, in.ID, storage.Wallet{Reserved: 6850 + 10000, Debt: 7000 - 4925})
+	mustAuditClean(t, db)
+	finishTransfer(t, db, storage.KindMedReturn, ret.ID, false) // not returned after all: all of it back
+	wantWallet(t, db, in.ID, storage.Wallet{Available: 3000 + 4925, Reserved: 6850})
+	mustAuditClean(t, db)
+}

@@ -116,15 +116,17 @@ func infractionReleased(id uuid.UUID, integrator int64, blocked, toPending money
 
 // medReturnCreated reserves what the provider returns to the payer of an
 // agreed infraction, for the MED return that sends it: what the
-// infraction blocked (covered) moves from blocked to reserved, and the
-// rest (shortfall: the provider returns it all, whatever the integrator's
-// balances held) is the integrator's debt, until the return completes or
-// fails like any transfer.
-func medReturnCreated(id uuid.UUID, integrator int64, covered, shortfall money.Money) ledger.Transaction {
+// infraction blocked moves from blocked to reserved, fromAvailable of the
+// rest from the available balance (what arrived there since the
+// infraction opened), and the rest (shortfall: the provider returns it
+// all, whatever the integrator's balances held) is the integrator's debt,
+// until the return completes or fails like any transfer.
+func medReturnCreated(id uuid.UUID, integrator int64, blocked, fromAvailable, shortfall money.Money) ledger.Transaction {
 	return posting(transferReference(KindMedReturn, id, "reserve"), "med_return.reserve", "",
-		entry(ledger.Of(integrator, ledger.Blocked), -covered),
+		entry(ledger.Of(integrator, ledger.Blocked), -blocked),
+		entry(ledger.Of(integrator, ledger.Available), -fromAvailable),
 		entry(ledger.Of(integrator, ledger.Debt), -shortfall),
-		entry(ledger.Of(integrator, ledger.Reserved), covered+shortfall))
+		entry(ledger.Of(integrator, ledger.Reserved), blocked+fromAvailable+shortfall))
 }
 
 // transferCompleted settles a completed transfer's reservation: the

@@ -17,7 +17,7 @@ import (
 // The values docs/ledger.md's postings table is evaluated with: every
 // expression of the table comes out different.
 var docValues = map[string]money.Money{"amount": 10000, "fee": 150, "held": 7000, "p": 2500, "blocked": 4000, "delta": 3300,
-	"r": 1300, "shortfall": 2200, "d": 1700}
+	"r": 1300, "shortfall": 2200, "d": 1700, "a": 600}
 
 const docReference = "op-1"
 
@@ -74,10 +74,10 @@ var documentedPostings = map[string]struct {
 		return infractionReleased(testID, testIntegrator, v["blocked"], v["p"])
 	}},
 	"infraction agreed (MED return created)": {"medReturnCreated", func(v map[string]money.Money) ledger.Transaction {
-		return medReturnCreated(testID, testIntegrator, v["blocked"], v["shortfall"])
+		return medReturnCreated(testID, testIntegrator, v["blocked"], v["a"], v["shortfall"])
 	}},
 	"MED return completed": {"transferCompleted", func(v map[string]money.Money) ledger.Transaction {
-		return transferCompleted(KindMedReturn, testID, testIntegrator, testProvider, v["blocked"]+v["shortfall"], 0)
+		return transferCompleted(KindMedReturn, testID, testIntegrator, testProvider, v["blocked"]+v["a"]+v["shortfall"], 0)
 	}},
 	"`pixgate provider adjust`": {"floatAdjusted", func(v map[string]money.Money) ledger.Transaction {
 		return floatAdjusted(testProvider, v["delta"], "", docReference)
@@ -86,7 +86,7 @@ var documentedPostings = map[string]struct {
 		return reconciliationAdjusted(testID, testProvider, v["delta"], "")
 	}},
 	"MED return failed": {"transferFailed", func(v map[string]money.Money) ledger.Transaction {
-		return transferFailed(KindMedReturn, testID, testIntegrator, v["blocked"]+v["shortfall"], 0, 0, v["d"], "")
+		return transferFailed(KindMedReturn, testID, testIntegrator, v["blocked"]+v["a"]+v["shortfall"], 0, 0, v["d"], "")
 	}},
 }
 
