@@ -167,8 +167,15 @@ func withoutPixGate(env []string) []string {
 
 // pixgate runs an operator command of the binary with the run's settings.
 func (c *cluster) pixgate(ctx context.Context, args ...string) ([]byte, error) {
+	return c.pixgateWith(ctx, nil, args...)
+}
+
+// pixgateWith is pixgate with env added to the run's settings: an
+// operator's command told what the run's processes are not (the default
+// sandbox serves PixGate's extensions: PIXGATE_PROVIDER_EXTENSIONS).
+func (c *cluster) pixgateWith(ctx context.Context, env []string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, c.bin, args...)
-	cmd.Env = c.env
+	cmd.Env = append(append([]string(nil), c.env...), env...)
 	out, err := cmd.Output()
 	if ee, ok := err.(*exec.ExitError); ok {
 		return out, fmt.Errorf("pixgate %s: %w: %s", args[0], err, strings.TrimSpace(string(ee.Stderr)))

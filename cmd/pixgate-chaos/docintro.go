@@ -61,7 +61,8 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   ` + "`postbackUrl`" + `. It verifies every signature as [postbacks.md](postbacks.md)
   tells integrators to and answers 500 to one delivery in five.
 - **Faults.** Each scenario runs 10 s of load, the fault for its duration, then
-  25 s of load after the recovery, and ends with ` + "`pixgate audit`" + ` under load.
+  25 s of load after the recovery, and ends with ` + "`pixgate audit`" + ` under load, then, the load
+  paused until what is in flight settles, ` + "`pixgate audit --providers`" + `.
   The slow-sends scenario holds its fault for ` + "`-slow-for`" + ` (1 minute; ` + "`-slow-for 3m`" + `
   for the longer proof) and checks one promise more: every charge paid while it
   lasts is credited within 10 s of its payment, its sends crawling in a lane of
@@ -113,7 +114,10 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
 - **Postbacks.** Every status change of a record with a ` + "`postbackUrl`" + `
   (charges ` + "`PAID`" + `/` + "`EXPIRED`" + `, transfers ` + "`COMPLETED`" + `/` + "`FAILED`" + `) answered 2xx at
   least once, none under two ` + "`webhook-id`" + `s, every signature valid.
-- **Audit.** ` + "`pixgate audit`" + ` exits 0 after every scenario and after the drain.
+- **Audit.** ` + "`pixgate audit`" + ` exits 0 after every scenario and after the drain, and
+  ` + "`pixgate audit --providers`" + ` after every scenario: each provider's balance equals its
+  float, and no transfer its statements show settled is paid twice, paid elsewhere, FAILED
+  at PixGate, or of another amount ([ledger.md](ledger.md#the-providers-books---providers)).
 - **Reconciliation.** After the drain every day the run touched is reconciled, for
   each provider, with that sandbox's statement, as an operator would
   (` + "`pixgate reconcile run --provider P`" + `, then ` + "`report --json`" + `;

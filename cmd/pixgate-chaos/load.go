@@ -22,9 +22,12 @@ type load struct {
 	rate     float64
 	tag      string // makes external ids unique to the run
 	scenario atomic.Int32
-	seq      atomic.Int64
-	wg       sync.WaitGroup
-	sem      chan struct{}
+	// paused: no operation starts (those due meanwhile are skipped, not
+	// made up for), so that what is in flight can settle.
+	paused atomic.Bool
+	seq    atomic.Int64
+	wg     sync.WaitGroup
+	sem    chan struct{}
 }
 
 // The mix, in parts of 100: charges (each paid at the sandbox), withdrawals
@@ -56,7 +59,11 @@ func (l *load) run(ctx, stop context.Context) {
 			return
 		case <-t.C:
 		}
-		for due := int(time.Since(begin).Seconds() * l.rate); started < due; started++ {
+		due := int(time.Since(begin).Seconds() * l.rate)
+		if l.paused.Load() {
+			started = due
+		}
+		for ; started < due; started++ {
 			l.start(ctx)
 		}
 	}
@@ -88,6 +95,16 @@ func (l *load) start(ctx context.Context) {
 }
 
 func (l *load) wait() { l.wg.Wait() }
+
+// settle pauses the load until resume and waits, at most within, until no
+// operation of it is in flight.
+func (l *load) settle(ctx context.Context, within time.Duration) (resume func()) {
+	l.paused.Store(true)
+	for deadline := time.Now().Add(within); len(l.sem) > 0 && time.Now().Before(deadline) && ctx.Err() == nil; {
+		time.Sleep(50 * time.Millisecond)
+	}
+	return func() { l.paused.Store(false) }
+}
 
 func (l *load) next() int64 { return l.seq.Add(1) }
 

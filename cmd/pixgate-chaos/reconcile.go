@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -16,6 +15,11 @@ import (
 // report --json), and must reconcile with no exception. The sandbox serves
 // PixGate's statement extension; only these commands are told so
 // (PIXGATE_PROVIDER_EXTENSIONS), the run's processes are not.
+
+// operatorEnv is what an operator's command that reads the providers'
+// books is told besides the run's settings: the default sandbox serves
+// PixGate's extensions (its statement, its infractions).
+var operatorEnv = []string{"PIXGATE_PROVIDER_EXTENSIONS=true"}
 
 // reconReport is the part of pixgate reconcile report --json the check
 // reads.
@@ -116,12 +120,7 @@ func judgeReconciliation(day string, r reconReport) (line string, problems []str
 // the statement extension on, and decodes its answer into out (nil:
 // discarded).
 func (c *cluster) reconcile(ctx context.Context, out any, args ...string) error {
-	cmd := exec.CommandContext(ctx, c.bin, append(append([]string{"reconcile"}, args...), "--json")...)
-	cmd.Env = append(append([]string(nil), c.env...), "PIXGATE_PROVIDER_EXTENSIONS=true")
-	b, err := cmd.Output()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return fmt.Errorf("pixgate reconcile %s: %w: %s", args[0], err, strings.TrimSpace(string(ee.Stderr)))
-	}
+	b, err := c.pixgateWith(ctx, operatorEnv, append(append([]string{"reconcile"}, args...), "--json")...)
 	if err != nil || out == nil {
 		return err
 	}

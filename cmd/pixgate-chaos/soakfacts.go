@@ -149,10 +149,11 @@ func byName(rs []floatReading) map[string]floatReading {
 }
 
 // auditProviders runs `pixgate audit --providers`, which checks each
-// provider's records against its own ledger, where the binary has it:
-// "clean", "not in this binary", or the violations.
+// provider's balance against its float and its statements' transfers
+// against PixGate's records, where the binary has it: "clean", "not in
+// this binary", or the violations.
 func auditProviders(ctx context.Context, c *cluster) string {
-	out, err := c.pixgate(ctx, "audit", "--providers")
+	out, err := c.pixgateWith(ctx, operatorEnv, "audit", "--providers")
 	switch {
 	case err == nil:
 		return "clean"
