@@ -104,10 +104,11 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   ids without hyphens) must be one PixGate record's, in the matching status, at the
   provider PixGate records; every PixGate record that moved money must have exactly
   one across both sandboxes (a withdrawal id at both is money duplicated).
-- **Floats.** ` + "`pixgate provider balance`" + ` before the load and after the drain: each
-  provider's float account (the money PixGate's ledger expects it to hold) must
-  equal the sandbox's balance less what the sandbox held before the run
-  (R$ 1,000,000.00 each), to the centavo.
+- **Floats.** Before the load, what each sandbox held before the run (R$ 1,000,000.00
+  each) is booked with ` + "`pixgate provider adjust`" + `, as an operator books the money an
+  account held before PixGate ([operations.md](operations.md#providers-and-routes)); after
+  the drain, ` + "`pixgate provider balance`" + `: each provider's float account (the money
+  PixGate's ledger expects it to hold) must equal the sandbox's balance, to the centavo.
 - **Records.** Every record final after the drain, and within the bound: from
   the payment (charges) or the creation (withdrawals, refunds) to the final status
   (when PixGate wrote it, with its postback).

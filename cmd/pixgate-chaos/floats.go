@@ -52,6 +52,35 @@ func (c *cluster) floats(ctx context.Context) ([]floatReading, error) {
 	return readings, nil
 }
 
+// bookHeldBalances tells the ledger, once, what each provider's account
+// held before PixGate's first transaction, as docs/operations.md tells an
+// operator to (pixgate provider adjust, no day): from then on each float
+// equals its provider's balance, which pixgate audit --providers checks.
+// It returns the floats read afterwards, the run's start.
+func (c *cluster) bookHeldBalances(ctx context.Context) ([]floatReading, error) {
+	start, err := c.floats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	booked := false
+	for _, r := range start {
+		if !r.readable {
+			return nil, fmt.Errorf("provider %s: its balance cannot be read: %s", r.provider, r.err)
+		}
+		if d := r.reported - r.float; d != 0 {
+			if _, err := c.pixgate(ctx, "provider", "adjust", r.provider, "--amount="+reais(d),
+				"--reason", "the account's balance before PixGate", "--reference", "held-before-"+r.provider); err != nil {
+				return nil, err
+			}
+			booked = true
+		}
+	}
+	if !booked {
+		return start, nil
+	}
+	return c.floats(ctx)
+}
+
 // judgeFloats compares each provider's float account with its balance
 // after the drain (end), against the difference at the start (start): a
 // line per provider for the report, and a problem for each that could not
@@ -71,9 +100,11 @@ func judgeFloats(start, end []floatReading) (lines, problems []string) {
 			problems = append(problems, fmt.Sprintf("float of provider %s: its balance was not read at the start", r.provider))
 			continue
 		}
-		held := b.reported - b.float // what it held before PixGate
-		lines = append(lines, fmt.Sprintf("provider %s: balance R$ %s, float account R$ %s, equal once the R$ %s it held before the run is set aside",
-			r.provider, reais(r.reported), reais(r.float), reais(held)))
+		held := b.reported - b.float // what it held before PixGate, and was not booked
+		lines = append(lines, fmt.Sprintf("provider %s: balance R$ %s, float account R$ %s, equal", r.provider, reais(r.reported), reais(r.float)))
+		if held != 0 {
+			lines[len(lines)-1] += fmt.Sprintf(" once the R$ %s it held before the run is set aside", reais(held))
+		}
 		if d := r.reported - r.float - held; d != 0 {
 			lines[len(lines)-1] = fmt.Sprintf("provider %s: balance R$ %s, float account R$ %s, R$ %s held before the run: R$ %s unexplained",
 				r.provider, reais(r.reported), reais(r.float), reais(held), reais(d))

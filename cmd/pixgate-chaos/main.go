@@ -161,8 +161,8 @@ func run(ctx context.Context, o options) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	// What each provider held before PixGate's first transaction.
-	floatsAtStart, err := c.floats(ctx)
+	// What each provider held before PixGate's first transaction, booked.
+	floatsAtStart, err := c.bookHeldBalances(ctx)
 	if err != nil {
 		return false, err
 	}

@@ -108,7 +108,7 @@ func runSoak(ctx context.Context, o options) (bool, error) {
 			}
 		}
 	}
-	floatsAtStart, err := c.floats(ctx)
+	floatsAtStart, err := c.bookHeldBalances(ctx)
 	if err != nil {
 		return false, err
 	}
