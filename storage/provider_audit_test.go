@@ -58,8 +58,8 @@ func TestProviderAuditReads(t *testing.T) {
 	if err := db.Pool().QueryRow(ctx, `WITH i AS (
 			INSERT INTO infractions (id, integrator_id, charge_id, provider_id, amount, blocked_amount, status, closed_at)
 			VALUES (gen_random_uuid(), $1, $2, 'inf-1', 100, 100, 'AGREED', now()) RETURNING id)
-		INSERT INTO med_returns (id, integrator_id, charge_id, infraction_id, amount, status, pix_id, provider, finished_at)
-		SELECT gen_random_uuid(), $1, $2, id, 100, 'COMPLETED', 'ret-1', 'a', now() FROM i RETURNING id`, in.ID, c.ID).Scan(&med); err != nil {
+		INSERT INTO med_returns (id, integrator_id, charge_id, infraction_id, amount, covered, status, pix_id, provider, finished_at)
+		SELECT gen_random_uuid(), $1, $2, id, 100, 100, 'COMPLETED', 'ret-1', 'a', now() FROM i RETURNING id`, in.ID, c.ID).Scan(&med); err != nil {
 		t.Fatal(err)
 	}
 	end := time.Now()
