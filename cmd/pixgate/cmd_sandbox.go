@@ -71,8 +71,14 @@ the default) or in memory (memory). See docs/provider.md.`,
 				stop()
 				return err
 			}
-			c.log.Info("sandbox provider listening", "addr", addr, "contract", sb.Contract(), "store", strings.ToLower(c.cfg.SandboxStore))
-			return ignoreCanceled(g.Wait())
+			c.log.Info("sandbox provider listening", "addr", ln.Addr().String(), "contract", sb.Contract(), "store", strings.ToLower(c.cfg.SandboxStore))
+			// As api and worker do: the stop asked for, then done, whatever
+			// the contract (the efi sandbox serves two listeners).
+			saidStop := c.sayWhenStopRequested(ctx)
+			err = ignoreCanceled(g.Wait())
+			saidStop()
+			c.logStopped("sandbox ("+sb.Contract()+")", err)
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "", "listen address (default PIXGATE_SANDBOX_ADDR)")
