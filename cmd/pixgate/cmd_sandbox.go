@@ -45,17 +45,19 @@ the default) or in memory (memory). See docs/provider.md.`,
 				}
 				c.cfg.SandboxContract = contract
 			}
-			// Every address before the store's database is created.
-			ln, err := listenAs(setting, addr)
+			// Every address before the store's database is created; the
+			// error names each one taken.
+			specs := []listenSpec{{setting: setting, addr: addr}}
+			if c.sandboxContract() == sandbox.ContractEfi {
+				specs = append(specs, listenSpec{setting: settingSandboxTLSAddr, addr: c.cfg.SandboxTLSAddr})
+			}
+			lns, err := listenAll(specs...)
 			if err != nil {
 				return err
 			}
-			var tlsLn net.Listener
-			if c.sandboxContract() == sandbox.ContractEfi {
-				if tlsLn, err = listenAs(settingSandboxTLSAddr, c.cfg.SandboxTLSAddr); err != nil {
-					ln.Close()
-					return err
-				}
+			ln, tlsLn := lns[0], net.Listener(nil)
+			if len(lns) > 1 {
+				tlsLn = lns[1]
 			}
 			ctx := cmd.Context()
 			sb, stop, err := c.openSandbox(ctx, addr)
