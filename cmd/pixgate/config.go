@@ -32,6 +32,12 @@ type config struct {
 	// statement: a request that waited this long is answered 503 with
 	// Retry-After.
 	DatabaseAcquireTimeout time.Duration `env:"PIXGATE_DATABASE_ACQUIRE_TIMEOUT" envDefault:"5s" desc:"longest wait for a free database connection; a request that waits longer is answered 503 with Retry-After"`
+	// The API's database sessions (storage.SessionTimeouts): a request
+	// never holds its connection for long, whatever it waits on. Not the
+	// worker's, whose long operations (a day's reconciliation) must finish.
+	DatabaseLockTimeout      time.Duration `env:"PIXGATE_DATABASE_LOCK_TIMEOUT" envDefault:"2s" desc:"api (and pixgate dev): longest wait of a statement for a lock another transaction holds (Postgres lock_timeout); the request gives up, is answered 503 with Retry-After, and its connection is released; 0: no limit"`
+	DatabaseStatementTimeout time.Duration `env:"PIXGATE_DATABASE_QUERY_TIMEOUT" envDefault:"10s" desc:"api (and pixgate dev): longest run of one statement (Postgres statement_timeout), answered as a lock timeout is; 0: no limit"`
+	DatabaseIdleInTxTimeout  time.Duration `env:"PIXGATE_DATABASE_IDLE_TX_TIMEOUT" envDefault:"1m" desc:"api (and pixgate dev): Postgres ends a session idle inside a transaction this long, releasing its locks (idle_in_transaction_session_timeout); 0: no limit"`
 
 	HTTPAddr       string `env:"PIXGATE_HTTP_ADDR" envDefault:"127.0.0.1:8080" desc:"API listen address"`
 	WorkerAddr     string `env:"PIXGATE_WORKER_ADDR" envDefault:"127.0.0.1:8081" desc:"worker side server: /healthz, /metrics, /monitoring"`
@@ -148,6 +154,15 @@ func loadConfig(environ map[string]string) (config, error) {
 	}
 	if c.DatabaseAcquireTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("PIXGATE_DATABASE_ACQUIRE_TIMEOUT: must be above zero (e.g. 5s), not %s", c.DatabaseAcquireTimeout))
+	}
+	for _, s := range []struct {
+		name string
+		d    time.Duration
+	}{{"PIXGATE_DATABASE_LOCK_TIMEOUT", c.DatabaseLockTimeout}, {"PIXGATE_DATABASE_QUERY_TIMEOUT", c.DatabaseStatementTimeout},
+		{"PIXGATE_DATABASE_IDLE_TX_TIMEOUT", c.DatabaseIdleInTxTimeout}} {
+		if s.d < 0 || s.d > 0 && s.d < time.Millisecond {
+			errs = append(errs, fmt.Errorf("%s: must be 0 (no limit) or at least 1ms (e.g. 2s), not %s", s.name, s.d))
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return config{}, fmt.Errorf("configuration: %w", err)
