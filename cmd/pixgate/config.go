@@ -101,7 +101,9 @@ type config struct {
 	WorkerPostbacks    int    `env:"PIXGATE_WORKER_POSTBACKS_SLOTS" envDefault:"5" desc:"postbacks one worker process delivers at once, in a lane of their own"`
 	WorkerDefault      int    `env:"PIXGATE_WORKER_DEFAULT_SLOTS" envDefault:"2" desc:"reconciler ticks one worker process runs at once, in a lane of their own"`
 	MonitoringUser     string `env:"PIXGATE_MONITORING_USER" envDefault:"admin" desc:"user for the worker's /monitoring (asynqmon)"`
-	MonitoringPassword string `env:"PIXGATE_MONITORING_PASSWORD" desc:"password for /monitoring; unset: /monitoring is off (pixgate dev generates one and keeps it beside the demo key)"`
+	MonitoringPassword string `env:"PIXGATE_MONITORING_PASSWORD" desc:"password of the PIXGATE_MONITORING_USER account of /monitoring; with neither it nor a users file, /monitoring is off (pixgate dev generates one and keeps it beside the demo key)"`
+	MonitoringUsers    string `env:"PIXGATE_MONITORING_USERS_FILE" desc:"file of NAME:HASH lines, one per operator who may use /monitoring (bcrypt hashes: pixgate monitoring-user NAME or htpasswd -nB NAME makes a line); read at start"`
+	MonitoringFailures int    `env:"PIXGATE_MONITORING_AUTH_FAILURES" envDefault:"5" desc:"failed /monitoring sign-ins per minute per client address (IPv6: per /64) and per user name before 429 with Retry-After"`
 
 	SandboxContract     string        `env:"PIXGATE_SANDBOX_CONTRACT" desc:"the contract pixgate sandbox speaks: family, efi or woovi (default family; pixgate dev: PIXGATE_PROVIDER_KIND)"`
 	SandboxAddr         string        `env:"PIXGATE_SANDBOX_ADDR" envDefault:"127.0.0.1:9090" desc:"sandbox provider listen address (efi: its control endpoints only)"`
@@ -151,6 +153,9 @@ func loadConfig(environ map[string]string) (config, error) {
 	}
 	if err := checkProxies(c.ProxyHeader, c.TrustedProxies); err != nil {
 		errs = append(errs, err)
+	}
+	if c.MonitoringFailures < 1 {
+		errs = append(errs, fmt.Errorf("PIXGATE_MONITORING_AUTH_FAILURES: must be at least 1, not %d", c.MonitoringFailures))
 	}
 	if c.DatabaseAcquireTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("PIXGATE_DATABASE_ACQUIRE_TIMEOUT: must be above zero (e.g. 5s), not %s", c.DatabaseAcquireTimeout))

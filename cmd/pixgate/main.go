@@ -106,6 +106,7 @@ func (c *cli) rootCommand() *cobra.Command {
 		c.envCommand(),
 		c.versionCommand(),
 		c.demoCommand(),
+		c.monitoringUserCommand(),
 	)
 	root.SetVersionTemplate("pixgate {{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
