@@ -134,6 +134,13 @@ func (s *Server) renderError(c *fiber.Ctx, err error) error {
 var errDatabaseUnavailable = &apiError{Status: http.StatusServiceUnavailable, Code: codeUnavailable,
 	Message: "PixGate's database is unreachable or busy at the moment; retry shortly (with the same external_id for a create).", RetryAfter: time.Second}
 
+// errDatabaseBusy: the request waited for a lock another request or task
+// held, or ran, longer than the database session's timeouts allow
+// (storage.SessionTimeouts); it gave up, nothing was done, and its
+// connection went back to the pool.
+var errDatabaseBusy = &apiError{Status: http.StatusServiceUnavailable, Code: codeUnavailable,
+	Message: "Another request or task was changing the same records for too long; nothing was done. Retry shortly (with the same external_id for a create).", RetryAfter: time.Second}
+
 // toAPIError is the one place where typed errors become HTTP answers.
 // Anything it does not recognise is a bug: 500 with nothing of the error
 // shown.
@@ -192,6 +199,8 @@ func (s *Server) toAPIError(err error) *apiError {
 		return errUnauthenticated
 	case errors.As(err, &fe):
 		return fromFiberError(fe)
+	case storage.TimedOut(err):
+		return errDatabaseBusy
 	case storage.Unavailable(err):
 		// Not a fault: Postgres is restarting or failing over, or no
 		// connection came free in time. Nothing was done that a retry

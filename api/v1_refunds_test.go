@@ -20,7 +20,7 @@ func TestV1Refunds(t *testing.T) {
 
 	// Not paid yet: refused naming the charge.
 	r := e.call(http.MethodPost, path, token, `{"amount": 5}`).expectError(t, http.StatusUnprocessableEntity, codeValidation)
-	if r.str("message") != "charge must name a PAID charge; this one is PENDING" {
+	if r.str("message") != "charge must be PAID; this one is PENDING" {
 		t.Fatalf("refund of a pending charge: %s", r.raw)
 	}
 	e.markPaid(in.ID, charge.str("pix_id"))

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -37,6 +38,36 @@ type Config struct {
 	// CloseTimeout bounds how long Close waits for connections still in
 	// use; zero means DefaultCloseTimeout.
 	CloseTimeout time.Duration
+	// Timeouts, set on every connection of the pool, bound how long a
+	// statement may wait and run (TimedOut reports an error of theirs).
+	// Zero: Postgres's own settings. Migrate runs on connections of its
+	// own without them.
+	Timeouts SessionTimeouts
+}
+
+// SessionTimeouts are Postgres session settings that keep one caller from
+// holding a pooled connection for long: a request waiting on a row lock
+// another transaction holds gives up after Lock (lock_timeout) and
+// releases its connection; a statement is cut after Statement
+// (statement_timeout); a session idle inside a transaction for
+// IdleInTransaction (idle_in_transaction_session_timeout) is ended by
+// Postgres, releasing its locks. Zero leaves a setting as the server has
+// it. The API sets them; the worker's long operations (a day's
+// reconciliation) do not.
+type SessionTimeouts struct {
+	Lock, Statement, IdleInTransaction time.Duration
+}
+
+// params are the timeouts as connection parameters, in milliseconds.
+func (t SessionTimeouts) params() map[string]string {
+	m := map[string]string{}
+	for name, d := range map[string]time.Duration{"lock_timeout": t.Lock, "statement_timeout": t.Statement,
+		"idle_in_transaction_session_timeout": t.IdleInTransaction} {
+		if d > 0 {
+			m[name] = strconv.FormatInt(max(d.Milliseconds(), 1), 10)
+		}
+	}
+	return m
 }
 
 // DB is the handle every other package uses. It is safe for concurrent use.
@@ -51,6 +82,9 @@ type DB struct {
 	shared       atomic.Pointer[committer] // nil: every pipeline commits alone (see ShareCommits)
 	routes       routeCache                // see RouteFor
 	eventIDs     *idBlock                  // provider events' ids (see RecordProviderEvent)
+	// migrateConfig is the pool's configuration without Config.Timeouts,
+	// for Migrate; nil when there are none.
+	migrateConfig *pgxpool.Config
 }
 
 // Open connects to the database (creating it first when it does not exist
@@ -74,6 +108,13 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	if cfg.Tracer != nil {
 		pc.ConnConfig.Tracer = multitracer.New(acquire, cfg.Tracer)
 	}
+	var migrateConfig *pgxpool.Config
+	if params := cfg.Timeouts.params(); len(params) > 0 {
+		migrateConfig = pc.Copy()
+		for k, v := range params {
+			pc.ConnConfig.RuntimeParams[k] = v
+		}
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {
 		return nil, fmt.Errorf("storage: %w", err)
@@ -88,11 +129,23 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		return nil, fmt.Errorf("storage: cannot reach Postgres at %s: %w", redactURL(cfg.URL), err)
 	}
 	return &DB{pool: pool, acquire: acquire, closeTimeout: cmp.Or(cfg.CloseTimeout, DefaultCloseTimeout),
-		eventIDs: newIDBlock("provider_events_id_seq")}, nil
+		eventIDs: newIDBlock("provider_events_id_seq"), migrateConfig: migrateConfig}, nil
 }
 
-// Migrate applies the embedded migrations and returns how many ran.
-func (db *DB) Migrate(ctx context.Context) (int, error) { return migrations.Up(ctx, db.pool) }
+// Migrate applies the embedded migrations and returns how many ran. With
+// Config.Timeouts it runs on a pool of its own without them: a migration
+// may rightly wait for a lock or run long, once, before the process serves.
+func (db *DB) Migrate(ctx context.Context) (int, error) {
+	if db.migrateConfig == nil {
+		return migrations.Up(ctx, db.pool)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, db.migrateConfig)
+	if err != nil {
+		return 0, fmt.Errorf("storage: %w", err)
+	}
+	defer pool.Close()
+	return migrations.Up(ctx, pool)
+}
 
 // CheckMigrated returns ErrNotMigrated unless every embedded migration has
 // been applied. It only reads: a database that was never migrated stays

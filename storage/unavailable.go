@@ -33,3 +33,21 @@ func Unavailable(err error) bool {
 	// The connection broke before the statement was sent: nothing ran.
 	return pgconn.SafeToRetry(err)
 }
+
+// TimedOut reports whether Postgres gave up on err's statement under one of
+// Config.Timeouts: a lock not granted within lock_timeout (55P03
+// lock_not_available), a statement cut by statement_timeout (57014
+// query_canceled), a session ended for idling in a transaction (25P03).
+// The transaction was rolled back, nothing of it kept: callers answer
+// "busy, retry" as for Unavailable, never a fault.
+func TimedOut(err error) bool {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	switch pe.Code {
+	case "55P03", "57014", "25P03":
+		return true
+	}
+	return false
+}

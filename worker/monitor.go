@@ -2,12 +2,11 @@ package worker
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"net/http"
 	"time"
 
+	"github.com/go-redis/redis_rate/v10"
 	"github.com/hibiken/asynq"
 	"github.com/hibiken/asynq/x/metrics"
 	"github.com/hibiken/asynqmon"
@@ -17,9 +16,16 @@ import (
 
 // MonitorConfig configures the worker's side HTTP server.
 type MonitorConfig struct {
-	// User and Password protect /monitoring (asynqmon) with HTTP Basic. With
-	// no password, /monitoring is not served at all.
+	// Users are the operators who may use /monitoring (asynqmon), with
+	// HTTP Basic: name → bcrypt hash (ReadMonitorUsers). User and
+	// Password, when Password is set, are one more account. With neither,
+	// /monitoring is not served at all.
+	Users          map[string]string
 	User, Password string
+	// FailuresPerMinute bounds the failed sign-ins to /monitoring per
+	// client address and per user name; zero is
+	// DefaultMonitorFailuresPerMinute.
+	FailuresPerMinute int
 	// RedisConnOpt is where asynqmon finds the queues.
 	RedisConnOpt asynq.RedisConnOpt
 	// Registry gathers the process's metrics; the queue collector is added.
@@ -52,9 +58,9 @@ func (w *Worker) MonitorHandler(cfg MonitorConfig) http.Handler {
 		cfg.Registry.MustRegister(metrics.NewQueueMetricsCollector(asynq.NewInspectorFromRedisClient(w.deps.Redis)))
 		mux.Handle("GET /metrics", promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}))
 	}
-	if cfg.Password != "" && cfg.RedisConnOpt != nil {
+	if (cfg.Password != "" || len(cfg.Users) > 0) && cfg.RedisConnOpt != nil {
 		mon := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: cfg.RedisConnOpt})
-		mux.Handle("/monitoring/", basicAuth(cfg.User, cfg.Password, mon))
+		mux.Handle("/monitoring/", newMonitorAuth(cfg, redis_rate.NewLimiter(w.deps.Redis), w.log).wrap(mon))
 	}
 	return mux
 }
@@ -83,19 +89,4 @@ func writeJSON(rw http.ResponseWriter, status int, v any) {
 	rw.Header().Set("Content-Type", "application/json")
 	rw.WriteHeader(status)
 	_ = json.NewEncoder(rw).Encode(v)
-}
-
-// basicAuth compares hashes of the credentials in constant time.
-func basicAuth(user, password string, next http.Handler) http.Handler {
-	wantUser, wantPass := sha256.Sum256([]byte(user)), sha256.Sum256([]byte(password))
-	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		u, p, _ := r.BasicAuth()
-		gotUser, gotPass := sha256.Sum256([]byte(u)), sha256.Sum256([]byte(p))
-		if subtle.ConstantTimeCompare(gotUser[:], wantUser[:])&subtle.ConstantTimeCompare(gotPass[:], wantPass[:]) != 1 {
-			rw.Header().Set("WWW-Authenticate", `Basic realm="pixgate monitoring"`)
-			http.Error(rw, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(rw, r)
-	})
 }

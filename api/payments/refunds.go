@@ -101,10 +101,11 @@ func refundable(c storage.Charge, r RefundRequest, now time.Time) error {
 		return notPaid(r, c)
 	case c.Disputed:
 		return &RuleError{Rule: ErrChargeDisputed, Field: r.chargeName(),
-			Detail: "must not name a charge under an open MED infraction: its money is blocked until the infraction closes"}
+			Detail: r.aboutCharge("is under an open MED infraction", "names a charge under an open MED infraction") +
+				": its money is blocked until the infraction closes"}
 	case c.PaidAt == nil || now.Sub(*c.PaidAt) > RefundWindow:
 		return &RuleError{Rule: ErrRefundWindowClosed, Field: r.chargeName(),
-			Detail: "must name a charge paid within the last 90 days"}
+			Detail: r.aboutCharge("must have been paid within the last 90 days", "must name a charge paid within the last 90 days")}
 	case amount > c.Amount-c.RefundedAmount:
 		return &RuleError{Rule: ErrRefundExceedsCharge, Field: "amount",
 			Detail: fmt.Sprintf("must not exceed what is left to refund of the charge, R$ %s", c.Amount-c.RefundedAmount)}
@@ -120,7 +121,17 @@ func (r RefundRequest) chargeName() string {
 	return r.chargeField
 }
 
+// aboutCharge is what a refusal says of the charge: of the charge itself
+// when the field is one (v1's "charge is ..."), of the charge the field
+// names otherwise (v2's "pix_id names a charge ...").
+func (r RefundRequest) aboutCharge(ofCharge, ofName string) string {
+	if r.chargeName() == "charge" {
+		return ofCharge
+	}
+	return ofName
+}
+
 func notPaid(r RefundRequest, c storage.Charge) error {
 	return &RuleError{Rule: ErrChargeNotPaid, Field: r.chargeName(),
-		Detail: fmt.Sprintf("must name a PAID charge; this one is %s", c.Status)}
+		Detail: r.aboutCharge("must be PAID", "must name a PAID charge") + fmt.Sprintf("; this one is %s", c.Status)}
 }

@@ -41,7 +41,8 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   small balancer in the harness that sends each notification to the two APIs in
   turn, passes over one that refuses the connection (a stopped process), and
   answers 502 without resending when an API took the request and lost it (nginx's
-  ` + "`proxy_next_upstream error`" + `). A sandbox retries a notification 4 times.
+  ` + "`proxy_next_upstream error`" + `). A sandbox retries a notification
+  the receiver does not accept for up to 1 h, the waits doubling from 200 ms up to 5 s.
 - **Integrators.** Four, made with ` + "`pixgate integrator create`" + ` and credited
   R$ 1,000,000.00 each with ` + "`pixgate wallet credit`" + `: cash-in percent 1.5 / cash-out
   fixed 0.50; fixed 0.99 / percent 1.2; percent 2.75 / fixed 1.00 with a 10 s

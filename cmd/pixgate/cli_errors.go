@@ -19,8 +19,12 @@ const timeLayout = time.DateTime + " MST"
 
 // flagError rewrites a flag value pflag could not parse, whose message
 // quotes Go's parser ("strconv.ParseInt: parsing "abc": invalid syntax"),
-// to say what the flag takes.
-func flagError(_ *cobra.Command, err error) error {
+// to say what the flag takes, and suggests the flag an unknown one may
+// have meant (unknownFlag).
+func flagError(cmd *cobra.Command, err error) error {
+	if uerr := unknownFlag(cmd, err); uerr != nil {
+		return uerr
+	}
 	var ive *pflag.InvalidValueError
 	if !errors.As(err, &ive) {
 		return err

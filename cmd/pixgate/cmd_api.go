@@ -23,6 +23,7 @@ behind a load balancer (set PIXGATE_PROXY_HEADER and PIXGATE_TRUSTED_PROXIES).`,
 			if err := c.requireWebhookToken(); err != nil {
 				return err
 			}
+			c.servesAPI = true
 			if err := c.bind(settingHTTPAddr, settingAPIMetricsAddr); err != nil {
 				return err
 			}

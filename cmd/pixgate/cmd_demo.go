@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -33,11 +35,12 @@ addresses are PIXGATE_HTTP_ADDR and PIXGATE_SANDBOX_ADDR unless given.`,
   export PIXGATE_AUTH="Authorization: Bearer $(pixgate demo --print-token)"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			t.api = strings.TrimRight(orDefault(t.api, "http://"+c.cfg.HTTPAddr), "/")
 			if t.token == "" {
 				k, err := c.readDemoKey()
 				if errors.Is(err, fs.ErrNotExist) {
 					path, _ := c.demoKeyFile()
-					return c.noDemoKey(path)
+					return c.noDemoKey(path, hostPortOf(t.api))
 				}
 				if err != nil {
 					return err
@@ -48,7 +51,6 @@ addresses are PIXGATE_HTTP_ADDR and PIXGATE_SANDBOX_ADDR unless given.`,
 				c.printf("%s\n", t.token)
 				return nil
 			}
-			t.api = strings.TrimRight(orDefault(t.api, "http://"+c.cfg.HTTPAddr), "/")
 			t.sandbox = strings.TrimRight(orDefault(t.sandbox, "http://"+c.cfg.SandboxAddr), "/")
 			t.out = c.stdout
 			t.http = &http.Client{Timeout: 15 * time.Second}
@@ -61,6 +63,19 @@ addresses are PIXGATE_HTTP_ADDR and PIXGATE_SANDBOX_ADDR unless given.`,
 	cmd.Flags().StringVar(&t.token, "token", "", "a v1 API key, public_id.secret (default: pixgate dev's demo key)")
 	cmd.Flags().BoolVar(&printToken, "print-token", false, "print the demo key's v1 token and exit")
 	return cmd
+}
+
+// hostPortOf is the host:port of a base URL, with the scheme's port when
+// it names none.
+func hostPortOf(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	if u.Port() != "" {
+		return u.Host
+	}
+	return net.JoinHostPort(u.Hostname(), map[bool]string{true: "443", false: "80"}[u.Scheme == "https"])
 }
 
 func orDefault(s, def string) string {

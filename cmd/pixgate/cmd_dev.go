@@ -31,6 +31,7 @@ process, and print a demo integrator's credentials. This is what make run starts
 			if err := c.devDefaults(); err != nil {
 				return err
 			}
+			c.servesAPI = true
 			ctx := cmd.Context()
 			// Every address first: a taken port stops dev before it
 			// creates or migrates the database.

@@ -130,6 +130,10 @@ func (c *cli) integratorListCommand() *cobra.Command {
 				if asJSON {
 					return printJSON(c.stdout, map[string]any{"integrators": views})
 				}
+				if len(list) == 0 {
+					c.printf("no integrators yet: pixgate integrator create adds one\n")
+					return nil
+				}
 				tw := table(c.stdout)
 				c.printfTo(tw, "ID\tNAME\tEMAIL\tCASH-IN FEE\tCASH-OUT FEE\tCASH-IN HOLD\tCREATED\n")
 				for _, in := range list {

@@ -153,6 +153,10 @@ func (c *cli) keyListCommand() *cobra.Command {
 				if asJSON {
 					return printJSON(c.stdout, map[string]any{"keys": views})
 				}
+				if len(keys) == 0 {
+					c.printf("integrator %d has no API keys: pixgate key create --integrator %d makes one\n", integrator, integrator)
+					return nil
+				}
 				tw := table(c.stdout)
 				c.printfTo(tw, "PUBLIC ID\tSCOPES\tIP ALLOWLIST\tCREATED\tREVOKED\n")
 				for _, k := range keys {

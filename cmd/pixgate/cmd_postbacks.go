@@ -85,6 +85,10 @@ func (c *cli) postbacksListCommand() *cobra.Command {
 				if asJSON {
 					return printJSON(c.stdout, map[string]any{"postbacks": views})
 				}
+				if len(list) == 0 {
+					c.printf("no postbacks for integrator %d: one is sent when a charge, withdrawal or refund that named a postbackUrl changes status\n", integrator)
+					return nil
+				}
 				tw := table(c.stdout)
 				c.printfTo(tw, "ID\tRESOURCE\tEXTERNAL ID\tEVENT\tSTATUS\tATTEMPTS\tLAST CODE\tNEXT ATTEMPT\tCREATED\n")
 				for _, p := range list {
@@ -135,6 +139,10 @@ func (c *cli) postbacksShowCommand() *cobra.Command {
 				}
 				c.printPostback(p)
 				c.printf("  body            %s\n\n", body)
+				if len(attempts) == 0 {
+					c.printf("no delivery attempt yet: a running worker makes the first shortly after the postback is created\n")
+					return nil
+				}
 				tw := table(c.stdout)
 				c.printfTo(tw, "ATTEMPT\tAT\tSTATUS CODE\tLATENCY\tERROR\n")
 				for _, a := range attempts {

@@ -45,17 +45,19 @@ the default) or in memory (memory). See docs/provider.md.`,
 				}
 				c.cfg.SandboxContract = contract
 			}
-			// Every address before the store's database is created.
-			ln, err := listenAs(setting, addr)
+			// Every address before the store's database is created; the
+			// error names each one taken.
+			specs := []listenSpec{{setting: setting, addr: addr}}
+			if c.sandboxContract() == sandbox.ContractEfi {
+				specs = append(specs, listenSpec{setting: settingSandboxTLSAddr, addr: c.cfg.SandboxTLSAddr})
+			}
+			lns, err := listenAll(specs...)
 			if err != nil {
 				return err
 			}
-			var tlsLn net.Listener
-			if c.sandboxContract() == sandbox.ContractEfi {
-				if tlsLn, err = listenAs(settingSandboxTLSAddr, c.cfg.SandboxTLSAddr); err != nil {
-					ln.Close()
-					return err
-				}
+			ln, tlsLn := lns[0], net.Listener(nil)
+			if len(lns) > 1 {
+				tlsLn = lns[1]
 			}
 			ctx := cmd.Context()
 			sb, stop, err := c.openSandbox(ctx, addr)
@@ -71,8 +73,14 @@ the default) or in memory (memory). See docs/provider.md.`,
 				stop()
 				return err
 			}
-			c.log.Info("sandbox provider listening", "addr", addr, "contract", sb.Contract(), "store", strings.ToLower(c.cfg.SandboxStore))
-			return ignoreCanceled(g.Wait())
+			c.log.Info("sandbox provider listening", "addr", ln.Addr().String(), "contract", sb.Contract(), "store", strings.ToLower(c.cfg.SandboxStore))
+			// As api and worker do: the stop asked for, then done, whatever
+			// the contract (the efi sandbox serves two listeners).
+			saidStop := c.sayWhenStopRequested(ctx)
+			err = ignoreCanceled(g.Wait())
+			saidStop()
+			c.logStopped("sandbox ("+sb.Contract()+")", err)
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "", "listen address (default PIXGATE_SANDBOX_ADDR)")

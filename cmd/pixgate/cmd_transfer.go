@@ -51,6 +51,10 @@ func (c *cli) transferListCommand() *cobra.Command {
 				if asJSON {
 					return printJSON(c.stdout, map[string]any{"transfers": nonNilSlice(list)})
 				}
+				if len(list) == 0 {
+					c.printf("no withdrawal or refund is flagged for an operator: the reconciler flags one the provider no longer knows after sending it again (docs/operations.md, Stuck transfers)\n")
+					return nil
+				}
 				tw := table(c.stdout)
 				c.printfTo(tw, "KIND\tID\tINTEGRATOR\tAMOUNT\tFEE\tPIX ID\tRESENDS\tFLAGGED\tREASON\n")
 				for _, f := range list {

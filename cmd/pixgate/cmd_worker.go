@@ -45,6 +45,11 @@ func (c *cli) startWorker(ctx context.Context, g *errgroup.Group, st *stack) err
 	if err != nil {
 		return err
 	}
+	operators, err := c.monitoringUsers()
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	w := worker.New(worker.Config{
 		Lanes: worker.LaneConfig{Events: c.cfg.WorkerEvents, Sends: c.cfg.WorkerSends, Postbacks: c.cfg.WorkerPostbacks,
 			Default: c.cfg.WorkerDefault},
@@ -70,8 +75,8 @@ func (c *cli) startWorker(ctx context.Context, g *errgroup.Group, st *stack) err
 		ln.Close()
 		return err
 	}
-	monitor := w.MonitorHandler(worker.MonitorConfig{User: c.cfg.MonitoringUser, Password: c.cfg.MonitoringPassword,
-		RedisConnOpt: connOpt, Registry: st.registry, Live: st.db.PoolStarved})
+	monitor := w.MonitorHandler(worker.MonitorConfig{Users: operators, User: c.cfg.MonitoringUser, Password: c.cfg.MonitoringPassword,
+		FailuresPerMinute: c.cfg.MonitoringFailures, RedisConnOpt: connOpt, Registry: st.registry, Live: st.db.PoolStarved})
 	g.Go(func() error { return w.Run(ctx) })
 	g.Go(serveHTTP(ctx, c.withPprof(monitor), ln, nil))
 	// Each provider's previous day, reconciled once across all workers.

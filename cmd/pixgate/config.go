@@ -32,6 +32,12 @@ type config struct {
 	// statement: a request that waited this long is answered 503 with
 	// Retry-After.
 	DatabaseAcquireTimeout time.Duration `env:"PIXGATE_DATABASE_ACQUIRE_TIMEOUT" envDefault:"5s" desc:"longest wait for a free database connection; a request that waits longer is answered 503 with Retry-After"`
+	// The API's database sessions (storage.SessionTimeouts): a request
+	// never holds its connection for long, whatever it waits on. Not the
+	// worker's, whose long operations (a day's reconciliation) must finish.
+	DatabaseLockTimeout      time.Duration `env:"PIXGATE_DATABASE_LOCK_TIMEOUT" envDefault:"2s" desc:"api (and pixgate dev): longest wait of a statement for a lock another transaction holds (Postgres lock_timeout); the request gives up, is answered 503 with Retry-After, and its connection is released; 0: no limit"`
+	DatabaseStatementTimeout time.Duration `env:"PIXGATE_DATABASE_QUERY_TIMEOUT" envDefault:"10s" desc:"api (and pixgate dev): longest run of one statement (Postgres statement_timeout), answered as a lock timeout is; 0: no limit"`
+	DatabaseIdleInTxTimeout  time.Duration `env:"PIXGATE_DATABASE_IDLE_TX_TIMEOUT" envDefault:"1m" desc:"api (and pixgate dev): Postgres ends a session idle inside a transaction this long, releasing its locks (idle_in_transaction_session_timeout); 0: no limit"`
 
 	HTTPAddr       string `env:"PIXGATE_HTTP_ADDR" envDefault:"127.0.0.1:8080" desc:"API listen address"`
 	WorkerAddr     string `env:"PIXGATE_WORKER_ADDR" envDefault:"127.0.0.1:8081" desc:"worker side server: /healthz, /metrics, /monitoring"`
@@ -95,7 +101,9 @@ type config struct {
 	WorkerPostbacks    int    `env:"PIXGATE_WORKER_POSTBACKS_SLOTS" envDefault:"5" desc:"postbacks one worker process delivers at once, in a lane of their own"`
 	WorkerDefault      int    `env:"PIXGATE_WORKER_DEFAULT_SLOTS" envDefault:"2" desc:"reconciler ticks one worker process runs at once, in a lane of their own"`
 	MonitoringUser     string `env:"PIXGATE_MONITORING_USER" envDefault:"admin" desc:"user for the worker's /monitoring (asynqmon)"`
-	MonitoringPassword string `env:"PIXGATE_MONITORING_PASSWORD" desc:"password for /monitoring; unset: /monitoring is off (pixgate dev generates one and keeps it beside the demo key)"`
+	MonitoringPassword string `env:"PIXGATE_MONITORING_PASSWORD" desc:"password of the PIXGATE_MONITORING_USER account of /monitoring; with neither it nor a users file, /monitoring is off (pixgate dev generates one and keeps it beside the demo key)"`
+	MonitoringUsers    string `env:"PIXGATE_MONITORING_USERS_FILE" desc:"file of NAME:HASH lines, one per operator who may use /monitoring (bcrypt hashes: pixgate monitoring-user NAME or htpasswd -nB NAME makes a line); read at start"`
+	MonitoringFailures int    `env:"PIXGATE_MONITORING_AUTH_FAILURES" envDefault:"5" desc:"failed /monitoring sign-ins per minute per client address (IPv6: per /64) and per user name before 429 with Retry-After"`
 
 	SandboxContract     string        `env:"PIXGATE_SANDBOX_CONTRACT" desc:"the contract pixgate sandbox speaks: family, efi or woovi (default family; pixgate dev: PIXGATE_PROVIDER_KIND)"`
 	SandboxAddr         string        `env:"PIXGATE_SANDBOX_ADDR" envDefault:"127.0.0.1:9090" desc:"sandbox provider listen address (efi: its control endpoints only)"`
@@ -146,8 +154,20 @@ func loadConfig(environ map[string]string) (config, error) {
 	if err := checkProxies(c.ProxyHeader, c.TrustedProxies); err != nil {
 		errs = append(errs, err)
 	}
+	if c.MonitoringFailures < 1 {
+		errs = append(errs, fmt.Errorf("PIXGATE_MONITORING_AUTH_FAILURES: must be at least 1, not %d", c.MonitoringFailures))
+	}
 	if c.DatabaseAcquireTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("PIXGATE_DATABASE_ACQUIRE_TIMEOUT: must be above zero (e.g. 5s), not %s", c.DatabaseAcquireTimeout))
+	}
+	for _, s := range []struct {
+		name string
+		d    time.Duration
+	}{{"PIXGATE_DATABASE_LOCK_TIMEOUT", c.DatabaseLockTimeout}, {"PIXGATE_DATABASE_QUERY_TIMEOUT", c.DatabaseStatementTimeout},
+		{"PIXGATE_DATABASE_IDLE_TX_TIMEOUT", c.DatabaseIdleInTxTimeout}} {
+		if s.d < 0 || s.d > 0 && s.d < time.Millisecond {
+			errs = append(errs, fmt.Errorf("%s: must be 0 (no limit) or at least 1ms (e.g. 2s), not %s", s.name, s.d))
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return config{}, fmt.Errorf("configuration: %w", err)

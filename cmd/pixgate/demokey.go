@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +38,10 @@ type demoKey struct {
 	PublicID     string `json:"public_id"`
 	Secret       string `json:"secret"`
 	Database     string `json:"database,omitempty"` // "NAME on HOST:PORT", for messages
+	// HTTPAddr is where the pixgate dev that made the key served the API
+	// (PIXGATE_HTTP_ADDR), so that pixgate demo, pointed at an address,
+	// names the key of the dev there and no other (noDemoKey).
+	HTTPAddr string `json:"http_addr,omitempty"`
 }
 
 func (k demoKey) token() string { return k.PublicID + "." + k.Secret }
@@ -64,32 +70,60 @@ func (c *cli) writeDemoKey(k demoKey) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	k.Database = databaseName(c.cfg.DatabaseURL)
+	k.Database, k.HTTPAddr = databaseName(c.cfg.DatabaseURL), c.cfg.HTTPAddr
 	b, _ := json.Marshal(k)
 	return os.WriteFile(path, b, 0o600)
 }
 
 // noDemoKey explains a missing demo key file: pixgate dev keeps one per
 // database, so a pixgate demo with another PIXGATE_DATABASE_URL than dev's
-// finds none; the keys kept for other databases are named.
-func (c *cli) noDemoKey(path string) error {
+// finds none. The cache directory may hold the keys of many databases,
+// other users' and old runs' too; only the one kept by a pixgate dev that
+// served the API address demo is pointed at (api, host:port) concerns the
+// user, and only its database is named.
+func (c *cli) noDemoKey(path, api string) error {
 	if c.cfg.DemoKeyFile != "" {
 		return fmt.Errorf("no demo key in %s (PIXGATE_DEMO_KEY_FILE): start pixgate dev with that PIXGATE_DEMO_KEY_FILE first, or pass --token", path)
 	}
-	var others []string
 	files, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "demo-key-*.json"))
-	for _, f := range files {
-		var k demoKey
-		if b, err := os.ReadFile(f); err == nil && json.Unmarshal(b, &k) == nil {
-			others = append(others, orDefault(k.Database, "a database not recorded ("+filepath.Base(f)+")"))
-		}
-	}
-	if len(others) == 0 {
+	if len(files) == 0 {
 		return errors.New("no demo key yet: start pixgate dev (make run) first, or pass --token")
 	}
-	return fmt.Errorf("no demo key for database %s (PIXGATE_DATABASE_URL); pixgate dev keeps one per database, and keeps some for: %s. "+
+	var there []string
+	for _, f := range files {
+		var k demoKey
+		if b, err := os.ReadFile(f); err == nil && json.Unmarshal(b, &k) == nil && k.Database != "" && sameListener(k.HTTPAddr, api) {
+			there = append(there, k.Database)
+		}
+	}
+	here := databaseName(c.cfg.DatabaseURL)
+	if len(there) == 0 {
+		return fmt.Errorf("no demo key for database %s (PIXGATE_DATABASE_URL); pixgate dev keeps one per database. "+
+			"Run pixgate demo with the PIXGATE_DATABASE_URL pixgate dev runs with, start pixgate dev with this one, or pass --token", here)
+	}
+	return fmt.Errorf("no demo key for database %s (PIXGATE_DATABASE_URL); pixgate dev keeps one per database, and the pixgate dev serving %s kept its key for: %s. "+
 		"Run pixgate demo with the PIXGATE_DATABASE_URL pixgate dev runs with, or pass --token",
-		databaseName(c.cfg.DatabaseURL), strings.Join(others, "; "))
+		here, api, strings.Join(there, "; "))
+}
+
+// sameListener reports whether two host:port addresses are one listener
+// of this machine: the same port, on the same host or on hosts that are
+// both this machine (loopback, unspecified, localhost).
+func sameListener(a, b string) bool {
+	ha, pa, errA := net.SplitHostPort(a)
+	hb, pb, errB := net.SplitHostPort(b)
+	if errA != nil || errB != nil || pa != pb {
+		return false
+	}
+	return ha == hb || isLocalHost(ha) && isLocalHost(hb)
+}
+
+func isLocalHost(h string) bool {
+	if h == "" || strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(h)
+	return err == nil && (ip.IsLoopback() || ip.IsUnspecified())
 }
 
 // demoCredentials returns the demo integrator's key: the one kept from an

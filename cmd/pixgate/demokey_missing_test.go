@@ -23,13 +23,13 @@ func TestDemoKeyMissingForThisDatabaseNamesTheOthers(t *testing.T) {
 	if code, errs := demo(demoDB); code == 0 || !strings.Contains(errs, "no demo key yet: start pixgate dev (make run) first") {
 		t.Fatalf("no key at all: exit %d, %s", code, errs)
 	}
-	dev := &cli{cfg: config{DatabaseURL: devDB}, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	dev := &cli{cfg: config{DatabaseURL: devDB, HTTPAddr: "127.0.0.1:8080"}, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if err := dev.writeDemoKey(demoKey{IntegratorID: 1, PublicID: "pk", Secret: "sk_secret"}); err != nil {
 		t.Fatal(err)
 	}
 	code, errs := demo(demoDB)
 	for _, want := range []string{"no demo key for database pixgate on 127.0.0.1:5432 (PIXGATE_DATABASE_URL)",
-		"keeps some for: pixgate_dev_here on 127.0.0.1:5432", "with the PIXGATE_DATABASE_URL pixgate dev runs with"} {
+		"the pixgate dev serving 127.0.0.1:8080 kept its key for: pixgate_dev_here on 127.0.0.1:5432", "with the PIXGATE_DATABASE_URL pixgate dev runs with"} {
 		if code == 0 || !strings.Contains(errs, want) {
 			t.Errorf("exit %d, stderr lacks %q: %s", code, want, errs)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"syscall"
 )
 
@@ -34,19 +35,24 @@ func (c *cli) listenAddr(setting string) string {
 
 // bind binds the addresses of the given settings before a command touches
 // the database or Redis, so a taken port stops it before it creates or
-// migrates anything. The components take their listener with listener;
-// closeListeners closes those never taken.
+// migrates anything; when several are taken, the error names them all.
+// The components take their listener with listener; closeListeners closes
+// those never taken.
 func (c *cli) bind(settings ...string) error {
 	if c.bound == nil {
 		c.bound = map[string]net.Listener{}
 	}
-	for _, s := range settings {
-		ln, err := listenAs(s, c.listenAddr(s))
-		if err != nil {
-			c.closeListeners()
-			return err
-		}
-		c.bound[s] = ln
+	specs := make([]listenSpec, len(settings))
+	for i, s := range settings {
+		specs[i] = listenSpec{setting: s, addr: c.listenAddr(s)}
+	}
+	lns, err := listenAll(specs...)
+	if err != nil {
+		c.closeListeners()
+		return err
+	}
+	for i, s := range settings {
+		c.bound[s] = lns[i]
 	}
 	return nil
 }
@@ -67,23 +73,92 @@ func (c *cli) closeListeners() {
 	}
 }
 
+// listenSpec is an address to bind and the setting (a variable or a
+// flag) that chose it.
+type listenSpec struct{ setting, addr string }
+
+// listenAll binds every address, or none: when one cannot be bound the
+// others are closed, and the error names each that failed, so that a user
+// whose ports are taken learns of them all at once.
+func listenAll(specs ...listenSpec) ([]net.Listener, error) {
+	var (
+		lns    []net.Listener
+		inUse  []*addrInUseError
+		others []error
+	)
+	for _, sp := range specs {
+		ln, err := listenAs(sp.setting, sp.addr)
+		var iu *addrInUseError
+		switch {
+		case err == nil:
+			lns = append(lns, ln)
+		case errors.As(err, &iu):
+			inUse = append(inUse, iu)
+		default:
+			others = append(others, err)
+		}
+	}
+	if len(inUse) == 0 && len(others) == 0 {
+		return lns, nil
+	}
+	for _, ln := range lns {
+		ln.Close()
+	}
+	if len(inUse) > 1 {
+		others = append([]error{addrsInUse(inUse)}, others...)
+	} else if len(inUse) == 1 {
+		others = append([]error{inUse[0]}, others...)
+	}
+	return nil, errors.Join(others...)
+}
+
+// addrInUseError is an address another process listens on.
+type addrInUseError struct {
+	setting, addr string
+	holder        string // "pixgate (pid 42)", or "" where this machine does not tell
+}
+
+func (e *addrInUseError) Error() string {
+	by := ""
+	if e.holder != "" {
+		by = " by " + e.holder
+	}
+	return fmt.Sprintf("%s=%s: the address is already in use%s; stop that process or set %s to a free address",
+		e.setting, e.addr, by, e.setting)
+}
+
+// addrsInUse is one message for several taken addresses.
+func addrsInUse(taken []*addrInUseError) error {
+	var b strings.Builder
+	settings := make([]string, len(taken))
+	b.WriteString("these addresses are already in use:\n")
+	for i, e := range taken {
+		settings[i] = e.setting
+		fmt.Fprintf(&b, "  %s=%s", e.setting, e.addr)
+		if e.holder != "" {
+			fmt.Fprintf(&b, " (by %s)", e.holder)
+		}
+		b.WriteString("\n")
+	}
+	last := len(settings) - 1
+	fmt.Fprintf(&b, "stop those processes or set %s and %s to free addresses", strings.Join(settings[:last], ", "), settings[last])
+	return errors.New(b.String())
+}
+
 // listenAs binds addr, which setting (a variable or a flag) chose; its
-// errors name the setting, and for an address in use, the process holding
-// it when this machine tells.
+// errors name the setting, and for an address in use (*addrInUseError),
+// the process holding it when this machine tells.
 func listenAs(setting, addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err == nil {
 		return ln, nil
 	}
 	if errors.Is(err, syscall.EADDRINUSE) {
-		holder := ""
+		e := &addrInUseError{setting: setting, addr: addr}
 		if _, port, perr := net.SplitHostPort(addr); perr == nil {
-			if h := portHolder(port); h != "" {
-				holder = " by " + h
-			}
+			e.holder = portHolder(port)
 		}
-		return nil, fmt.Errorf("%s=%s: the address is already in use%s; stop that process or set %s to a free address",
-			setting, addr, holder, setting)
+		return nil, e
 	}
 	return nil, fmt.Errorf("%s=%s: cannot listen: %w", setting, addr, err)
 }

@@ -63,6 +63,9 @@ type cli struct {
 	cfg     config
 	log     *slog.Logger
 	bound   map[string]net.Listener // see bind
+	// servesAPI: this process serves the API, whose database sessions
+	// have the timeouts of PIXGATE_DATABASE_{LOCK,QUERY,IDLE_TX}_TIMEOUT.
+	servesAPI bool
 	// wooviKey signs the woovi sandbox's webhooks (see sandboxWooviKey).
 	wooviKey *rsa.PrivateKey
 }
@@ -103,6 +106,7 @@ func (c *cli) rootCommand() *cobra.Command {
 		c.envCommand(),
 		c.versionCommand(),
 		c.demoCommand(),
+		c.monitoringUserCommand(),
 	)
 	root.SetVersionTemplate("pixgate {{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
@@ -114,7 +118,7 @@ func (c *cli) rootCommand() *cobra.Command {
 // empty and report a clean ledger.
 func (c *cli) openDB(ctx context.Context) (*storage.DB, error) {
 	db, err := storage.Open(ctx, storage.Config{URL: c.cfg.DatabaseURL, MaxConns: c.cfg.DatabaseMaxConns,
-		AcquireTimeout: c.cfg.DatabaseAcquireTimeout})
+		AcquireTimeout: c.cfg.DatabaseAcquireTimeout, Timeouts: c.sessionTimeouts()})
 	if errors.Is(err, storage.ErrNoDatabase) {
 		return nil, fmt.Errorf("%w (PIXGATE_DATABASE_URL); create and migrate it with pixgate migrate", err)
 	}
@@ -132,7 +136,7 @@ func (c *cli) openDB(ctx context.Context) (*storage.DB, error) {
 // the migrations: what migrate, dev, api and worker do.
 func (c *cli) openMigratedDB(ctx context.Context) (*storage.DB, error) {
 	db, err := storage.Open(ctx, storage.Config{URL: c.cfg.DatabaseURL, MaxConns: c.cfg.DatabaseMaxConns,
-		AcquireTimeout: c.cfg.DatabaseAcquireTimeout, CreateIfMissing: true})
+		AcquireTimeout: c.cfg.DatabaseAcquireTimeout, CreateIfMissing: true, Timeouts: c.sessionTimeouts()})
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +145,18 @@ func (c *cli) openMigratedDB(ctx context.Context) (*storage.DB, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// sessionTimeouts are the database session timeouts of a process that
+// serves the API (pixgate api, and pixgate dev, whose workers share its
+// pool); none for the worker, whose long operations must finish, nor for
+// the operator commands.
+func (c *cli) sessionTimeouts() storage.SessionTimeouts {
+	if !c.servesAPI {
+		return storage.SessionTimeouts{}
+	}
+	return storage.SessionTimeouts{Lock: c.cfg.DatabaseLockTimeout, Statement: c.cfg.DatabaseStatementTimeout,
+		IdleInTransaction: c.cfg.DatabaseIdleInTxTimeout}
 }
 
 // withDB runs fn with an open, migrated database and closes it afterwards.
@@ -172,11 +188,20 @@ func newLogger(w io.Writer, level, format string) *slog.Logger {
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
 		lv = slog.LevelInfo
 	}
-	opts := &slog.HandlerOptions{Level: lv}
+	opts := &slog.HandlerOptions{Level: lv, ReplaceAttr: durationText}
 	if strings.EqualFold(format, "text") {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
 	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// durationText writes a duration as people read one ("15s", "1m30s"):
+// the JSON handler would write it as a number of nanoseconds.
+func durationText(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		a.Value = slog.StringValue(a.Value.Duration().String())
+	}
+	return a
 }
 
 func environMap(kv []string) map[string]string {

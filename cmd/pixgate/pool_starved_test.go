@@ -59,6 +59,9 @@ func TestAStarvedPoolFailsTheAPIsLiveness(t *testing.T) {
 	}
 	pg.json(&in, "integrator", "create", "--name", "Loja Parada", "--email", "parada@loja.example")
 	env := serviceEnv(t, pg, "http://127.0.0.1:1")
+	// Requests that never finish: without the sessions' timeouts, which
+	// would have them give up on the lock (TestTheAPIsDatabaseSessionsHaveTimeouts).
+	env["PIXGATE_DATABASE_LOCK_TIMEOUT"], env["PIXGATE_DATABASE_QUERY_TIMEOUT"] = "0", "0"
 	api := startProcess(t, env, "api")
 	base := "http://" + env["PIXGATE_HTTP_ADDR"]
 	waitHTTP(t, base+"/healthz", api)

@@ -140,8 +140,11 @@ func (c *cli) printRunSummary(r storage.ReconRun) {
 func (c *cli) reportText(cmd *cobra.Command, db *storage.DB, r storage.ReconRun) error {
 	c.printRunSummary(r)
 	tw := table(c.stdout)
-	c.printfTo(tw, "ID\tKIND\tSTATUS\tLINE\tLINE AMOUNT\tRECORD\tRECORD AMOUNT\tDELTA\tNOTE\n")
+	items := 0
 	err := db.ReconciliationItems(cmd.Context(), r.Provider, r.Day, func(it storage.ReconItem) error {
+		if items++; items == 1 {
+			c.printfTo(tw, "ID\tKIND\tSTATUS\tLINE\tLINE AMOUNT\tRECORD\tRECORD AMOUNT\tDELTA\tNOTE\n")
+		}
 		kind := string(it.Kind)
 		if it.ExpectedKind != nil {
 			kind += " (" + *it.ExpectedKind + ")"
@@ -163,6 +166,9 @@ func (c *cli) reportText(cmd *cobra.Command, db *storage.DB, r storage.ReconRun)
 	})
 	if err != nil {
 		return err
+	}
+	if items == 0 && r.Status == "done" {
+		c.printf("no items to show: no exception, nothing still expected, no match across midnight (plain matches are counted above, not listed)\n")
 	}
 	return tw.Flush()
 }

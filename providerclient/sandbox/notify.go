@@ -74,14 +74,18 @@ func (s *Sandbox) deliverAll(n notification) {
 	}
 }
 
+// notifyFirstWait is the wait before a notification's second try; the
+// waits after it double.
+const notifyFirstWait = 200 * time.Millisecond
+
 // deliver POSTs body to the notification URL until the receiver accepts
-// it (2xx), as real providers retry webhooks: the waits double from 200 ms
-// up to Config.NotifyMaxInterval, jittered, for Config.NotifyMaxElapsed, so
+// it (2xx), as real providers retry webhooks: the waits double from
+// notifyFirstWait up to Config.NotifyMaxInterval, jittered, for Config.NotifyMaxElapsed, so
 // a receiver that was down (an API restarting) gets what it missed within
 // seconds of coming back.
 func (s *Sandbox) deliver(n notification, body []byte) {
 	b := backoff.NewExponentialBackOff(
-		backoff.WithInitialInterval(min(200*time.Millisecond, s.cfg.NotifyMaxInterval)),
+		backoff.WithInitialInterval(min(notifyFirstWait, s.cfg.NotifyMaxInterval)),
 		backoff.WithMultiplier(2),
 		backoff.WithRandomizationFactor(0.2),
 		backoff.WithMaxInterval(s.cfg.NotifyMaxInterval),
