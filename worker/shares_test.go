@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/contract"
@@ -46,6 +47,8 @@ func TestASlowProvidersEventsLeaveTheLaneToOthers(t *testing.T) {
 		return w.applyProviderEvent(context.Background(), task)
 	}
 
+	start := time.Now()
+	w.eventShares.now = func() time.Time { return start }
 	var gives []func() // a's events in flight, their reads hanging: half the lane
 	for range 2 {
 		give, err := w.eventShares.take("a")
@@ -54,6 +57,7 @@ func TestASlowProvidersEventsLeaveTheLaneToOthers(t *testing.T) {
 		}
 		gives = append(gives, give)
 	}
+	w.eventShares.now = func() time.Time { return start.Add(2 * shareSlow) }
 	if err := apply(1); !errors.Is(err, errShareFull) || isFailure(err) {
 		t.Fatalf("a's event over its share: %v, want deferred without spending a retry", err)
 	}
@@ -74,19 +78,44 @@ func TestASlowProvidersEventsLeaveTheLaneToOthers(t *testing.T) {
 	}
 }
 
-func TestSharesAreHalfALane(t *testing.T) {
+// A slow provider (a slot held past shareSlow) takes half a lane; a fast
+// one the whole lane.
+func TestSharesAreHalfALaneForASlowProvider(t *testing.T) {
 	for n, want := range map[int]int{1: 1, 2: 1, 3: 2, 10: 5} {
 		s := newShares(n)
+		start := time.Now()
+		s.now = func() time.Time { return start }
+		gives := map[string][]func(){}
+		take := func(p string) error {
+			give, err := s.take(p)
+			if err == nil {
+				gives[p] = append(gives[p], give)
+			}
+			return err
+		}
+		for i := range n {
+			if err := take("fast"); err != nil {
+				t.Fatalf("lane of %d: a fast provider's take %d: %v", n, i+1, err)
+			}
+		}
+		for _, give := range gives["fast"] {
+			give()
+		}
 		for i := range want {
-			if _, err := s.take("p"); err != nil {
+			if err := take("p"); err != nil {
 				t.Fatalf("lane of %d: take %d: %v", n, i+1, err)
 			}
 		}
-		if _, err := s.take("p"); !errors.Is(err, errShareFull) {
-			t.Fatalf("lane of %d: a provider took more than %d slots", n, want)
+		s.now = func() time.Time { return start.Add(shareSlow + time.Millisecond) }
+		if err := take("p"); !errors.Is(err, errShareFull) {
+			t.Fatalf("lane of %d: a slow provider took more than %d slots", n, want)
 		}
-		if _, err := s.take("q"); err != nil {
+		if err := take("q"); err != nil {
 			t.Fatalf("lane of %d: another provider refused: %v", n, err)
+		}
+		gives["p"][0]()
+		if err := take("p"); err != nil {
+			t.Fatalf("lane of %d: a slot given back is not taken again: %v", n, err)
 		}
 	}
 }
