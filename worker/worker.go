@@ -185,6 +185,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	var wg sync.WaitGroup
 	w.listenLanes(ctx, &wg)
+	w.watchWakeups(ctx, &wg)
 	w.relay.start(ctx, &wg)
 	w.ticker.start(ctx, &wg)
 	w.retention.start(ctx, &wg)
