@@ -10,14 +10,17 @@ import (
 )
 
 // breaker fails fast while the provider is down. Only transient failures
-// count against it; a rejection proves the provider is up.
+// count against it; a rejection proves the provider is up. Each lane has a
+// breaker of its own.
 type breaker struct {
 	next Connector
-	cb   *gobreaker.CircuitBreaker[any]
+	cbs  map[Lane]*gobreaker.CircuitBreaker[any]
 }
 
-// WithBreaker wraps next in a circuit breaker of its own (named after the
-// provider) that judges the provider by its failure ratio over a rolling
+// WithBreaker wraps next in circuit breakers of its own, one per Lane
+// (named provider/lane), so that creates, sends, reads and statements are
+// judged apart: sends timing out never refuse the reads that credit paid
+// charges. Each one judges the provider by its failure ratio over a rolling
 // window (cfg.BreakerWindow, ten buckets): it opens when at least
 // cfg.BreakerFailures calls in the window failed transiently
 // (ErrUnavailable, ErrUnknownOutcome) and they are at least
@@ -32,8 +35,17 @@ type breaker struct {
 // tripping on them turned a degraded provider into an outage.
 func WithBreaker(next Connector, cfg Config) Connector {
 	cfg = cfg.WithDefaults()
+	b := &breaker{next: next, cbs: make(map[Lane]*gobreaker.CircuitBreaker[any], len(Lanes))}
+	for _, lane := range Lanes {
+		b.cbs[lane] = newBreaker(next.Name()+"/"+string(lane), lane, cfg)
+	}
+	return b
+}
+
+// newBreaker is the breaker of one lane.
+func newBreaker(name string, lane Lane, cfg Config) *gobreaker.CircuitBreaker[any] {
 	st := gobreaker.Settings{
-		Name:         next.Name(),
+		Name:         name,
 		MaxRequests:  cfg.BreakerProbes,
 		Interval:     cfg.BreakerWindow,
 		BucketPeriod: max(cfg.BreakerWindow/10, time.Millisecond),
@@ -43,9 +55,9 @@ func WithBreaker(next Connector, cfg Config) Connector {
 		IsExcluded:   func(err error) bool { return errors.Is(err, context.Canceled) },
 	}
 	if f := cfg.OnBreakerStateChange; f != nil {
-		st.OnStateChange = func(_ string, from, to gobreaker.State) { f(from.String(), to.String()) }
+		st.OnStateChange = func(_ string, from, to gobreaker.State) { f(lane, from.String(), to.String()) }
 	}
-	return &breaker{next: next, cb: gobreaker.NewCircuitBreaker[any](st)}
+	return gobreaker.NewCircuitBreaker[any](st)
 }
 
 // tripRule opens the breaker once the window holds at least minFailures
@@ -57,19 +69,22 @@ func tripRule(minFailures uint32, ratio float64) func(gobreaker.Counts) bool {
 	}
 }
 
-// BreakerState is the state of the breaker WithBreaker made: "closed",
-// "half-open" or "open"; "" for any other connector. Asking moves an open
-// breaker whose open interval has passed to half-open, as a call would.
-func BreakerState(c Connector) string {
+// BreakerState is the state of lane's breaker of those WithBreaker made:
+// "closed", "half-open" or "open"; "" for any other connector. Asking moves
+// an open breaker whose open interval has passed to half-open, as a call
+// would.
+func BreakerState(c Connector, lane Lane) string {
 	if b, ok := c.(*breaker); ok {
-		return b.cb.State().String()
+		if cb := b.cbs[lane]; cb != nil {
+			return cb.State().String()
+		}
 	}
 	return ""
 }
 
-// guard runs call through the breaker.
+// guard runs call through the breaker of op's lane.
 func guard[T any](b *breaker, op string, call func() (*T, error)) (*T, error) {
-	v, err := b.cb.Execute(func() (any, error) { return call() })
+	v, err := b.cbs[LaneOf(op)].Execute(func() (any, error) { return call() })
 	if errors.Is(err, gobreaker.ErrOpenState) || errors.Is(err, gobreaker.ErrTooManyRequests) {
 		return nil, &Error{Op: op, Kind: ErrBreakerOpen}
 	}

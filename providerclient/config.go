@@ -82,10 +82,11 @@ type Config struct {
 	// HTTPClient sends the requests. Default: http.DefaultTransport, no
 	// redirects followed, no client-wide timeout (Timeout applies per call).
 	HTTPClient *http.Client
-	// OnBreakerStateChange is told every breaker transition with the state
-	// names "closed", "half-open" and "open" (for metrics and logs). It runs
-	// under the breaker's lock: keep it fast and never call the client.
-	OnBreakerStateChange func(from, to string)
+	// OnBreakerStateChange is told every breaker transition, with the lane
+	// whose breaker it is and the state names "closed", "half-open" and
+	// "open" (for metrics and logs). It runs under the breaker's lock: keep
+	// it fast and never call the client.
+	OnBreakerStateChange func(lane Lane, from, to string)
 	// Metrics, when set, registers call counts and latencies (WithMetrics).
 	Metrics prometheus.Registerer
 }

@@ -125,6 +125,42 @@ func (w *Worker) listenLanes(ctx context.Context, wg *sync.WaitGroup) {
 	wg.Go(func() { listen(ctx, w.deps.Redis, wakes) })
 }
 
+// wakeupCheck is how long after its start a lane's wake-up must have
+// recognized a dequeue: a processor dequeues at once when it starts.
+const wakeupCheck = 30 * time.Second
+
+// watchWakeups tells, wakeupCheck after the start, of every lane whose
+// wake-up recognized no dequeue of its queue: an asynq whose dequeue the
+// hook does not know (an upgrade) turns the waiting off and the lane
+// polls every TaskCheckInterval, which costs CPU and nothing else; the
+// error says so rather than leave it unnoticed.
+func (w *Worker) watchWakeups(ctx context.Context, wg *sync.WaitGroup) {
+	wg.Go(func() {
+		t := time.NewTimer(wakeupCheck)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		w.checkWakeups()
+	})
+}
+
+// checkWakeups logs an error for each lane whose wake-up recognized no
+// dequeue, and says whether every one did.
+func (w *Worker) checkWakeups() bool {
+	ok := true
+	for _, l := range w.lanes {
+		if l.wake != nil && l.wake.recognized.Load() == 0 {
+			ok = false
+			w.log.Error("the task wake-up recognized no dequeue of its queue: this asynq's dequeue script is not the one worker/wakeup.go knows, and the lane polls instead of waiting",
+				"queue", l.queue)
+		}
+	}
+	return ok
+}
+
 // shutdownLanes stops the lanes together: each gives its running tasks
 // ShutdownTimeout to finish.
 func (w *Worker) shutdownLanes() {

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -21,6 +22,10 @@ func (w *Worker) logTask(next asynq.Handler) asynq.Handler {
 		took := time.Since(start)
 		w.metrics.task(t.Type(), err, took)
 		attrs := []any{"task_id", id, "task_type", t.Type(), "retry", retry, "ms", took.Milliseconds()}
+		if errors.Is(err, errShareFull) {
+			w.log.Debug("task deferred: its provider's share of the lane is in use", attrs...)
+			return err
+		}
 		if err != nil {
 			w.log.Warn("task failed", append(attrs, "err", err)...)
 			return err

@@ -76,6 +76,8 @@ func taskResult(err error) string {
 		return "dropped"
 	case errors.Is(err, providerclient.ErrBreakerOpen):
 		return "breaker_open"
+	case errors.Is(err, errShareFull):
+		return "share_full"
 	case errors.As(err, &retry):
 		return "retry"
 	}

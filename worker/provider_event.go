@@ -50,11 +50,19 @@ func (w *Worker) applyProviderEvent(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	// The provider recorded on PixGate's record; for a claim about none of
-	// PixGate's records, the provider that sent it.
-	at, err := w.providerAt(cmp.Or(known.provider(), ev.Provider))
+	// PixGate's records, the provider that sent it. Its events hold at most
+	// its share of the lane, so that its reads hanging never hold up
+	// another provider's.
+	name := cmp.Or(known.provider(), ev.Provider, providerclient.DefaultName)
+	at, err := w.providerAt(name)
 	if err != nil {
 		return err
 	}
+	give, err := w.eventShares.take(name)
+	if err != nil {
+		return err
+	}
+	defer give()
 	txn, err := at.Read(ctx, ref)
 	if errors.Is(err, providerclient.ErrNotFound) {
 		w.log.Warn("notification for a transaction the provider does not know; ignored", "event_id", ev.ID, "transaction_id", ev.TransactionID)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -43,6 +44,10 @@ type wakeup struct {
 	wake chan struct{} // an announcement arrived (buffered: one is kept)
 	stop chan struct{} // closed when the worker stops
 	once sync.Once
+	// recognized counts the dequeues the hook recognized: none a while
+	// after the start means this asynq's dequeue is not the one the hook
+	// knows, and the lane polls (watchWakeups).
+	recognized atomic.Int64
 	// waits and looked are told of each wait and each recognized dequeue,
 	// for tests.
 	waits  chan struct{}
@@ -72,6 +77,7 @@ func (w *wakeup) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 		if !ok || !w.queues[q] {
 			return next(ctx, cmd)
 		}
+		w.recognized.Add(1)
 		w.waitIfIdle()
 		if w.looked != nil {
 			w.looked()

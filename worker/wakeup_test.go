@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -83,6 +84,9 @@ func TestIdleWorkerWaitsForAnAnnouncedTask(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("a lane's processor never waited: the hook does not recognize this asynq's dequeue")
 		}
+	}
+	if !w.checkWakeups() {
+		t.Fatal("the running worker's check says a lane's wake-up recognized no dequeue")
 	}
 	// The worker's own start (its first reconciler tick) wakes it a few
 	// times; then it must stay quiet. Polling every 2 ms would look about
@@ -170,4 +174,22 @@ func TestAnnouncementWakesOnlyItsQueuesLanes(t *testing.T) {
 		t.Fatal(err)
 	}
 	woken(postbacks, "an announcement naming no queue did not wake every lane")
+}
+
+// A lane whose wake-up recognized no dequeue (here: its server never
+// started, as with an asynq whose dequeue the hook does not know) is named
+// in an error log line.
+func TestUnrecognizedDequeueIsLogged(t *testing.T) {
+	rdb := redis.NewClient(storagetest.NewRedis(t))
+	t.Cleanup(func() { rdb.Close() })
+	var logs strings.Builder
+	w := New(Config{}, Deps{Redis: rdb, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if w.checkWakeups() {
+		t.Fatal("the check passed with no dequeue recognized")
+	}
+	for _, q := range tasks.Queues {
+		if !strings.Contains(logs.String(), "level=ERROR") || !strings.Contains(logs.String(), "queue="+q) {
+			t.Fatalf("no error names queue %s: %s", q, logs.String())
+		}
+	}
 }

@@ -126,6 +126,9 @@ type Worker struct {
 	now func() time.Time
 	// retention prunes finished bookkeeping (retention.go).
 	retention *retention
+	// eventShares bounds each provider's part of the events lane
+	// (shares.go).
+	eventShares *shares
 }
 
 // New assembles a worker; Run starts it.
@@ -156,7 +159,8 @@ func New(cfg Config, deps Deps) *Worker {
 func newWorker(cfg Config, st store, provider Provider, queue enqueuer, log *slog.Logger, metrics *workerMetrics) *Worker {
 	cfg = cfg.withDefaults()
 	return &Worker{cfg: cfg, log: log, metrics: metrics, now: time.Now, postbackHTTP: postback.NewHTTPClient(cfg.Postbacks),
-		charges: st, transfers: st, infractions: st, events: st, postbacks: st, tx: st, provider: provider, queue: queue}
+		charges: st, transfers: st, infractions: st, events: st, postbacks: st, tx: st, provider: provider, queue: queue,
+		eventShares: newShares(cfg.Lanes.withDefaults().Events)}
 }
 
 // Handler is the task router, exposed for tests that drive handlers directly.
@@ -181,6 +185,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	var wg sync.WaitGroup
 	w.listenLanes(ctx, &wg)
+	w.watchWakeups(ctx, &wg)
 	w.relay.start(ctx, &wg)
 	w.ticker.start(ctx, &wg)
 	w.retention.start(ctx, &wg)
@@ -194,12 +199,15 @@ func (w *Worker) Run(ctx context.Context) error {
 }
 
 // isFailure decides whether an error counts against a task's retries. A
-// breaker that is open says nothing about the task: it is retried later
-// without spending a retry.
-func isFailure(err error) bool { return !errors.Is(err, providerclient.ErrBreakerOpen) }
+// breaker that is open, or a provider's share of the lane in use, says
+// nothing about the task: it is retried later without spending a retry.
+func isFailure(err error) bool {
+	return !errors.Is(err, providerclient.ErrBreakerOpen) && !errors.Is(err, errShareFull)
+}
 
 // retryDelay uses the delay a postback delivery asked for, waits out an
-// open breaker, and otherwise backs off
+// open breaker, comes back shortly when the provider's share of the lane
+// was in use, and otherwise backs off
 // exponentially (1s, 2s, 4s ... capped at 10 minutes) with up to 20% jitter.
 func retryDelay(breakerOpen time.Duration) asynq.RetryDelayFunc {
 	return func(n int, err error, _ *asynq.Task) time.Duration {
@@ -208,6 +216,9 @@ func retryDelay(breakerOpen time.Duration) asynq.RetryDelayFunc {
 		}
 		if errors.Is(err, providerclient.ErrBreakerOpen) {
 			return breakerOpen + jitter(breakerOpen/5)
+		}
+		if errors.Is(err, errShareFull) {
+			return shareRetry + jitter(shareRetry/2)
 		}
 		d := 10 * time.Minute
 		if n < 10 {

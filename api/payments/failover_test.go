@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"syscall"
 	"testing"
@@ -13,16 +14,16 @@ import (
 	"github.com/pixgate/pixgate/storage/money"
 )
 
-// scriptedProvider is one provider of a fleet: each create and each read
+// scriptedProvider is one provider of a fleet: each create, send and read
 // takes the next answer of its script (the last repeats; nil succeeds).
 type scriptedProvider struct {
 	providerclient.Connector
 	name string
 
-	mu              sync.Mutex
-	creates, reads  []error
-	nCreate, nRead  int
-	createdChargeID []string
+	mu                    sync.Mutex
+	creates, sends, reads []error
+	nCreate, nSend, nRead int
+	createdChargeID       []string
 }
 
 func (p *scriptedProvider) Name() string { return p.name }
@@ -45,6 +46,17 @@ func (p *scriptedProvider) CreateCharge(_ context.Context, req providerclient.Ch
 	}
 	p.createdChargeID = append(p.createdChargeID, req.ID)
 	return &providerclient.Charge{ProviderID: p.name + "-" + req.ID, BRCode: "br-" + p.name, Status: providerclient.StatusPending}, nil
+}
+
+func (p *scriptedProvider) SendPix(_ context.Context, req providerclient.PayoutRequest) (*providerclient.Payout, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	err := next(p.sends, p.nSend)
+	p.nSend++
+	if err != nil {
+		return nil, err
+	}
+	return &providerclient.Payout{ProviderID: p.name + "-" + req.ID, Status: providerclient.StatusProcessing}, nil
 }
 
 func (p *scriptedProvider) Read(_ context.Context, ref providerclient.Ref) (*providerclient.Transaction, error) {
@@ -190,24 +202,33 @@ func TestChargeRoute(t *testing.T) {
 }
 
 // A new withdrawal records the first provider of its integrator's
-// withdrawal route in service: with a's breaker open, b.
+// withdrawal route in service: with a's breaker of sends open, b. a's
+// charge creates failing open only the breaker of creates, which sends
+// never consult.
 func TestWithdrawalGoesToTheFirstProviderInService(t *testing.T) {
-	a, b := &scriptedProvider{name: "a", creates: []error{refused}}, &scriptedProvider{name: "b"}
+	a, b := &scriptedProvider{name: "a", creates: []error{refused}, sends: []error{refused}}, &scriptedProvider{name: "b"}
 	s, store := twoProviders(t, a, b, true)
 	ctx, in := context.Background(), integrator(money.Fixed(0), money.Fixed(50))
 	cp := storage.CreditParty{Name: "Beltrano", KeyType: "EMAIL", Key: "b@example.com"}
 	if _, _, err := s.CreateWithdrawal(ctx, in, WithdrawalRequest{Amount: 1000, CreditParty: cp}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.CreateCharge(ctx, in, chargeRequest(1000)); err != nil { // a refuses: its breaker opens
+	if _, _, err := s.CreateCharge(ctx, in, chargeRequest(1000)); err != nil { // a refuses: its breaker of creates opens
 		t.Fatal(err)
 	}
 	if _, _, err := s.CreateWithdrawal(ctx, in, WithdrawalRequest{Amount: 1000, CreditParty: cp}); err != nil {
 		t.Fatal(err)
 	}
-	if len(store.withdrawals) != 2 || store.withdrawals[0].Provider != "a" || store.withdrawals[1].Provider != "b" {
-		t.Fatalf("withdrawals recorded at %q and %q; want a, then b once a's breaker opened",
-			store.withdrawals[0].Provider, store.withdrawals[1].Provider)
+	pa, _ := s.provider.(*fleet.Fleet).Provider("a")
+	if _, err := pa.SendPix(ctx, providerclient.PayoutRequest{ID: "w"}); !errors.Is(err, syscall.ECONNREFUSED) { // its breaker of sends opens
+		t.Fatalf("a's send: %v", err)
+	}
+	if _, _, err := s.CreateWithdrawal(ctx, in, WithdrawalRequest{Amount: 1000, CreditParty: cp}); err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{store.withdrawals[0].Provider, store.withdrawals[1].Provider, store.withdrawals[2].Provider}; len(store.withdrawals) != 3 ||
+		!slices.Equal(got, []string{"a", "a", "b"}) {
+		t.Fatalf("withdrawals recorded at %q; want a, a while only a's creates failed, then b once a's sends failed", got)
 	}
 
 	// A route whose every provider is disabled takes none, writing nothing.

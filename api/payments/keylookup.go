@@ -16,11 +16,15 @@ type directory interface {
 }
 
 // chooser finds a provider of the process by its name and orders a route
-// as the fleet does; a *fleet.Fleet is one.
+// for a lane as the fleet does; a *fleet.Fleet is one.
 type chooser interface {
 	Providers
-	Choose(ctx context.Context, route fleet.Route) string
+	Choose(ctx context.Context, route fleet.Route, lane providerclient.Lane) string
 }
+
+// The service finds the fleet's choice by this interface at run time: a
+// change of the fleet's signature must not turn it off unnoticed.
+var _ chooser = (*fleet.Fleet)(nil)
 
 // LookupKey asks who a key (canonical, with its type) belongs to, through
 // the integrator's own providers (see directoryFor):
@@ -83,6 +87,6 @@ func (s *Service) directoryFor(ctx context.Context, integratorID int64) (directo
 	if len(offers) == 0 {
 		return nil, unsupported
 	}
-	c, _ := fl.Provider(fl.Choose(ctx, offers)) // every one of offers is known
+	c, _ := fl.Provider(fl.Choose(ctx, offers, providerclient.LaneRead)) // every one of offers is known
 	return c, nil
 }

@@ -79,14 +79,12 @@ func (s *Service) withdrawalProvider(ctx context.Context, integratorID int64) (s
 	if len(route.Withdrawals) == 0 {
 		return "", &providerclient.Error{Op: providerclient.OpPayout, Kind: providerclient.ErrUnavailable, Message: "no provider on the integrator's route"}
 	}
-	if c, ok := s.provider.(interface {
-		Choose(ctx context.Context, route fleet.Route) string
-	}); ok {
+	if c, ok := s.provider.(chooser); ok {
 		r := make(fleet.Route, len(route.Withdrawals))
 		for i, name := range route.Withdrawals {
 			r[i] = fleet.Choice{Provider: name}
 		}
-		if name := c.Choose(ctx, r); name != "" {
+		if name := c.Choose(ctx, r, providerclient.LaneSend); name != "" {
 			return name, nil
 		}
 	}

@@ -86,7 +86,7 @@ func TestE2EChargePaid(t *testing.T) {
 		`pixgate_provider_events_total{outcome="applied"} 1`,
 		`pixgate_tasks_total{result="ok",type="provider:event"}`,
 		`pixgate_postback_attempts_total{outcome="delivered"} 1`,
-		`pixgate_provider_breaker_state{provider="default"} 0`,
+		`pixgate_provider_breaker_state{lane="read",provider="default"} 0`,
 		`pixgate_provider_eliminated{provider="default"} 0`,
 		`pixgate_outbox_lag_seconds`,
 		`asynq_tasks_processed_total`,

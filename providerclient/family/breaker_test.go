@@ -17,7 +17,8 @@ type transitions struct {
 	got []string
 }
 
-func (tr *transitions) record(from, to string) {
+// record notes every lane's transitions; each test opens one lane.
+func (tr *transitions) record(_ providerclient.Lane, from, to string) {
 	tr.mu.Lock()
 	tr.got = append(tr.got, from+"→"+to)
 	tr.mu.Unlock()
@@ -63,22 +64,28 @@ func TestBreakerOpensAndFailsFast(t *testing.T) {
 		t.Fatalf("%d requests reached the provider before the breaker opened, want 4", got)
 	}
 
-	// Open: every call fails fast as providerclient.ErrBreakerOpen, nothing is sent.
+	// Open: every read fails fast as providerclient.ErrBreakerOpen, nothing
+	// is sent. A payment is judged by the send lane's breaker, still
+	// closed: it reaches the provider (down, so unavailable).
 	sent := p.requests("/v2/balance")
 	for range 20 {
 		_, err := c.Balance(ctx)
 		if !errors.Is(err, providerclient.ErrBreakerOpen) || !errors.Is(err, providerclient.ErrUnavailable) {
 			t.Fatalf("while open: %v", err)
 		}
-		if _, err := c.SendPix(ctx, payout("while-open")); !errors.Is(err, providerclient.ErrBreakerOpen) {
-			t.Fatalf("payment while open: %v", err)
-		}
 	}
-	if got := p.requests("/v2/balance") + p.requests("/v2/pix/payment"); got != sent {
+	if got := p.requests("/v2/balance"); got != sent {
 		t.Fatalf("%d requests sent while the breaker was open", got-sent)
 	}
 	if got, want := tr.list(), []string{"closed→open"}; !slices.Equal(got, want) {
 		t.Fatalf("transitions %v, want %v", got, want)
+	}
+	payments := p.requests("/v2/pix/payment")
+	if _, err := c.SendPix(ctx, payout("while-open")); !errors.Is(err, providerclient.ErrUnavailable) {
+		t.Fatalf("a payment while the read lane is open: %v, want it sent and unavailable", err)
+	}
+	if p.requests("/v2/pix/payment") == payments {
+		t.Fatal("a payment was refused by the read lane's breaker")
 	}
 }
 

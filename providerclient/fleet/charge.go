@@ -20,7 +20,7 @@ import (
 // create is repeated there, which the id makes the same charge, for its
 // QR code; no answer, the charge stays with that provider.
 func (f *Fleet) IssueCharge(ctx context.Context, route Route, req providerclient.ChargeRequest) (ch *providerclient.Charge, provider string, err error) {
-	plan := f.plan(ctx, route)
+	plan := f.plan(ctx, route, providerclient.LaneCreate)
 	if len(plan) == 0 {
 		return nil, "", &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrUnavailable, Message: "no provider on the route"}
 	}

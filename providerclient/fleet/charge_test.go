@@ -109,7 +109,7 @@ func TestIssueChargeSkipsAnOpenBreaker(t *testing.T) {
 	if _, p, err := fl.IssueCharge(context.Background(), route, providerclient.ChargeRequest{ID: "c1"}); err != nil || p != "b" {
 		t.Fatalf("first charge: %q, %v", p, err)
 	}
-	if got := names(fl.plan(context.Background(), route)); !slices.Equal(got, []string{"b", "a"}) {
+	if got := names(fl.plan(context.Background(), route, providerclient.LaneCreate)); !slices.Equal(got, []string{"b", "a"}) {
 		t.Fatalf("plan with a's breaker open = %v, want [b a]", got)
 	}
 	if _, p, err := fl.IssueCharge(context.Background(), route, providerclient.ChargeRequest{ID: "c2"}); err != nil || p != "b" || a.count("create") != 1 {

@@ -10,7 +10,8 @@ import (
 )
 
 // ErrBulkheadFull is a call refused because the provider already has
-// Options.MaxInFlight calls in flight from this process: nothing was sent.
+// Options.MaxInFlight calls of its lane in flight from this process:
+// nothing was sent.
 // It is also providerclient.ErrUnavailable.
 var ErrBulkheadFull = fmt.Errorf("%w: too many calls in flight", providerclient.ErrUnavailable)
 
@@ -18,29 +19,33 @@ var ErrBulkheadFull = fmt.Errorf("%w: too many calls in flight", providerclient.
 type member struct {
 	f    *Fleet
 	name string
-	// breaker is the circuit-breaker layer, asked for its state.
+	// breaker is the circuit-breaker layer, asked for its lanes' states.
 	breaker providerclient.Connector
 	// patient retries transient failures in process; hasty does not.
 	patient, hasty *guarded
-	slots          chan struct{}
-	health         health
+	// slots is each lane's bulkhead.
+	slots  map[providerclient.Lane]chan struct{}
+	health health
 	// notify is the provider's own webhook URL (Config.WebhookURL), sent
 	// as the notification address of its charges, payouts and refunds.
 	notify string
 }
 
 func (f *Fleet) newMember(cfg providerclient.Config, bare providerclient.Connector) *member {
-	m := &member{f: f, name: cfg.Name, slots: make(chan struct{}, f.opts.MaxInFlight), notify: cfg.WebhookURL}
+	m := &member{f: f, name: cfg.Name, slots: map[providerclient.Lane]chan struct{}{}, notify: cfg.WebhookURL}
+	for _, lane := range providerclient.Lanes {
+		m.slots[lane] = make(chan struct{}, f.opts.MaxInFlight)
+		f.metrics.breakerState(cfg.Name, lane, "closed")
+	}
 	m.health.win.span = max(f.opts.HealthWindow/10, time.Millisecond)
 	told := cfg.OnBreakerStateChange
-	cfg.OnBreakerStateChange = func(from, to string) {
-		f.metrics.breakerState(cfg.Name, to)
-		f.opts.Log.Warn("provider circuit breaker changed state", "provider", cfg.Name, "from", from, "to", to)
+	cfg.OnBreakerStateChange = func(lane providerclient.Lane, from, to string) {
+		f.metrics.breakerState(cfg.Name, lane, to)
+		f.opts.Log.Warn("provider circuit breaker changed state", "provider", cfg.Name, "lane", lane, "from", from, "to", to)
 		if told != nil {
-			told(from, to)
+			told(lane, from, to)
 		}
 	}
-	f.metrics.breakerState(cfg.Name, "closed")
 	f.metrics.eliminated(cfg.Name, false)
 	c := bare
 	if f.opts.Metrics != nil {
@@ -52,8 +57,11 @@ func (f *Fleet) newMember(cfg providerclient.Config, bare providerclient.Connect
 	return m
 }
 
-// open says whether the provider's breaker is open (calls fail at once).
-func (m *member) open() bool { return providerclient.BreakerState(m.breaker) == "open" }
+// open says whether the provider's breaker of lane is open (its calls fail
+// at once).
+func (m *member) open(lane providerclient.Lane) bool {
+	return providerclient.BreakerState(m.breaker, lane) == "open"
+}
 
 // notifyURL is where the provider is told to notify a call: its own
 // webhook URL when it has one, whatever the caller asked.
@@ -71,20 +79,22 @@ type guarded struct {
 	next providerclient.Connector
 }
 
-// run makes one call within the provider's bulkhead and counts its outcome
-// in the provider's health.
+// run makes one call within the bulkhead of op's lane and counts its
+// outcome in the provider's health.
 func run[T any](ctx context.Context, g *guarded, op string, call func() (*T, error)) (*T, error) {
 	m := g.m
+	lane := providerclient.LaneOf(op)
+	slots := m.slots[lane]
 	select {
-	case m.slots <- struct{}{}:
+	case slots <- struct{}{}:
 	default:
-		m.f.metrics.bulkheadFull(m.name)
+		m.f.metrics.bulkheadFull(m.name, lane)
 		return nil, &providerclient.Error{Op: op, Kind: ErrBulkheadFull}
 	}
-	m.f.metrics.inFlight(m.name, 1)
+	m.f.metrics.inFlight(m.name, lane, 1)
 	res, err := call()
-	<-m.slots
-	m.f.metrics.inFlight(m.name, -1)
+	<-slots
+	m.f.metrics.inFlight(m.name, lane, -1)
 	m.record(ctx, err)
 	return res, err
 }

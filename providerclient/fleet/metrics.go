@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/pixgate/pixgate/providerclient"
 )
 
 // metrics are the fleet's per-provider metrics; a nil *metrics records
@@ -24,9 +26,10 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		return nil
 	}
 	p := []string{"provider"}
+	pl := []string{"provider", "lane"}
 	return &metrics{
 		breaker: register(reg, prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "pixgate_provider_breaker_state",
-			Help: "Each provider's circuit breaker: 0 closed, 1 half-open, 2 open."}, p)),
+			Help: "Each provider's circuit breaker of each lane (create, send, read, statement): 0 closed, 1 half-open, 2 open."}, pl)),
 		ratio: register(reg, prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "pixgate_provider_success_ratio",
 			Help: "Each provider's share of successful calls over the health window (its health score)."}, p)),
 		out: register(reg, prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "pixgate_provider_eliminated",
@@ -34,9 +37,9 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		eliminations: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{Name: "pixgate_provider_eliminations_total",
 			Help: "Times a provider was eliminated from routes for its health."}, p)),
 		inflight: register(reg, prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "pixgate_provider_in_flight",
-			Help: "Calls in flight to each provider from this process (bounded by its bulkhead)."}, p)),
+			Help: "Calls in flight to each provider from this process, by lane (each bounded by its bulkhead)."}, pl)),
 		full: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{Name: "pixgate_provider_bulkhead_full_total",
-			Help: "Calls refused at once because the provider's bulkhead was full."}, p)),
+			Help: "Calls refused at once because the provider's bulkhead of their lane was full."}, pl)),
 		failovers: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{Name: "pixgate_provider_failovers_total",
 			Help: "Operations that left a provider for the next one of their route, by the provider left, operation and reason."},
 			[]string{"provider", "op", "reason"})),
@@ -60,9 +63,9 @@ func register[C prometheus.Collector](reg prometheus.Registerer, c C) C {
 
 var breakerStates = map[string]float64{"closed": 0, "half-open": 1, "open": 2}
 
-func (m *metrics) breakerState(provider, state string) {
+func (m *metrics) breakerState(provider string, lane providerclient.Lane, state string) {
 	if m != nil {
-		m.breaker.WithLabelValues(provider).Set(breakerStates[state])
+		m.breaker.WithLabelValues(provider, string(lane)).Set(breakerStates[state])
 	}
 }
 
@@ -84,15 +87,15 @@ func (m *metrics) eliminated(provider string, out bool) {
 	m.out.WithLabelValues(provider).Set(0)
 }
 
-func (m *metrics) inFlight(provider string, delta float64) {
+func (m *metrics) inFlight(provider string, lane providerclient.Lane, delta float64) {
 	if m != nil {
-		m.inflight.WithLabelValues(provider).Add(delta)
+		m.inflight.WithLabelValues(provider, string(lane)).Add(delta)
 	}
 }
 
-func (m *metrics) bulkheadFull(provider string) {
+func (m *metrics) bulkheadFull(provider string, lane providerclient.Lane) {
 	if m != nil {
-		m.full.WithLabelValues(provider).Inc()
+		m.full.WithLabelValues(provider, string(lane)).Inc()
 	}
 }
 

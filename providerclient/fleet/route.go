@@ -1,6 +1,10 @@
 package fleet
 
-import "context"
+import (
+	"context"
+
+	"github.com/pixgate/pixgate/providerclient"
+)
 
 // Choice is one provider of a route, with its weight in the volume split
 // (0: no share of first choices while a weighted provider is in service).
@@ -12,18 +16,18 @@ type Choice struct {
 // Route is an ordered list of providers for one kind of operation.
 type Route []Choice
 
-// plan orders the providers of r for one call:
+// plan orders the providers of r for one call of lane:
 //
-//  1. the providers in service (breaker not open, not eliminated): the
+//  1. the providers in service (lane's breaker not open, not eliminated): the
 //     first chosen by weight among those with a weight (the first listed
 //     when none has one), then the others in the route's order;
 //  2. then, as a last resort, the eliminated ones, in the route's order;
-//  3. then those whose breaker is open, which answer at once without
+//  3. then those whose lane's breaker is open, which answer at once without
 //     calling the provider.
 //
 // Names the fleet does not know are left out. An eliminated provider whose
 // probe is due is probed, on the side, with ctx's values but not its end.
-func (f *Fleet) plan(ctx context.Context, r Route) []*member {
+func (f *Fleet) plan(ctx context.Context, r Route, lane providerclient.Lane) []*member {
 	var ready []*member
 	var weights []int
 	var eliminated, open []*member
@@ -37,7 +41,7 @@ func (f *Fleet) plan(ctx context.Context, r Route) []*member {
 			go m.probe(context.WithoutCancel(ctx))
 		}
 		switch {
-		case m.open():
+		case m.open(lane):
 			open = append(open, m)
 		case out:
 			eliminated = append(eliminated, m)
@@ -74,11 +78,12 @@ func (f *Fleet) pickWeighted(weights []int) int {
 	return 0
 }
 
-// Choose is the provider a new operation on route goes to first: the
-// first of the plan (in service before eliminated, eliminated before open
-// breakers), or "" when the fleet knows none of the route's providers.
-func (f *Fleet) Choose(ctx context.Context, r Route) string {
-	if plan := f.plan(ctx, r); len(plan) > 0 {
+// Choose is the provider a new operation of lane on route goes to first:
+// the first of the plan (in service before eliminated, eliminated before
+// open breakers of that lane), or "" when the fleet knows none of the
+// route's providers.
+func (f *Fleet) Choose(ctx context.Context, r Route, lane providerclient.Lane) string {
+	if plan := f.plan(ctx, r, lane); len(plan) > 0 {
 		return plan[0].name
 	}
 	return ""

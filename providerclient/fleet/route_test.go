@@ -29,7 +29,7 @@ func TestPlanOrder(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var drawnFrom int
 			fl := newFleet(t, Options{Pick: func(n int) int { drawnFrom = n; return tc.pick }}, false, newFake("a"), newFake("b"), newFake("c"))
-			if got := names(fl.plan(context.Background(), tc.route)); !slices.Equal(got, tc.want) {
+			if got := names(fl.plan(context.Background(), tc.route, providerclient.LaneCreate)); !slices.Equal(got, tc.want) {
 				t.Fatalf("plan = %v, want %v (drawn from %d)", got, tc.want, drawnFrom)
 			}
 		})
@@ -60,14 +60,14 @@ func TestEliminationAndProbes(t *testing.T) {
 	// failures; an open breaker or a full bulkhead would not count.
 	for range 5 {
 		issue()
-		if got := names(fl.plan(ctx, route)); !slices.Equal(got, []string{"a", "b"}) {
+		if got := names(fl.plan(ctx, route, providerclient.LaneCreate)); !slices.Equal(got, []string{"a", "b"}) {
 			t.Fatalf("after %d calls: plan %v, want a still first", a.count("create"), got)
 		}
 	}
 	ma.record(ctx, errOpen)
 	ma.record(ctx, errFull)
 	issue() // 2 successes of 6: below one half
-	if got := names(fl.plan(ctx, route)); !slices.Equal(got, []string{"b", "a"}) {
+	if got := names(fl.plan(ctx, route, providerclient.LaneCreate)); !slices.Equal(got, []string{"b", "a"}) {
 		t.Fatalf("after 6 calls, 2 good: plan %v, want a eliminated (last)", got)
 	}
 	if out, due := ma.isEliminated(); !out || due {
@@ -81,7 +81,7 @@ func TestEliminationAndProbes(t *testing.T) {
 		t.Fatal("a second caller was given the same probe")
 	}
 	ma.probe(ctx) // refused: stays out
-	if got := names(fl.plan(ctx, route)); !slices.Equal(got, []string{"b", "a"}) {
+	if got := names(fl.plan(ctx, route, providerclient.LaneCreate)); !slices.Equal(got, []string{"b", "a"}) {
 		t.Fatalf("after a failed probe: plan %v, want a still out", got)
 	}
 	clk.add(time.Minute)
@@ -89,7 +89,7 @@ func TestEliminationAndProbes(t *testing.T) {
 		t.Fatal("no probe due a minute after the failed one")
 	}
 	ma.probe(ctx) // answers: back, with a clean window
-	if got := names(fl.plan(ctx, route)); !slices.Equal(got, []string{"a", "b"}) {
+	if got := names(fl.plan(ctx, route, providerclient.LaneCreate)); !slices.Equal(got, []string{"a", "b"}) {
 		t.Fatalf("after a good probe: plan %v, want a back first", got)
 	}
 	if good, bad := ma.health.win.counts(clk.Now()); good+bad != 0 {
