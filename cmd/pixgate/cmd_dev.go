@@ -42,16 +42,24 @@ process, and print a demo integrator's credentials. This is what make run starts
 				return err
 			}
 			defer c.closeListeners()
-			err := c.runStack(ctx, func(st *stack) error {
-				demo, err := c.ensureDemo(ctx, st.db)
-				if err == nil {
-					c.printBanner(demo)
-				}
-				return err
-			}, c.startSandbox, c.startAPI, c.startWorker)
+			var demo demoIntegrator
+			err := c.runStack(ctx, func(*stack) error {
+				c.printBanner(demo)
+				return nil
+			}, c.prepareDemo(&demo), c.startSandbox, c.startAPI, c.startWorker)
 			c.logStopped("pixgate dev", err)
 			return err
 		},
+	}
+}
+
+// prepareDemo is dev's first component: the demo integrator, its key kept
+// in its file, before the API serves, so that pixgate demo run as soon as
+// /healthz or /readyz answers finds the key the banner will show.
+func (c *cli) prepareDemo(demo *demoIntegrator) component {
+	return func(ctx context.Context, _ *errgroup.Group, st *stack) (err error) {
+		*demo, err = c.ensureDemo(ctx, st.db)
+		return err
 	}
 }
 
