@@ -119,7 +119,7 @@ func (c *cli) openDB(ctx context.Context) (*storage.DB, error) {
 		return nil, fmt.Errorf("%w (PIXGATE_DATABASE_URL); create and migrate it with pixgate migrate", err)
 	}
 	if err != nil {
-		return nil, err
+		return nil, postgresError(err)
 	}
 	if err := db.CheckMigrated(ctx); err != nil {
 		db.Close()
@@ -134,7 +134,7 @@ func (c *cli) openMigratedDB(ctx context.Context) (*storage.DB, error) {
 	db, err := storage.Open(ctx, storage.Config{URL: c.cfg.DatabaseURL, MaxConns: c.cfg.DatabaseMaxConns,
 		AcquireTimeout: c.cfg.DatabaseAcquireTimeout, CreateIfMissing: true})
 	if err != nil {
-		return nil, err
+		return nil, postgresError(err)
 	}
 	if _, err := db.Migrate(ctx); err != nil {
 		db.Close()
