@@ -65,6 +65,9 @@ type cli struct {
 	bound   map[string]net.Listener // see bind
 	// wooviKey signs the woovi sandbox's webhooks (see sandboxWooviKey).
 	wooviKey *rsa.PrivateKey
+	// fromDev names the settings an operator command took from the
+	// pixgate dev running beside it (see useDevSettings).
+	fromDev map[string]bool
 }
 
 func (c *cli) rootCommand() *cobra.Command {
@@ -81,6 +84,11 @@ func (c *cli) rootCommand() *cobra.Command {
 			}
 			c.cfg = cfg
 			c.setLogger(newLogger(c.stderr, cfg.LogLevel, cfg.LogFormat))
+			if takesDevSettings(cmd) {
+				if err := c.useDevSettings(); err != nil {
+					return err
+				}
+			}
 			c.warnUnknownVars()
 			return nil
 		},
