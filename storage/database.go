@@ -72,7 +72,8 @@ var ErrUnreachable = errors.New("cannot reach Postgres")
 // refusal in its own words (a wrong password, a role that does not
 // exist), else ErrUnreachable with the cause. It names the server by host
 // and port, never by its URL, which may hold a password (in its user
-// part, its query or a key=value form).
+// part, its query or a key=value form). pgx's error stays wrapped, for
+// Unavailable and errors.As.
 func connectError(ctx context.Context, cc *pgconn.Config, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("storage: connect to Postgres: %w", ctx.Err())
@@ -80,9 +81,27 @@ func connectError(ctx context.Context, cc *pgconn.Config, err error) error {
 	where := servers(cc)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
-		return fmt.Errorf("storage: Postgres at %s refused user %q: %w", where, cc.User, pgErr)
+		return &connectFailure{msg: fmt.Sprintf("storage: Postgres at %s refused user %q: %s", where, cc.User, pgErr), err: err}
 	}
-	return fmt.Errorf("storage: %w at %s: %s", ErrUnreachable, where, connectCause(err))
+	return &connectFailure{msg: fmt.Sprintf("storage: %s at %s: %s", ErrUnreachable, where, connectCause(err)),
+		err: err, unreachable: true}
+}
+
+// connectFailure is connectError's error: its own one-line message, over
+// pgx's, which repeats each address tried on a line of its own.
+type connectFailure struct {
+	msg         string
+	err         error
+	unreachable bool
+}
+
+func (e *connectFailure) Error() string { return e.msg }
+
+func (e *connectFailure) Unwrap() []error {
+	if e.unreachable {
+		return []error{ErrUnreachable, e.err}
+	}
+	return []error{e.err}
 }
 
 // servers names every server a connection tries, as host:port, in order.
