@@ -16,7 +16,12 @@ LDFLAGS := -X main.version=$(VERSION)
 .PHONY: run build image test check lint fuzz bench bench-reconcile chaos soak services clienttools migrate docs clean
 
 ## run: the whole service here (API, workers, sandbox provider), demo credentials printed
-run: build services
+# A first build downloads the modules and compiles every package, minutes
+# in which go build prints little or nothing: run says so first.
+run:
+	@echo "make run: building $(BIN); a first build downloads Go modules and compiles every package: a few minutes"
+	@$(MAKE) --no-print-directory build services
+	@echo "make run: starting pixgate dev; its banner, with the demo credentials, follows once it is up"
 	./$(BIN) dev
 
 ## build: the pixgate binary in bin/

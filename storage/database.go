@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -29,13 +29,13 @@ func EnsureDatabase(ctx context.Context, dbURL string) error {
 		return conn.Close(ctx)
 	}
 	if !isMissingDatabase(err) {
-		return fmt.Errorf("storage: cannot reach Postgres at %s: %w", redactURL(dbURL), err)
+		return connectError(ctx, &cc.Config, err)
 	}
 	admin := cc.Copy()
 	admin.Database = "postgres"
 	conn, err = pgx.ConnectConfig(ctx, admin)
 	if err != nil {
-		return fmt.Errorf("storage: connect to create database %q: %w", name, err)
+		return fmt.Errorf("create database %q: %w", name, connectError(ctx, &admin.Config, err))
 	}
 	defer conn.Close(ctx)
 	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
@@ -64,11 +64,75 @@ func hostPort(host string, port uint16) string {
 	return net.JoinHostPort(host, strconv.Itoa(int(port)))
 }
 
-// redactURL hides the password of a connection URL before it is printed.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(unparseable URL)"
+// ErrUnreachable is Postgres not answering at the address tried: it is
+// down, or the URL names the wrong host or port.
+var ErrUnreachable = errors.New("cannot reach Postgres")
+
+// connectError says why a connection to cc's server failed: the server's
+// refusal in its own words (a wrong password, a role that does not
+// exist), else ErrUnreachable with the cause. It names the server by host
+// and port, never by its URL, which may hold a password (in its user
+// part, its query or a key=value form). pgx's error stays wrapped, for
+// Unavailable and errors.As.
+func connectError(ctx context.Context, cc *pgconn.Config, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("storage: connect to Postgres: %w", ctx.Err())
 	}
-	return u.Redacted()
+	where := servers(cc)
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return &connectFailure{msg: fmt.Sprintf("storage: Postgres at %s refused user %q: %s", where, cc.User, pgErr), err: err}
+	}
+	return &connectFailure{msg: fmt.Sprintf("storage: %s at %s: %s", ErrUnreachable, where, connectCause(err)),
+		err: err, unreachable: true}
+}
+
+// connectFailure is connectError's error: its own one-line message, over
+// pgx's, which repeats each address tried on a line of its own.
+type connectFailure struct {
+	msg         string
+	err         error
+	unreachable bool
+}
+
+func (e *connectFailure) Error() string { return e.msg }
+
+func (e *connectFailure) Unwrap() []error {
+	if e.unreachable {
+		return []error{ErrUnreachable, e.err}
+	}
+	return []error{e.err}
+}
+
+// servers names every server a connection tries, as host:port, in order.
+func servers(cc *pgconn.Config) string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(host string, port uint16) {
+		if a := hostPort(host, port); !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	add(cc.Host, cc.Port)
+	for _, f := range cc.Fallbacks {
+		add(f.Host, f.Port)
+	}
+	return strings.Join(out, ", ")
+}
+
+// connectCause is why the server did not answer, in one line: pgx repeats
+// the address before each attempt's error, on a line of its own.
+func connectCause(err error) string {
+	var dns *net.DNSError
+	var op *net.OpError
+	switch {
+	case errors.As(err, &dns):
+		return dns.Error()
+	case errors.As(err, &op) && op.Err != nil:
+		return op.Err.Error()
+	case errors.Is(err, context.DeadlineExceeded):
+		return "no answer in time"
+	}
+	return strings.Join(strings.Fields(err.Error()), " ")
 }

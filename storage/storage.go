@@ -126,7 +126,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		if isMissingDatabase(err) {
 			return nil, fmt.Errorf("%w: database %q on %s", ErrNoDatabase, pc.ConnConfig.Database, hostPort(pc.ConnConfig.Host, pc.ConnConfig.Port))
 		}
-		return nil, fmt.Errorf("storage: cannot reach Postgres at %s: %w", redactURL(cfg.URL), err)
+		return nil, connectError(ctx, &pc.ConnConfig.Config, err)
 	}
 	return &DB{pool: pool, acquire: acquire, closeTimeout: cmp.Or(cfg.CloseTimeout, DefaultCloseTimeout),
 		eventIDs: newIDBlock("provider_events_id_seq"), migrateConfig: migrateConfig}, nil

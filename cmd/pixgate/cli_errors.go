@@ -11,6 +11,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/pixgate/pixgate/storage"
 )
 
 // timeLayout is how commands print a time: with its zone, so an operator
@@ -67,6 +69,22 @@ func oneArg(cmd *cobra.Command, args []string) error {
 // are printed after "pixgate: " already.
 func subcommand(cmd *cobra.Command) string {
 	return strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
+}
+
+// postgresError says what to do when Postgres cannot be reached, or
+// refuses PixGate's role, naming the setting that says where it is. The
+// error names the server by host and port only, never by its URL, which
+// may hold a password.
+func postgresError(err error) error {
+	var refused *pgconn.PgError
+	switch {
+	case errors.Is(err, storage.ErrUnreachable):
+		return fmt.Errorf("%w; start Postgres at that address (make services does, on a developer's machine) "+
+			"or set PIXGATE_DATABASE_URL to a server that answers (pixgate env shows the one in force)", err)
+	case errors.As(err, &refused) && strings.HasPrefix(refused.Code, "28"): // invalid_authorization_specification, invalid_password
+		return fmt.Errorf("%w; check the user and password of PIXGATE_DATABASE_URL", err)
+	}
+	return err
 }
 
 // checkDatabaseURL refuses a PIXGATE_DATABASE_URL that is no Postgres URL

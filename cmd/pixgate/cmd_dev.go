@@ -43,16 +43,27 @@ process, and print a demo integrator's credentials. This is what make run starts
 				return err
 			}
 			defer c.closeListeners()
-			err := c.runStack(ctx, func(st *stack) error {
-				demo, err := c.ensureDemo(ctx, st.db)
-				if err == nil {
-					c.printBanner(demo)
-				}
-				return err
-			}, c.startSandbox, c.startAPI, c.startWorker)
+			var demo demoIntegrator
+			settings, forget := "", func() {}
+			err := c.runStack(ctx, func(*stack) error {
+				settings, forget = c.keepDevSettings() // for the operator commands beside it
+				c.printBanner(demo, settings)
+				return nil
+			}, c.prepareDemo(&demo), c.startSandbox, c.startAPI, c.startWorker)
+			forget()
 			c.logStopped("pixgate dev", err)
 			return err
 		},
+	}
+}
+
+// prepareDemo is dev's first component: the demo integrator, its key kept
+// in its file, before the API serves, so that pixgate demo run as soon as
+// /healthz or /readyz answers finds the key the banner will show.
+func (c *cli) prepareDemo(demo *demoIntegrator) component {
+	return func(ctx context.Context, _ *errgroup.Group, st *stack) (err error) {
+		*demo, err = c.ensureDemo(ctx, st.db)
+		return err
 	}
 }
 
@@ -194,7 +205,10 @@ func (c *cli) ensureDemo(ctx context.Context, db *storage.DB) (demoIntegrator, e
 	return d, err
 }
 
-func (c *cli) printBanner(d demoIntegrator) {
+// printBanner says where everything is and how to try it; settings is
+// where dev keeps its settings for the operator commands beside it ("":
+// nowhere).
+func (c *cli) printBanner(d demoIntegrator, settings string) {
 	base, sbx := "http://"+c.cfg.HTTPAddr, "http://"+c.cfg.SandboxAddr
 	c.printf("\nPixGate is running (development mode)\n\n")
 	c.printf("  API             %s   (/docs, /healthz, /readyz)\n", base)
@@ -217,5 +231,8 @@ func (c *cli) printBanner(d demoIntegrator) {
 	c.printf("  curl -s -X POST %s/v2/oauth/token -u '%s:%s'\n", base, d.creds.PublicID, d.creds.Secret)
 	c.printf("  curl -s -X POST %s/v2/balance -H 'Authorization: Bearer <access_token>'\n", base)
 	c.printf("  %s/docs   # the API, for people (OpenAPI at /openapi.yaml)\n", base)
+	if settings != "" {
+		c.printf("  %s provider balance   # operator commands in another terminal take this run's settings, from %s\n", invokedAs(), settings)
+	}
 	c.printf("\nStop with Ctrl-C.\n\n")
 }

@@ -13,7 +13,7 @@ import (
 type settingView struct {
 	Name        string `json:"name"`
 	Value       string `json:"value"`
-	From        string `json:"from"` // "env" or "default"
+	From        string `json:"from"` // "env", "default" or "pixgate dev" (see useDevSettings)
 	Default     string `json:"default"`
 	Description string `json:"description"`
 }
@@ -73,6 +73,9 @@ func (c *cli) settings() []settingView {
 		value, from := v.Default, "default"
 		if set, ok := c.environ[v.Name]; ok {
 			value, from = set, "env"
+		}
+		if c.fromDev[v.Name] {
+			from = "pixgate dev"
 		}
 		out = append(out, settingView{Name: v.Name, Value: maskSetting(v.Name, value), From: from,
 			Default: maskSetting(v.Name, v.Default), Description: v.Description})

@@ -27,7 +27,7 @@ func (c *cli) migrateCommand() *cobra.Command {
 				db, err = storage.Open(ctx, cfg)
 			}
 			if err != nil {
-				return err
+				return postgresError(err)
 			}
 			defer db.Close()
 			applied, err := db.Migrate(ctx)

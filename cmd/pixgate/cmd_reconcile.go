@@ -143,7 +143,8 @@ func (c *cli) reconcileResolveCommand() *cobra.Command {
 		Use:   "resolve ID",
 		Short: "Close an exception, with an audit record and, with --post-adjustment, the balanced posting of the money it moved",
 		Example: `  pixgate reconcile resolve 0195... --reason "unknown PIX of 03-01: the payer's, refunded by the bank (ticket 88)" --post-adjustment
-  pixgate reconcile resolve 0195... --reason "status corrected: the charge was credited on 03-02"`,
+  pixgate reconcile resolve 0195... --reason "status corrected: the charge was credited on 03-02"
+  pixgate reconcile resolve 0195... --reason "listed twice by the provider" --operator ana   # where $USER is not set`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return fmt.Errorf("resolve takes the exception's id (from pixgate reconcile report)")
@@ -158,11 +159,8 @@ func (c *cli) reconcileResolveCommand() *cobra.Command {
 			if strings.TrimSpace(reason) == "" {
 				return fmt.Errorf("--reason must say what was found and decided (it is kept in the audit trail)")
 			}
-			if operator == "" {
-				operator = c.environ["USER"]
-			}
-			if strings.TrimSpace(operator) == "" {
-				return fmt.Errorf("--operator must name who decides (it defaults to $USER, which is not set)")
+			if operator, err = c.operatorName(operator); err != nil {
+				return err
 			}
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
 				it, err := db.ResolveReconciliationItem(cmd.Context(), id,
@@ -187,7 +185,7 @@ func (c *cli) reconcileResolveCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", "what was found and decided (kept in the audit trail; required)")
-	cmd.Flags().StringVar(&operator, "operator", "", "who decides (default $USER)")
+	addOperatorFlag(cmd, &operator)
 	cmd.Flags().BoolVar(&post, "post-adjustment", false, "book the money the exception moved onto the provider's float, against the adjustments account")
 	addJSONFlag(cmd, &asJSON)
 	_ = cmd.MarkFlagRequired("reason")

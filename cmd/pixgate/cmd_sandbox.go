@@ -104,7 +104,7 @@ func (c *cli) openSandbox(ctx context.Context, addr string) (sb *sandbox.Sandbox
 		return sb, sb.Close, nil
 	}
 	if err := storage.EnsureDatabase(ctx, c.cfg.DatabaseURL); err != nil {
-		return nil, nil, fmt.Errorf("sandbox store (PIXGATE_SANDBOX_STORE=postgres): %w", err)
+		return nil, nil, fmt.Errorf("sandbox store (PIXGATE_SANDBOX_STORE=postgres): %w", postgresError(err))
 	}
 	schema := pgstore.DefaultSchema
 	if cfg.Contract != sandbox.ContractFamily {

@@ -85,10 +85,11 @@ func (c *cli) transferResolveCommand(settle bool) *cobra.Command {
 		use, short = "settle", "Settle a stuck withdrawal or refund: the money left through the provider"
 	}
 	cmd := &cobra.Command{
-		Use:     use,
-		Short:   short,
-		Example: fmt.Sprintf(`  pixgate transfer %s --id 0195... --reason "provider statement of 2025-03-01 (ticket 4411)"`, use),
-		Args:    cobra.NoArgs,
+		Use:   use,
+		Short: short,
+		Example: fmt.Sprintf(`  pixgate transfer %s --id 0195... --reason "provider statement of 2025-03-01 (ticket 4411)"
+  pixgate transfer %[1]s --id 0195... --reason "provider statement of 2025-03-01" --operator ana   # where $USER is not set`, use),
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			transferID, err := uuid.Parse(id)
 			if err != nil {
@@ -97,11 +98,8 @@ func (c *cli) transferResolveCommand(settle bool) *cobra.Command {
 			if strings.TrimSpace(reason) == "" {
 				return fmt.Errorf("--reason must say how you know (it is kept in the audit trail)")
 			}
-			if operator == "" {
-				operator = c.environ["USER"]
-			}
-			if strings.TrimSpace(operator) == "" {
-				return fmt.Errorf("--operator must name who decides (it defaults to $USER, which is not set)")
+			if operator, err = c.operatorName(operator); err != nil {
+				return err
 			}
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
 				done, err := worker.ResolveTransfer(cmd.Context(), db, worker.Resolution{ID: transferID, Settle: settle,
@@ -122,7 +120,7 @@ func (c *cli) transferResolveCommand(settle bool) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&id, "id", "", "withdrawal or refund id (required)")
 	cmd.Flags().StringVar(&reason, "reason", "", "why, and how you know (kept in the audit trail; required)")
-	cmd.Flags().StringVar(&operator, "operator", "", "who decides (default $USER)")
+	addOperatorFlag(cmd, &operator)
 	cmd.Flags().BoolVar(&force, "force", false, "resolve a transfer the reconciler has not flagged (it is still trying to finish it)")
 	if settle {
 		cmd.Flags().StringVar(&e2e, "end-to-end-id", "", "the PIX end-to-end id, if the provider gave it")

@@ -115,7 +115,7 @@ type config struct {
 	SandboxSettleDelay  time.Duration `env:"PIXGATE_SANDBOX_SETTLE_DELAY" envDefault:"1s" desc:"how long sandbox payments and refunds take to settle"`
 	SandboxPublicHost   string        `env:"PIXGATE_SANDBOX_PUBLIC_HOST" desc:"host[:port] the sandbox writes in its BR Codes, as payers reach it (default: its listen address)"`
 	SandboxStore        string        `env:"PIXGATE_SANDBOX_STORE" envDefault:"postgres" desc:"where pixgate sandbox and pixgate dev keep the sandbox's charges, payments, refunds and balance: postgres (schema sandbox of PIXGATE_DATABASE_URL, kept across restarts) or memory (forgotten at every restart)"`
-	DemoKeyFile         string        `env:"PIXGATE_DEMO_KEY_FILE" desc:"where pixgate dev keeps its demo API key for the next run and pixgate demo (default: the user cache directory, one file per database)"`
+	DemoKeyFile         string        `env:"PIXGATE_DEMO_KEY_FILE" desc:"where pixgate dev keeps its demo API key for the next run and pixgate demo (default: the user cache directory, one file per database); while dev runs, its settings for the operator commands beside it are in dev-settings.json in the same directory"`
 }
 
 // loadConfig reads the configuration from environ, a list of KEY=value pairs

@@ -68,6 +68,9 @@ type cli struct {
 	servesAPI bool
 	// wooviKey signs the woovi sandbox's webhooks (see sandboxWooviKey).
 	wooviKey *rsa.PrivateKey
+	// fromDev names the settings an operator command took from the
+	// pixgate dev running beside it (see useDevSettings).
+	fromDev map[string]bool
 }
 
 func (c *cli) rootCommand() *cobra.Command {
@@ -84,6 +87,11 @@ func (c *cli) rootCommand() *cobra.Command {
 			}
 			c.cfg = cfg
 			c.setLogger(newLogger(c.stderr, cfg.LogLevel, cfg.LogFormat))
+			if takesDevSettings(cmd) {
+				if err := c.useDevSettings(); err != nil {
+					return err
+				}
+			}
 			c.warnUnknownVars()
 			return nil
 		},
@@ -123,7 +131,7 @@ func (c *cli) openDB(ctx context.Context) (*storage.DB, error) {
 		return nil, fmt.Errorf("%w (PIXGATE_DATABASE_URL); create and migrate it with pixgate migrate", err)
 	}
 	if err != nil {
-		return nil, err
+		return nil, postgresError(err)
 	}
 	if err := db.CheckMigrated(ctx); err != nil {
 		db.Close()
@@ -138,7 +146,7 @@ func (c *cli) openMigratedDB(ctx context.Context) (*storage.DB, error) {
 	db, err := storage.Open(ctx, storage.Config{URL: c.cfg.DatabaseURL, MaxConns: c.cfg.DatabaseMaxConns,
 		AcquireTimeout: c.cfg.DatabaseAcquireTimeout, CreateIfMissing: true, Timeouts: c.sessionTimeouts()})
 	if err != nil {
-		return nil, err
+		return nil, postgresError(err)
 	}
 	if _, err := db.Migrate(ctx); err != nil {
 		db.Close()

@@ -125,7 +125,8 @@ func (c *cli) openRedis(ctx context.Context) (redis.UniversalClient, error) {
 	rdb := t.client()
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		rdb.Close()
-		return nil, fmt.Errorf("cannot reach Redis at %s (PIXGATE_REDIS_URL): %w", t.where(), err)
+		return nil, fmt.Errorf("cannot reach Redis at %s (PIXGATE_REDIS_URL): %w; start Redis at that address (make services does, on a developer's machine) "+
+			"or set PIXGATE_REDIS_URL to a server that answers (pixgate env shows the one in force)", t.where(), err)
 	}
 	return rdb, nil
 }

@@ -23,13 +23,18 @@ type stack struct {
 	registry *prometheus.Registry
 }
 
-// openStack connects to Postgres (applying migrations, unless
-// PIXGATE_MIGRATE_ON_START is false: then it only checks they were applied)
-// and Redis, and builds the providers' connectors (the default one and
-// every provider record), one fleet.
+// openStack connects to Redis, then to Postgres (applying migrations,
+// unless PIXGATE_MIGRATE_ON_START is false: then it only checks they were
+// applied), and builds the providers' connectors (the default one and
+// every provider record), one fleet. Redis comes first: a process that
+// cannot reach it stops before it creates or migrates a database.
 func (c *cli) openStack(ctx context.Context) (*stack, error) {
 	reg := newRegistry()
 	def, err := c.defaultProvider() // before any connection: a bad certificate is a setting to fix
+	if err != nil {
+		return nil, err
+	}
+	rdb, err := c.openRedis(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -39,21 +44,19 @@ func (c *cli) openStack(ctx context.Context) (*stack, error) {
 	}
 	db, err := open(ctx)
 	if err != nil {
+		rdb.Close()
 		return nil, err
 	}
 	records, err := db.Providers(ctx)
 	if err != nil {
 		db.Close()
+		rdb.Close()
 		return nil, err
 	}
 	provider, err := c.newProvider(reg, def, records)
 	if err != nil {
 		db.Close()
-		return nil, err
-	}
-	rdb, err := c.openRedis(ctx)
-	if err != nil {
-		db.Close()
+		rdb.Close()
 		return nil, err
 	}
 	queue := tasks.NewQueue(rdb)
