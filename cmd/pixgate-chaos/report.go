@@ -88,7 +88,7 @@ func buildRow(idx int, sr scenarioRun, st scenarioStats, vs []verdict, bound tim
 	if st.shed > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("%d operations not started: too many in flight", st.shed))
 	}
-	r.notes = append(r.notes, sr.errs...)
+	r.notes = append(append(r.notes, sr.errs...), sr.notes...)
 	sort.Strings(r.notes)
 	return r
 }

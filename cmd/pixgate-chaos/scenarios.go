@@ -56,6 +56,11 @@ func slowSendsFault(hold time.Duration) string {
 		seconds(hold))
 }
 
+// cpuHog is the scenario of a machine whose cores are oversubscribed: the
+// CPU hog (hog.go) spins beside PixGate's processes for its hold, and the
+// charges paid meanwhile must be credited within the run's promise.
+const cpuHog = "cpu-hog"
+
 // scenarios are the faults, in the order they run.
 var scenarios = []scenario{
 	{name: "baseline", fault: "none (baseline)", inject: nothing, recover: nothing},
@@ -94,6 +99,8 @@ var scenarios = []scenario{
 			}
 			return healthySandbox(ctx, c, sb)
 		}},
+	{name: cpuHog, fault: "the cores oversubscribed: a CPU hog of 2 spinning threads per core for 60 s; charges paid meanwhile credited within 60 s",
+		hold: time.Minute, creditBound: time.Minute, inject: hogOn, recover: hogOff},
 	// Last: it leaves every integrator routed over two providers. The
 	// routes set as it starts reach every process within the routes'
 	// cache interval (2 s, storage.routeCacheTTL), inside its 10 s of load
@@ -111,7 +118,8 @@ type scenarioRun struct {
 	audit                           string    // "clean", "VIOLATIONS", "error: ..."
 	skipped                         string    // why it did not run
 	errs                            []string
-	passedOver                      int64 // notifications the balancer sent to the other API
+	notes                           []string // what the harness tells of the scenario besides its checks
+	passedOver                      int64    // notifications the balancer sent to the other API
 }
 
 // runScenario runs one scenario under the load: before, the fault for its
@@ -119,7 +127,7 @@ type scenarioRun struct {
 func runScenario(ctx context.Context, c *cluster, sb *sandboxClient, l *load, idx int, sr *scenarioRun) {
 	l.scenario.Store(int32(idx))
 	sr.start = time.Now()
-	passed := c.proxy.passed.Load()
+	passed, hogCPU := c.proxy.passed.Load(), c.runHogCPU()
 	defer func() { sr.passedOver = c.proxy.passed.Load() - passed }()
 	stepf("scenario %s: %s", sr.name, sr.fault)
 	if sr.setup != nil {
@@ -139,6 +147,9 @@ func runScenario(ctx context.Context, c *cluster, sb *sandboxClient, l *load, id
 	sr.recovered = time.Now()
 	sleep(ctx, after)
 	sr.end = time.Now()
+	if n := c.hogNote(hogCPU, sr.end.Sub(sr.start)); n != "" {
+		sr.notes = append(sr.notes, n)
+	}
 	sr.audit = audit(ctx, c)
 	// The providers' books are judged with the load paused: money in
 	// flight makes a provider's balance and its float differ for a moment,
