@@ -7,7 +7,7 @@ PixGate is run here as production runs it and broken on purpose, one fault at a
 time, under a steady load. Afterwards nothing may be lost, created or paid twice,
 every record must be final, every status change must have reached its integrator,
 the ledger audit must be clean, each provider's float account must equal its
-balance and each provider's day must reconcile. ` + "`make chaos`" + ` runs it (about 14
+balance and each provider's day must reconcile. ` + "`make chaos`" + ` runs it (about 17
 minutes on two cores) and rewrites this page; it exits non-zero when a check fails.
 ` + "`make soak`" + ` runs a randomized run beside it, with a third provider, and writes the
 [last section](#randomized-run), which ` + "`make chaos`" + ` keeps as it finds it.
@@ -85,6 +85,17 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   during the outage see a failed attempt (the integrator sees one charge, created
   at b), each withdrawal is sent to exactly one provider, and once the default is
   back new charges go to it again within 10 s (the notes say when the first did).
+- **A slow provider among two** (` + "`slow-provider-50`" + `, ` + "`slow-provider-30`" + `, after
+  ` + "`two-providers`" + `). As each starts, every integrator is routed
+  ` + "`pixgate route set --charges default:50,b:50 --withdrawals default,b`" + `, so that both
+  providers take charges all along. Then, for 30 s, the default sandbox does the work
+  of 50 % (or 30 %) of its calls and answers nothing: it holds the connection until
+  PixGate gives up (at most 2 minutes), as a provider whose answers are lost does; b is
+  healthy. Their promises besides the run's: every charge paid while it lasts, at either
+  provider, is credited within 2 s of its payment, and at most 1 % of the charges asked
+  for meanwhile see a failed attempt (those the default took fail over to b). The notes
+  give the credit lags by provider (count, median, 99th percentile, longest), the share
+  of charge creates that failed, where they were created and how long their answer took.
 - **Drain.** The load stops, outcomes it never learnt are looked up, charges issued
   but never paid are paid, then the harness waits (at most 4 minutes) until no
   charge is ` + "`PENDING`" + `, no withdrawal or refund ` + "`PROCESSING`" + `, no postback
@@ -126,8 +137,8 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   promise (the *Records* column), and each scenario's notes give how soon the charges
   paid in it were credited, by provider: how many, the median, the 99th percentile and
   the longest (one never credited counts until the scenario's end). A scenario with a
-  tighter promise (` + "`slow-sends`" + `, 10 s) judges every charge paid while its fault
-  lasts against it, and notes those lags too.
+  tighter promise (` + "`slow-sends`" + ` 10 s, ` + "`slow-provider-50`" + ` and ` + "`slow-provider-30`" + ` 2 s)
+  judges every charge paid while its fault lasts against it, and notes those lags too.
 - **Postbacks.** Every status change of a record with a ` + "`postbackUrl`" + `
   (charges ` + "`PAID`" + `/` + "`EXPIRED`" + `, transfers ` + "`COMPLETED`" + `/` + "`FAILED`" + `) answered 2xx at
   least once, none under two ` + "`webhook-id`" + `s, every signature valid.

@@ -1,9 +1,9 @@
 // Command pixgate-chaos runs PixGate as production would and breaks it on
 // purpose. It starts its own Postgres cluster and Redis server on free
 // ports, two sandbox providers of different contracts (the default, and b,
-// which takes money only in the last scenario, routed after the default),
-// two API and two worker processes of the given binary, drives a steady
-// mix of charges (paid at the sandbox that holds them), withdrawals (some
+// which takes money only in the last scenarios, routed beside the
+// default), two API and two worker processes of the given binary, drives
+// a steady mix of charges (paid at the sandbox that holds them), withdrawals (some
 // to a key the provider fails), refunds, lookups and balances through both
 // APIs, and injects one fault after another. Then it drains and checks:
 // every wallet equals the model the load kept, the providers' ledgers equal

@@ -61,6 +61,23 @@ func slowSendsFault(hold time.Duration) string {
 // charges paid meanwhile must be credited within the run's promise.
 const cpuHog = "cpu-hog"
 
+// slowProvider is a scenario of two providers that both take charges
+// (every integrator routed default:50,b:50, withdrawals default then b),
+// the default doing the work and answering nothing to share of its calls
+// for 30 s: the charges paid meanwhile, at either provider, must be
+// credited within 2 s, and the charges asked for fail over to b (at most
+// 1 % see a failed attempt).
+func slowProvider(name string, share float64) scenario {
+	return scenario{name: name,
+		fault: fmt.Sprintf("two providers taking charges (every integrator routed default:50,b:50): the default doing the work and answering nothing to %.0f%% of calls for 30 s, b healthy; charges paid meanwhile credited within 2 s",
+			100*share),
+		hold: 30 * time.Second, creditBound: 2 * time.Second, failover: &failover{maxFailed: 0.01},
+		setup: func(ctx context.Context, c *cluster, _ *sandboxClient) error {
+			return c.routeEveryIntegrator(ctx, weightedRoute)
+		},
+		inject: sandboxFault(map[string]any{"timeout_rate": share}), recover: healthySandbox}
+}
+
 // scenarios are the faults, in the order they run.
 var scenarios = []scenario{
 	{name: "baseline", fault: "none (baseline)", inject: nothing, recover: nothing},
@@ -101,14 +118,18 @@ var scenarios = []scenario{
 		}},
 	{name: cpuHog, fault: "the cores oversubscribed: a CPU hog of 2 spinning threads per core for 60 s; charges paid meanwhile credited within 60 s",
 		hold: time.Minute, creditBound: time.Minute, inject: hogOn, recover: hogOff},
-	// Last: it leaves every integrator routed over two providers. The
-	// routes set as it starts reach every process within the routes'
-	// cache interval (2 s, storage.routeCacheTTL), inside its 10 s of load
-	// before the fault.
+	// From here on every integrator is routed over two providers, so these
+	// run last. The routes each sets as it starts reach every process
+	// within the routes' cache interval (2 s, storage.routeCacheTTL),
+	// inside its 10 s of load before the fault.
 	{name: twoProviders, fault: "two providers, every integrator routed default then b: the default down 30 s (every call 503), b healthy",
 		hold: 30 * time.Second, failover: &failover{maxFailed: 0.01, backWithin: 10 * time.Second},
-		setup:  func(ctx context.Context, c *cluster, _ *sandboxClient) error { return c.routeEveryIntegrator(ctx) },
+		setup: func(ctx context.Context, c *cluster, _ *sandboxClient) error {
+			return c.routeEveryIntegrator(ctx, failoverRoute)
+		},
 		inject: sandboxFault(map[string]any{"outage": true}), recover: healthySandbox},
+	slowProvider("slow-provider-50", 0.5),
+	slowProvider("slow-provider-30", 0.3),
 }
 
 // scenarioRun is when a scenario ran and how its checks went.
