@@ -77,7 +77,7 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   gone. With ` + "`-hog`" + ` the same hog runs under *every* selected scenario, from the first
   one's start to the last one's end (the drain and the checks after it run without
   it); each scenario's notes say how much CPU the hog took in it.
-- **Two providers** (` + "`two-providers`" + `, the last scenario). As it starts, every
+- **Two providers** (` + "`two-providers`" + `, the first to route to b). As it starts, every
   integrator is routed ` + "`pixgate route set --charges default,b --withdrawals default,b`" + `;
   each process reads the routes again every 2 s, well inside the 10 s of load before
   the fault. Then the default sandbox is down for 30 s (every call 503) while b is
