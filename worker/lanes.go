@@ -25,7 +25,11 @@ import (
 // process runs at once. Zero fields get their defaults.
 type LaneConfig struct {
 	// Events: provider notifications, which credit paid charges and settle
-	// transfers (each reads the transaction back). Default 10.
+	// transfers (each reads the transaction back). A notification waiting
+	// for its read holds no database connection, so a slot costs a
+	// goroutine; a provider whose reads hang is what fills them, and it
+	// holds at most half the lane (shares.go), which must cover its
+	// hanging reads. Default 64.
 	Events int
 	// Sends: withdrawals, refunds and MED returns sent to the provider.
 	// A send holds no database connection while it waits for the provider,
@@ -40,7 +44,7 @@ type LaneConfig struct {
 
 func (c LaneConfig) withDefaults() LaneConfig {
 	if c.Events <= 0 {
-		c.Events = 10
+		c.Events = 64
 	}
 	if c.Sends <= 0 {
 		c.Sends = 64

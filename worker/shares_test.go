@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math"
 	"testing"
 	"time"
 
@@ -117,5 +118,38 @@ func TestSharesAreHalfALaneForASlowProvider(t *testing.T) {
 		if err := take("p"); err != nil {
 			t.Fatalf("lane of %d: a slot given back is not taken again: %v", n, err)
 		}
+	}
+}
+
+// The events lane is wide enough that a provider half of whose reads hang
+// keeps up within its share. In make chaos's slow-provider-50 each worker
+// process took about 9 of the slow provider's notifications a second, half
+// of them holding their slot for the read timeout: some 14 at once. With
+// a lane of 10 its share was 5: its notifications queued (its paid charges
+// credited p50 9 s after their payment) and went round the queue, deferred,
+// ahead of the healthy provider's (credited p50 1.4 s, p99 5.7 s after).
+func TestTheEventsLaneHoldsASlowProvidersHangingReads(t *testing.T) {
+	lane := LaneConfig{}.withDefaults().Events
+	hanging := int(math.Ceil(9 * 0.5 * providerclient.DefaultReadTimeout.Seconds()))
+	s := newShares(lane)
+	start := time.Now()
+	s.now = func() time.Time { return start }
+	for i := range hanging {
+		if _, err := s.take("slow"); err != nil {
+			t.Fatalf("the slow provider's notification %d: %v", i+1, err)
+		}
+	}
+	s.now = func() time.Time { return start.Add(shareSlow + time.Millisecond) }
+	if _, err := s.take("slow"); err != nil {
+		t.Fatalf("a lane of %d: with %d of the slow provider's reads hanging, its next notification is deferred", lane, hanging)
+	}
+	// What is left is at least a lane of old for the healthy provider.
+	for i := range 10 {
+		if _, err := s.take("healthy"); err != nil {
+			t.Fatalf("the healthy provider's notification %d: %v", i+1, err)
+		}
+	}
+	if lane < hanging+1+10 {
+		t.Fatalf("a lane of %d holds %d hanging reads, one more, and 10 of the healthy provider's only by going beyond it", lane, hanging)
 	}
 }

@@ -51,14 +51,15 @@ type verdict struct {
 	scenario   int
 	name       string // "withdrawal w-1 of Loja", for the problems
 	kind       kind
-	provider   string    // where PixGate recorded it ("" when it has no record)
-	failures   int       // attempts of its create request that failed
-	answer     answer    // whether it was created
-	requested  time.Time // when the load asked for it
-	paidAt     time.Time // a charge: when the payer paid it
-	finalAt    time.Time // when PixGate wrote its final status
-	diff       int64     // PixGate's effect on the wallet minus the expected one
-	duplicated int64     // paid more than once at the provider
+	provider   string        // where PixGate recorded it ("" when it has no record)
+	failures   int           // attempts of its create request that failed
+	answer     answer        // whether it was created
+	requested  time.Time     // when the load asked for it
+	took       time.Duration // a charge: from the request to its last answer
+	paidAt     time.Time     // a charge: when the payer paid it
+	finalAt    time.Time     // when PixGate wrote its final status
+	diff       int64         // PixGate's effect on the wallet minus the expected one
+	duplicated int64         // paid more than once at the provider
 	latency    time.Duration
 	nonFinal   bool
 	missing    int // postbacks never delivered
@@ -92,6 +93,9 @@ func evaluate(recs []record, ins []*integrator, f facts) ([]verdict, []string) {
 		pg := f.pg[key]
 		matched[key] = pg != nil
 		v := verdict{scenario: r.scenario, kind: r.kind, failures: r.createFailures, answer: r.answer, requested: r.started}
+		if !r.answeredAt.IsZero() {
+			v.took = r.answeredAt.Sub(r.started)
+		}
 		in := ins[r.integrator]
 		typ := eventType[r.kind]
 		v.name = fmt.Sprintf("%s %s of %s", r.kind, r.externalID, in.name)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -45,6 +46,11 @@ type cluster struct {
 	recv        *receiver
 	recvURL     string
 	db          *pgxpool.Pool // the harness's own connections, for the checks
+
+	hogMu           sync.Mutex
+	runHog          *hog   // -hog: under every scenario
+	scenarioHog     *hog   // the cpu-hog scenario's, for its hold
+	scenarioHogText string // what the scenario's did, until hogNote tells it
 }
 
 // runSettings are what the run changes from PixGate's defaults;
@@ -186,6 +192,8 @@ func (c *cluster) pixgateWith(ctx context.Context, env []string, args ...string)
 // close stops everything the run started, in order, and removes the
 // cluster's directories.
 func (c *cluster) close() {
+	c.stopHog(false)
+	c.stopHog(true)
 	if c.db != nil {
 		c.db.Close()
 	}

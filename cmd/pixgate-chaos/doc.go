@@ -30,6 +30,7 @@ type reportRun struct {
 	reconciliation   []string // each provider's days the run touched, reconciled with its statement
 	floatsAtStart    []floatReading
 	floats           []string // each provider's float account against its balance
+	hog              string   // -hog: what the run's CPU hog did under the scenarios
 }
 
 // report collects the facts, judges every record, writes the report and
@@ -89,6 +90,9 @@ func renderDoc(w io.Writer, rows []row, rr reportRun) {
 	fmt.Fprint(w, docIntro)
 	fmt.Fprintf(w, "\n## The last run\n\n%s, `pixgate version` %s: %s in all, %d operations (%.0f/s asked), %d records, drained in %s.\n\n",
 		rr.begin.UTC().Format("2006-01-02 15:04 UTC"), orUnknown(rr.version), seconds(rr.end.Sub(rr.begin)), rr.ops, rr.rate, rr.records, seconds(rr.drain))
+	if rr.hog != "" {
+		fmt.Fprintf(w, "Every scenario ran under the CPU hog (`-hog`): %s.\n\n", strings.TrimPrefix(rr.hog, "the CPU hog: "))
+	}
 	renderTable(w, rows, rr.bound)
 	fmt.Fprintf(w, "\n### Across the run\n\n")
 	fmt.Fprintf(w, "- `pixgate audit` after the drain: %s.\n", rr.finalAudit)

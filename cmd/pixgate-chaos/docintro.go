@@ -7,7 +7,7 @@ PixGate is run here as production runs it and broken on purpose, one fault at a
 time, under a steady load. Afterwards nothing may be lost, created or paid twice,
 every record must be final, every status change must have reached its integrator,
 the ledger audit must be clean, each provider's float account must equal its
-balance and each provider's day must reconcile. ` + "`make chaos`" + ` runs it (about 12
+balance and each provider's day must reconcile. ` + "`make chaos`" + ` runs it (about 17
 minutes on two cores) and rewrites this page; it exits non-zero when a check fails.
 ` + "`make soak`" + ` runs a randomized run beside it, with a third provider, and writes the
 [last section](#randomized-run), which ` + "`make chaos`" + ` keeps as it finds it.
@@ -15,6 +15,7 @@ minutes on two cores) and rewrites this page; it exits non-zero when a check fai
 ` + "```sh" + `
 make chaos                                                       # every scenario, this page
 go run ./cmd/pixgate-chaos -scenarios baseline,two-providers     # some, report in bin/reliability.md
+go run ./cmd/pixgate-chaos -hog                                  # every scenario under the CPU hog
 go run ./cmd/pixgate-chaos -h                                    # rate, bounds, logs (bin/chaos-logs)
 ` + "```" + `
 
@@ -33,9 +34,9 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   (the BCB API Pix as Efí serves it, over mutual TLS with certificates of its own),
   registered with ` + "`pixgate migrate`" + ` and ` + "`pixgate provider add --name b --kind efi`" + `
   (client certificate, CA, client secret in a file) before the API and worker
-  processes start, since they build their providers at start. Until the last
-  scenario no route names it, so every other scenario runs exactly as with one
-  provider; the faults of the other scenarios are set on the default sandbox.
+  processes start, since they build their providers at start. Until the
+  ` + "`two-providers`" + ` scenario no route names it, so every scenario before it runs exactly
+  as with one provider; every fault is set on the default sandbox.
 - **Provider notifications** (each provider's on its own webhook path and token)
   reach the APIs as behind a real load balancer: ` + "`PIXGATE_PUBLIC_BASE_URL`" + ` is a
   small balancer in the harness that sends each notification to the two APIs in
@@ -68,7 +69,16 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   for the longer proof) and checks one promise more: every charge paid while it
   lasts is credited within 10 s of its payment, its sends crawling in a lane of
   their own.
-- **Two providers** (` + "`two-providers`" + `, the last scenario). As it starts, every
+- **The CPU hog** (` + "`cpu-hog`" + `). The harness starts a child process of its own binary
+  that spins two threads per core at normal priority beside PixGate's processes,
+  Postgres, Redis and the sandboxes, so that the cores are oversubscribed, for 60 s;
+  every charge paid meanwhile must still be credited within 60 s. The hog never
+  outlives the harness: it is stopped when the scenario or the run ends, the kernel
+  kills it with the harness (` + "`Pdeathsig`" + `), and it exits by itself once its parent is
+  gone. With ` + "`-hog`" + ` the same hog runs under *every* selected scenario, from the first
+  one's start to the last one's end (the drain and the checks after it run without
+  it); each scenario's notes say how much CPU the hog took in it.
+- **Two providers** (` + "`two-providers`" + `, the first to route to b). As it starts, every
   integrator is routed ` + "`pixgate route set --charges default,b --withdrawals default,b`" + `;
   each process reads the routes again every 2 s, well inside the 10 s of load before
   the fault. Then the default sandbox is down for 30 s (every call 503) while b is
@@ -76,6 +86,17 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   during the outage see a failed attempt (the integrator sees one charge, created
   at b), each withdrawal is sent to exactly one provider, and once the default is
   back new charges go to it again within 10 s (the notes say when the first did).
+- **A slow provider among two** (` + "`slow-provider-50`" + `, ` + "`slow-provider-30`" + `, after
+  ` + "`two-providers`" + `). As each starts, every integrator is routed
+  ` + "`pixgate route set --charges default:50,b:50 --withdrawals default,b`" + `, so that both
+  providers take charges all along. Then, for 30 s, the default sandbox does the work
+  of 50 % (or 30 %) of its calls and answers nothing: it holds the connection until
+  PixGate gives up (at most 2 minutes), as a provider whose answers are lost does; b is
+  healthy. Their promises besides the run's: every charge paid while it lasts, at either
+  provider, is credited within 2 s of its payment, and at most 1 % of the charges asked
+  for meanwhile see a failed attempt (those the default took fail over to b). The notes
+  give the credit lags by provider (count, median, 99th percentile, longest), the share
+  of charge creates that failed, where they were created and how long their answer took.
 - **Drain.** The load stops, outcomes it never learnt are looked up, charges issued
   but never paid are paid, then the harness waits (at most 4 minutes) until no
   charge is ` + "`PENDING`" + `, no withdrawal or refund ` + "`PROCESSING`" + `, no postback
@@ -113,6 +134,12 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
 - **Records.** Every record final after the drain, and within the bound: from
   the payment (charges) or the creation (withdrawals, refunds) to the final status
   (when PixGate wrote it, with its postback).
+- **Crediting.** Every charge paid is credited within the bound, 60 s, the crediting
+  promise (the *Records* column), and each scenario's notes give how soon the charges
+  paid in it were credited, by provider: how many, the median, the 99th percentile and
+  the longest (one never credited counts until the scenario's end). A scenario with a
+  tighter promise (` + "`slow-sends`" + ` 10 s, ` + "`slow-provider-50`" + ` and ` + "`slow-provider-30`" + ` 2 s)
+  judges every charge paid while its fault lasts against it, and notes those lags too.
 - **Postbacks.** Every status change of a record with a ` + "`postbackUrl`" + `
   (charges ` + "`PAID`" + `/` + "`EXPIRED`" + `, transfers ` + "`COMPLETED`" + `/` + "`FAILED`" + `) answered 2xx at
   least once, none under two ` + "`webhook-id`" + `s, every signature valid.

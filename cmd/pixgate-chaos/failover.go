@@ -10,10 +10,13 @@ import (
 // the default goes down for 30 s.
 const twoProviders = "two-providers"
 
-// failover is what the two-providers scenario promises: at most maxFailed
-// of the charges asked for during the outage see a failed attempt, and
-// once the default provider is back new charges go to it again within
-// backWithin.
+// failover is what a scenario of two providers promises: at most
+// maxFailed of the charges asked for during the fault see a failed
+// attempt, and, when backWithin is set (a route that sends every charge to
+// the default provider while it serves), once the default provider is
+// back new charges go to it again within backWithin. A weighted route
+// (backWithin 0) sends charges to both all along; only the first new
+// charge at the default after the fault is told.
 type failover struct {
 	maxFailed  float64
 	backWithin time.Duration
@@ -28,6 +31,7 @@ func failoverCheck(idx int, sr scenarioRun, vs []verdict, notes *[]string) []str
 	var (
 		charges, failed   int
 		chargesAt, sentAt = map[string]int{}, map[string]int{}
+		took              []time.Duration
 		withdrawals       int
 		firstBack         time.Duration = -1
 		lastAway          time.Duration = -1
@@ -45,6 +49,9 @@ func failoverCheck(idx int, sr scenarioRun, vs []verdict, notes *[]string) []str
 				failed++
 			}
 			chargesAt[v.provider]++
+			if v.took > 0 {
+				took = append(took, v.took)
+			}
 		case during && v.kind == withdrawalKind:
 			withdrawals++
 			sentAt[v.provider]++
@@ -63,18 +70,22 @@ func failoverCheck(idx int, sr scenarioRun, vs []verdict, notes *[]string) []str
 		share = float64(failed) / float64(charges)
 	}
 	*notes = append(*notes,
-		fmt.Sprintf("charges asked for during the outage: %d, %d of them answered other than 2xx at least once (%.2f %%, at most %.0f %%); created at %s",
-			charges, failed, 100*share, 100*sr.failover.maxFailed, byProvider(chargesAt)),
-		fmt.Sprintf("withdrawals asked for during the outage: %d, recorded at %s", withdrawals, byProvider(sentAt)))
+		fmt.Sprintf("charges asked for during the fault: %d, %d of them answered other than 2xx at least once (%.2f %%, at most %.0f %%); created at %s; answered in %s",
+			charges, failed, 100*share, 100*sr.failover.maxFailed, byProvider(chargesAt), figuresOf(took).String()),
+		fmt.Sprintf("withdrawals asked for during the fault: %d, recorded at %s", withdrawals, byProvider(sentAt)))
 	switch {
 	case charges == 0:
-		problems = append(problems, "no charge was asked for during the outage")
+		problems = append(problems, "no charge was asked for during the fault")
 	case share > sr.failover.maxFailed:
-		problems = append(problems, fmt.Sprintf("%d of %d charges asked for during the outage failed at least once (%.2f %%), beyond %.0f %%",
+		problems = append(problems, fmt.Sprintf("%d of %d charges asked for during the fault failed at least once (%.2f %%), beyond %.0f %%",
 			failed, charges, 100*share, 100*sr.failover.maxFailed))
 	}
 	if firstBack < 0 {
 		return append(problems, "no charge asked for after the default provider came back went to it")
+	}
+	if sr.failover.backWithin <= 0 {
+		*notes = append(*notes, fmt.Sprintf("after the fault: the first new charge created at the default provider %s after it ended", seconds(firstBack)))
+		return problems
 	}
 	back := "none at b after it"
 	if lastAway >= 0 {

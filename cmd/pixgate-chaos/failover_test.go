@@ -11,7 +11,8 @@ func TestFailoverCheck(t *testing.T) {
 	sr := scenarioRun{scenario: scenario{failover: &failover{maxFailed: 0.01, backWithin: 10 * time.Second}},
 		injected: at, recovered: at.Add(30 * time.Second)}
 	charge := func(offset time.Duration, provider string, failures int) verdict {
-		return verdict{kind: chargeKind, requested: at.Add(offset), provider: provider, failures: failures, answer: created}
+		return verdict{kind: chargeKind, requested: at.Add(offset), provider: provider, failures: failures, answer: created,
+			took: 20 * time.Millisecond}
 	}
 	// A clean failover: 200 charges during the outage at b, one withdrawal
 	// at each provider, the default back 2 s after, the last at b 1 s after.
@@ -42,9 +43,13 @@ func TestFailoverCheck(t *testing.T) {
 		{"three are beyond it", func(vs []verdict) []verdict {
 			vs[1].failures, vs[2].failures, vs[3].failures = 1, 2, 4
 			return vs
-		}, []string{"3 of 200 charges asked for during the outage failed at least once (1.50 %), beyond 1 %"}, ""},
+		}, []string{"3 of 200 charges asked for during the fault failed at least once (1.50 %), beyond 1 %"}, ""},
+		{"how long the charges took", func(vs []verdict) []verdict {
+			vs[1].took = 12 * time.Second
+			return vs
+		}, nil, "created at b 200; answered in p50 20 ms, p99 20 ms, max 12 s"},
 		{"withdrawals by provider", func(vs []verdict) []verdict { return vs }, nil,
-			"withdrawals asked for during the outage: 2, recorded at default 1, b 1"},
+			"withdrawals asked for during the fault: 2, recorded at default 1, b 1"},
 		{"back to the default, and when", func(vs []verdict) []verdict { return vs }, nil,
 			"the first new charge created there 2.0 s after it came back, the last created at b 1.0 s after"},
 		{"still at b too long after", func(vs []verdict) []verdict { return append(vs, charge(45*time.Second, "b", 0)) },
@@ -52,7 +57,7 @@ func TestFailoverCheck(t *testing.T) {
 		{"never back", func(vs []verdict) []verdict { return vs[:len(vs)-2] },
 			[]string{"no charge asked for after the default provider came back went to it"}, ""},
 		{"no charge during the outage", func(vs []verdict) []verdict { return append(vs[:1:1], vs[201:]...) },
-			[]string{"no charge was asked for during the outage"}, ""},
+			[]string{"no charge was asked for during the fault"}, ""},
 	} {
 		var notes []string
 		problems := failoverCheck(0, sr, tc.spoil(clean()), &notes)
@@ -63,8 +68,20 @@ func TestFailoverCheck(t *testing.T) {
 			t.Errorf("%s: notes %q, want one with %q", tc.name, notes, tc.note)
 		}
 	}
-	// Other scenarios, and other scenarios' records, are not judged.
+	// A weighted route sends charges to b after the fault too: only the
+	// first back at the default is told.
+	weighted := sr
+	weighted.failover = &failover{maxFailed: 0.01}
 	var notes []string
+	vs := append(clean(), charge(45*time.Second, "b", 0))
+	if p := failoverCheck(0, weighted, vs, &notes); p != nil {
+		t.Errorf("weighted: problems %q", p)
+	}
+	if got := notes[len(notes)-1]; got != "after the fault: the first new charge created at the default provider 2.0 s after it ended" {
+		t.Errorf("weighted: last note %q", got)
+	}
+	// Other scenarios, and other scenarios' records, are not judged.
+	notes = nil
 	if p := failoverCheck(0, scenarioRun{}, []verdict{charge(time.Second, "", 3)}, &notes); p != nil || notes != nil {
 		t.Errorf("a scenario without failover: %v %v", p, notes)
 	}

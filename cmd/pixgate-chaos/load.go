@@ -127,8 +127,9 @@ func (l *load) charge(ctx context.Context, sc int) {
 	}
 	rep := l.api.call(ctx, in, idx, http.MethodPost, path, body)
 	pixID, status := rep.str(idKey), rep.str("status")
+	answeredAt := time.Now()
 	l.m.update(func() {
-		r.answer, r.createFailures = answerOf(rep), rep.failures
+		r.answer, r.createFailures, r.answeredAt = answerOf(rep), rep.failures, answeredAt
 		r.pixID, r.provider = pixID, rep.str("provider")
 	})
 	if rep.ok() && status == "PENDING" && pixID != "" {

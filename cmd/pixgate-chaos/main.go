@@ -1,9 +1,9 @@
 // Command pixgate-chaos runs PixGate as production would and breaks it on
 // purpose. It starts its own Postgres cluster and Redis server on free
 // ports, two sandbox providers of different contracts (the default, and b,
-// which takes money only in the last scenario, routed after the default),
-// two API and two worker processes of the given binary, drives a steady
-// mix of charges (paid at the sandbox that holds them), withdrawals (some
+// which takes money only in the last scenarios, routed beside the
+// default), two API and two worker processes of the given binary, drives
+// a steady mix of charges (paid at the sandbox that holds them), withdrawals (some
 // to a key the provider fails), refunds, lookups and balances through both
 // APIs, and injects one fault after another. Then it drains and checks:
 // every wallet equals the model the load kept, the providers' ledgers equal
@@ -15,6 +15,11 @@
 //
 //	go run ./cmd/pixgate-chaos -bin bin/pixgate -out docs/reliability.md
 //	go run ./cmd/pixgate-chaos -scenarios worker-kill,redis-flush
+//
+// With -hog every selected scenario runs under the CPU hog (hog.go), the
+// cores oversubscribed, as the cpu-hog scenario runs for its hold:
+//
+//	go run ./cmd/pixgate-chaos -hog
 //
 // With -soak it runs instead a randomized run with a third provider (c,
 // woovi): operations, faults and route changes drawn from -seed
@@ -51,11 +56,15 @@ type options struct {
 	rate                       float64
 	bound, drainBound          time.Duration
 	slowFor                    time.Duration
+	hog                        bool // every scenario under the CPU hog (hog.go)
 	postbackFailShare          float64
 	env                        []string
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == hogChildArg {
+		os.Exit(hogChild(os.Args[2:]))
+	}
 	var o options
 	flag.StringVar(&o.bin, "bin", "bin/pixgate", "the pixgate binary to run")
 	flag.StringVar(&o.out, "out", "bin/reliability.md", "where the report is written (make chaos: docs/reliability.md)")
@@ -65,6 +74,7 @@ func main() {
 	flag.DurationVar(&o.bound, "bound", 60*time.Second, "a record must be final this long after its payment (charges) or creation")
 	flag.DurationVar(&o.drainBound, "drain", 4*time.Minute, "how long the drain may take")
 	flag.DurationVar(&o.slowFor, "slow-for", time.Minute, "how long the "+slowSends+" scenario's provider crawls")
+	flag.BoolVar(&o.hog, "hog", false, "run every scenario under the CPU hog: 2 spinning threads per core beside PixGate's processes")
 	flag.Float64Var(&o.postbackFailShare, "postback-failures", 0.2, "share of postback deliveries the receiver answers 500")
 	only := flag.String("scenarios", "", "comma-separated scenarios to run (default all): "+scenarioNames())
 	flag.BoolVar(&o.soak, "soak", false, "the randomized run instead of the scenarios: operations, faults and routes drawn from -seed")
@@ -80,8 +90,8 @@ func main() {
 	if o.soak && !set["drain"] {
 		o.drainBound = soakDrain
 	}
-	if o.soak && *only != "" {
-		fmt.Fprintln(os.Stderr, "pixgate-chaos: -soak runs no scenarios; leave -scenarios out")
+	if o.soak && (*only != "" || o.hog) {
+		fmt.Fprintln(os.Stderr, "pixgate-chaos: -soak runs no scenarios; leave -scenarios and -hog out")
 		os.Exit(2)
 	}
 	o.only = stack.Set(*only)
@@ -183,6 +193,14 @@ func run(ctx context.Context, o options) (bool, error) {
 	stopLoad, cancelLoad := context.WithCancel(ctx)
 	loadDone := make(chan struct{})
 	go func() { l.run(ctx, stopLoad); close(loadDone) }()
+	if o.hog {
+		stepf("the CPU hog: %d spinning threads beside PixGate's processes, under every scenario", hogSpinners())
+		if err := c.startHog(true); err != nil {
+			cancelLoad()
+			<-loadDone
+			return false, err
+		}
+	}
 	for i := range runs {
 		if runs[i].needsLedger && !ledgerOK {
 			runs[i].skipped = "the sandbox keeps no state across a restart yet (no GET /sandbox/transactions)"
@@ -193,6 +211,10 @@ func run(ctx context.Context, o options) (bool, error) {
 		if ctx.Err() != nil {
 			break
 		}
+	}
+	hogged := c.stopHog(true)
+	if hogged != "" {
+		stepf("%s", hogged)
 	}
 	cancelLoad()
 	<-loadDone
@@ -211,7 +233,7 @@ func run(ctx context.Context, o options) (bool, error) {
 	stepf("draining (at most %v)", o.drainBound)
 	took, left := drain(ctx, c, o.drainBound, nonFinalSQL)
 	stepf("drained in %s, %d left moving", seconds(took), left)
-	return report(ctx, c, l, o, runs, reportRun{begin: begin, drain: took, left: left, ledger: ledgerOK, floatsAtStart: floatsAtStart})
+	return report(ctx, c, l, o, runs, reportRun{begin: begin, drain: took, left: left, ledger: ledgerOK, floatsAtStart: floatsAtStart, hog: hogged})
 }
 
 func stepf(format string, args ...any) {

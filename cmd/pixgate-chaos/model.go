@@ -97,7 +97,8 @@ type record struct {
 	amount     int64
 	scenario   int
 	started    time.Time
-	surface    string // "v1", "v2"
+	answeredAt time.Time // when its create request got its last answer (or none)
+	surface    string    // "v1", "v2"
 	answer     answer
 	pixID      string // a charge's provider id; a transfer's PixGate pix_id
 	// createFailures: attempts of the create request answered other than

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -70,6 +71,7 @@ func buildRow(idx int, sr scenarioRun, st scenarioStats, vs []verdict, bound tim
 		}
 		r.problems = append(r.problems, v.problems...)
 	}
+	r.notes = append(r.notes, creditFigures(idx, sr, vs))
 	r.problems = append(r.problems, creditLag(idx, sr, vs, &r.notes)...)
 	r.problems = append(r.problems, failoverCheck(idx, sr, vs, &r.notes)...)
 	r.recovery = max(lastFail, lastFinal)
@@ -86,7 +88,7 @@ func buildRow(idx int, sr scenarioRun, st scenarioStats, vs []verdict, bound tim
 	if st.shed > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("%d operations not started: too many in flight", st.shed))
 	}
-	r.notes = append(r.notes, sr.errs...)
+	r.notes = append(append(r.notes, sr.errs...), sr.notes...)
 	sort.Strings(r.notes)
 	return r
 }
@@ -179,17 +181,16 @@ func renderTable(w io.Writer, rows []row, bound time.Duration) {
 }
 
 // creditLag checks a scenario's creditBound: every charge of scenario idx
-// paid while the fault lasted was credited within it. It notes the
-// longest lag and returns a problem per charge credited later.
+// paid while the fault lasted was credited within it. It notes the lags
+// by provider (count, median, 99th percentile, longest) and returns a
+// problem per provider whose charges were credited later.
 func creditLag(idx int, sr scenarioRun, vs []verdict, notes *[]string) []string {
 	if sr.creditBound <= 0 {
 		return nil
 	}
-	var (
-		n        int
-		longest  time.Duration
-		problems []string
-	)
+	lags := map[string][]time.Duration{}
+	late, never := map[string]int{}, map[string]int{}
+	n := 0
 	for _, v := range vs {
 		if v.scenario != idx || v.paidAt.IsZero() || v.paidAt.Before(sr.injected) || v.paidAt.After(sr.recovered) {
 			continue
@@ -198,15 +199,116 @@ func creditLag(idx int, sr scenarioRun, vs []verdict, notes *[]string) []string 
 		lag := v.latency
 		if v.finalAt.IsZero() {
 			lag = sr.end.Sub(v.paidAt) // never credited: at least until the scenario ended
+			never[v.provider]++
 		}
-		longest = max(longest, lag)
+		lags[v.provider] = append(lags[v.provider], lag)
 		if v.finalAt.IsZero() || lag > sr.creditBound {
-			problems = append(problems, fmt.Sprintf("a charge paid during the fault was credited %s after its payment, beyond %s",
-				seconds(lag), seconds(sr.creditBound)))
+			late[v.provider]++
 		}
 	}
-	*notes = append(*notes, fmt.Sprintf("charges paid during the fault: %d, credited within %s of their payment at the longest", n, lagText(longest)))
+	*notes = append(*notes, fmt.Sprintf("charges paid during the fault: %d, credited after their payment: %s", n, lagsByProvider(lags)))
+	var problems []string
+	for _, p := range byProviderOrder(lags) {
+		if late[p] == 0 {
+			continue
+		}
+		problems = append(problems, fmt.Sprintf("%d of the %d charges paid during the fault at %s were credited later than %s after their payment (%d never)",
+			late[p], len(lags[p]), providerName(p), seconds(sr.creditBound), never[p]))
+	}
 	return problems
+}
+
+// creditFigures notes how soon the charges of scenario idx paid during it
+// were credited, by provider; the never credited count until its end.
+func creditFigures(idx int, sr scenarioRun, vs []verdict) string {
+	lags := map[string][]time.Duration{}
+	n := 0
+	for _, v := range vs {
+		if v.scenario != idx || v.paidAt.IsZero() {
+			continue
+		}
+		n++
+		lag := v.latency
+		if v.finalAt.IsZero() {
+			lag = max(sr.end.Sub(v.paidAt), 0)
+		}
+		lags[v.provider] = append(lags[v.provider], lag)
+	}
+	return fmt.Sprintf("charges paid in the scenario: %d, credited after their payment: %s", n, lagsByProvider(lags))
+}
+
+// lagsByProvider words lags by provider: "default 400 (p50 40 ms, p99
+// 1.2 s, max 3.0 s); b 12 (...)".
+func lagsByProvider(lags map[string][]time.Duration) string {
+	if len(lags) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, p := range byProviderOrder(lags) {
+		parts = append(parts, fmt.Sprintf("%s %d (%s)", providerName(p), len(lags[p]), figuresOf(lags[p])))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// byProviderOrder is the providers of m: the default, b, any other by
+// name, then "" (PixGate has no record).
+func byProviderOrder[T any](m map[string]T) []string {
+	rank := func(p string) int {
+		switch p {
+		case "default":
+			return 0
+		case secondProvider:
+			return 1
+		case "":
+			return 3
+		}
+		return 2
+	}
+	ps := make([]string, 0, len(m))
+	for p := range m {
+		ps = append(ps, p)
+	}
+	sort.Slice(ps, func(i, j int) bool {
+		if rank(ps[i]) != rank(ps[j]) {
+			return rank(ps[i]) < rank(ps[j])
+		}
+		return ps[i] < ps[j]
+	})
+	return ps
+}
+
+func providerName(p string) string {
+	if p == "" {
+		return "no provider recorded"
+	}
+	return p
+}
+
+// figures are durations' count, median, 99th percentile and longest.
+type figures struct {
+	n             int
+	p50, p99, max time.Duration
+}
+
+// figuresOf summarizes ds (nearest-rank percentiles); ds is not changed.
+func figuresOf(ds []time.Duration) figures {
+	if len(ds) == 0 {
+		return figures{}
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	rank := func(q float64) time.Duration {
+		i := int(math.Ceil(q*float64(len(s)))) - 1
+		return s[min(max(i, 0), len(s)-1)]
+	}
+	return figures{n: len(s), p50: rank(0.5), p99: rank(0.99), max: s[len(s)-1]}
+}
+
+func (f figures) String() string {
+	if f.n == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("p50 %s, p99 %s, max %s", lagText(f.p50), lagText(f.p99), lagText(f.max))
 }
 
 // lagText is a credit lag: milliseconds below a second, where credits

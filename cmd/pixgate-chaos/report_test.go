@@ -101,34 +101,60 @@ func TestRenderDocSaysWhatWasNotCompared(t *testing.T) {
 
 // A scenario with a credit bound judges the charges paid while its fault
 // lasted, and only those: one credited late and one never credited are
-// problems, the longest lag is noted.
+// counted against their provider, the lags are noted by provider.
 func TestCreditLagJudgesChargesPaidDuringTheFault(t *testing.T) {
 	t0 := time.Date(2030, 1, 2, 3, 4, 0, 0, time.UTC)
 	sr := scenarioRun{scenario: scenario{name: slowSends, creditBound: 10 * time.Second},
 		start: t0, injected: t0.Add(10 * time.Second), recovered: t0.Add(70 * time.Second), end: t0.Add(95 * time.Second)}
-	paid := func(at, lag time.Duration) verdict {
-		return verdict{scenario: 1, paidAt: t0.Add(at), finalAt: t0.Add(at + lag), latency: lag}
+	paid := func(at, lag time.Duration, provider string) verdict {
+		return verdict{scenario: 1, paidAt: t0.Add(at), finalAt: t0.Add(at + lag), latency: lag, provider: provider}
 	}
 	vs := []verdict{
-		paid(20*time.Second, 2*time.Millisecond),
-		paid(30*time.Second, 12*time.Second),            // late
-		{scenario: 1, paidAt: t0.Add(40 * time.Second)}, // never credited
-		paid(5*time.Second, 30*time.Second),             // paid before the fault
-		paid(80*time.Second, 30*time.Second),            // paid after it
-		{scenario: 1, latency: time.Minute},             // not a paid charge
-		{scenario: 2, paidAt: t0.Add(20 * time.Second)}, // another scenario's
+		paid(20*time.Second, 2*time.Millisecond, "default"),
+		paid(30*time.Second, 12*time.Second, "default"),                      // late
+		{scenario: 1, paidAt: t0.Add(40 * time.Second), provider: "default"}, // never credited
+		paid(25*time.Second, 30*time.Millisecond, "b"),
+		paid(5*time.Second, 30*time.Second, "b"),                       // paid before the fault
+		paid(80*time.Second, 30*time.Second, "b"),                      // paid after it
+		{scenario: 1, latency: time.Minute},                            // not a paid charge
+		{scenario: 2, paidAt: t0.Add(20 * time.Second), provider: "b"}, // another scenario's
 	}
 	var notes []string
 	problems := creditLag(1, sr, vs, &notes)
-	if len(problems) != 2 {
+	want := "2 of the 3 charges paid during the fault at default were credited later than 10 s after their payment (1 never)"
+	if len(problems) != 1 || problems[0] != want {
 		t.Fatalf("problems %q", problems)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "paid during the fault: 3") || !strings.Contains(notes[0], "55 s") {
+	wantNote := "charges paid during the fault: 4, credited after their payment: default 3 (p50 12 s, p99 55 s, max 55 s); b 1 (p50 30 ms, p99 30 ms, max 30 ms)"
+	if len(notes) != 1 || notes[0] != wantNote {
 		t.Fatalf("notes %q", notes)
+	}
+	if got := creditFigures(1, sr, vs); got != "charges paid in the scenario: 6, credited after their payment: default 3 (p50 12 s, p99 55 s, max 55 s); b 3 (p50 30 s, p99 30 s, max 30 s)" {
+		t.Fatalf("figures %q", got)
 	}
 	sr.creditBound = 0
 	if problems := creditLag(1, sr, vs, &notes); problems != nil || len(notes) != 1 {
 		t.Fatal("a scenario without a credit bound is judged")
+	}
+}
+
+func TestFiguresAreNearestRank(t *testing.T) {
+	var ds []time.Duration
+	for i := 100; i >= 1; i-- {
+		ds = append(ds, time.Duration(i)*time.Millisecond)
+	}
+	f := figuresOf(ds)
+	if f.n != 100 || f.p50 != 50*time.Millisecond || f.p99 != 99*time.Millisecond || f.max != 100*time.Millisecond {
+		t.Fatalf("figures %+v", f)
+	}
+	if ds[0] != 100*time.Millisecond {
+		t.Fatal("figuresOf sorted its argument")
+	}
+	if got := figuresOf([]time.Duration{3 * time.Second}).String(); got != "p50 3.0 s, p99 3.0 s, max 3.0 s" {
+		t.Fatalf("one: %q", got)
+	}
+	if got := figuresOf(nil).String(); got != "none" {
+		t.Fatalf("none: %q", got)
 	}
 }
 

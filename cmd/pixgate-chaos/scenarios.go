@@ -56,6 +56,28 @@ func slowSendsFault(hold time.Duration) string {
 		seconds(hold))
 }
 
+// cpuHog is the scenario of a machine whose cores are oversubscribed: the
+// CPU hog (hog.go) spins beside PixGate's processes for its hold, and the
+// charges paid meanwhile must be credited within the run's promise.
+const cpuHog = "cpu-hog"
+
+// slowProvider is a scenario of two providers that both take charges
+// (every integrator routed default:50,b:50, withdrawals default then b),
+// the default doing the work and answering nothing to share of its calls
+// for 30 s: the charges paid meanwhile, at either provider, must be
+// credited within 2 s, and the charges asked for fail over to b (at most
+// 1 % see a failed attempt).
+func slowProvider(name string, share float64) scenario {
+	return scenario{name: name,
+		fault: fmt.Sprintf("two providers taking charges (every integrator routed default:50,b:50): the default doing the work and answering nothing to %.0f%% of calls for 30 s, b healthy; charges paid meanwhile credited within 2 s",
+			100*share),
+		hold: 30 * time.Second, creditBound: 2 * time.Second, failover: &failover{maxFailed: 0.01},
+		setup: func(ctx context.Context, c *cluster, _ *sandboxClient) error {
+			return c.routeEveryIntegrator(ctx, weightedRoute)
+		},
+		inject: sandboxFault(map[string]any{"timeout_rate": share}), recover: healthySandbox}
+}
+
 // scenarios are the faults, in the order they run.
 var scenarios = []scenario{
 	{name: "baseline", fault: "none (baseline)", inject: nothing, recover: nothing},
@@ -94,14 +116,20 @@ var scenarios = []scenario{
 			}
 			return healthySandbox(ctx, c, sb)
 		}},
-	// Last: it leaves every integrator routed over two providers. The
-	// routes set as it starts reach every process within the routes'
-	// cache interval (2 s, storage.routeCacheTTL), inside its 10 s of load
-	// before the fault.
+	{name: cpuHog, fault: "the cores oversubscribed: a CPU hog of 2 spinning threads per core for 60 s; charges paid meanwhile credited within 60 s",
+		hold: time.Minute, creditBound: time.Minute, inject: hogOn, recover: hogOff},
+	// From here on every integrator is routed over two providers, so these
+	// run last. The routes each sets as it starts reach every process
+	// within the routes' cache interval (2 s, storage.routeCacheTTL),
+	// inside its 10 s of load before the fault.
 	{name: twoProviders, fault: "two providers, every integrator routed default then b: the default down 30 s (every call 503), b healthy",
 		hold: 30 * time.Second, failover: &failover{maxFailed: 0.01, backWithin: 10 * time.Second},
-		setup:  func(ctx context.Context, c *cluster, _ *sandboxClient) error { return c.routeEveryIntegrator(ctx) },
+		setup: func(ctx context.Context, c *cluster, _ *sandboxClient) error {
+			return c.routeEveryIntegrator(ctx, failoverRoute)
+		},
 		inject: sandboxFault(map[string]any{"outage": true}), recover: healthySandbox},
+	slowProvider("slow-provider-50", 0.5),
+	slowProvider("slow-provider-30", 0.3),
 }
 
 // scenarioRun is when a scenario ran and how its checks went.
@@ -111,7 +139,8 @@ type scenarioRun struct {
 	audit                           string    // "clean", "VIOLATIONS", "error: ..."
 	skipped                         string    // why it did not run
 	errs                            []string
-	passedOver                      int64 // notifications the balancer sent to the other API
+	notes                           []string // what the harness tells of the scenario besides its checks
+	passedOver                      int64    // notifications the balancer sent to the other API
 }
 
 // runScenario runs one scenario under the load: before, the fault for its
@@ -119,7 +148,7 @@ type scenarioRun struct {
 func runScenario(ctx context.Context, c *cluster, sb *sandboxClient, l *load, idx int, sr *scenarioRun) {
 	l.scenario.Store(int32(idx))
 	sr.start = time.Now()
-	passed := c.proxy.passed.Load()
+	passed, hogCPU := c.proxy.passed.Load(), c.runHogCPU()
 	defer func() { sr.passedOver = c.proxy.passed.Load() - passed }()
 	stepf("scenario %s: %s", sr.name, sr.fault)
 	if sr.setup != nil {
@@ -139,6 +168,9 @@ func runScenario(ctx context.Context, c *cluster, sb *sandboxClient, l *load, id
 	sr.recovered = time.Now()
 	sleep(ctx, after)
 	sr.end = time.Now()
+	if n := c.hogNote(hogCPU, sr.end.Sub(sr.start)); n != "" {
+		sr.notes = append(sr.notes, n)
+	}
 	sr.audit = audit(ctx, c)
 	// The providers' books are judged with the load paused: money in
 	// flight makes a provider's balance and its float differ for a moment,

@@ -14,8 +14,8 @@ import (
 // speaks another contract than the default one (efi, the BCB API Pix over
 // mutual TLS), keeps its state beside the default sandbox's in the
 // provider's Postgres cluster (schema sandbox_efi), and takes money only
-// when a route names it: every scenario but two-providers routes by the
-// built-in route, the default provider alone.
+// when a route names it: every scenario before two-providers routes by
+// the built-in route, the default provider alone.
 const secondProvider = "b"
 
 // startSecond starts sandbox b with its control endpoints on control and
@@ -53,12 +53,21 @@ func (c *cluster) startSecond(ctx context.Context, control, tlsAddr string) erro
 	return err
 }
 
-// routeEveryIntegrator sets every driven integrator's route: charges and
-// withdrawals to the default provider, then b.
-func (c *cluster) routeEveryIntegrator(ctx context.Context) error {
+// The charge routes of the scenarios of two providers: the default, then
+// b (failoverRoute); or both, each first for half the charges
+// (weightedRoute).
+const (
+	failoverRoute = "default," + secondProvider
+	weightedRoute = "default:50," + secondProvider + ":50"
+)
+
+// routeEveryIntegrator sets every driven integrator's route: charges as
+// charges says (failoverRoute, weightedRoute), withdrawals to the default
+// provider, then b.
+func (c *cluster) routeEveryIntegrator(ctx context.Context, charges string) error {
 	for _, id := range c.integrators {
 		if _, err := c.pixgate(ctx, "route", "set", "--integrator", fmt.Sprint(id),
-			"--charges", "default,"+secondProvider, "--withdrawals", "default,"+secondProvider); err != nil {
+			"--charges", charges, "--withdrawals", "default,"+secondProvider); err != nil {
 			return err
 		}
 	}

@@ -96,7 +96,7 @@ type config struct {
 	ProviderExtensions      bool          `env:"PIXGATE_PROVIDER_EXTENSIONS" envDefault:"false" desc:"family: the provider serves PixGate's extensions of the contract (MED infractions, the key directory, the day's statement), as PixGate's sandbox does; pixgate dev sets it for its sandbox (see docs/provider.md)"`
 	ProviderWebhookToken    string        `env:"PIXGATE_PROVIDER_WEBHOOK_TOKEN" desc:"secret path segment of /webhooks/provider/{token}, at least 32 characters; required by api and worker (pixgate dev generates one and keeps it beside the demo key)"`
 
-	WorkerEvents       int    `env:"PIXGATE_WORKER_EVENTS_SLOTS" envDefault:"10" desc:"provider notifications (they credit paid charges) one worker process handles at once, in a lane of their own that slow provider sends cannot fill"`
+	WorkerEvents       int    `env:"PIXGATE_WORKER_EVENTS_SLOTS" envDefault:"64" desc:"provider notifications (they credit paid charges) one worker process handles at once, in a lane of their own that slow provider sends cannot fill (a notification waiting for the provider's read holds no database connection; a slow provider holds at most half of them)"`
 	WorkerSends        int    `env:"PIXGATE_WORKER_SENDS_SLOTS" envDefault:"64" desc:"withdrawals, refunds and MED returns one worker process sends to the provider at once, in a lane of their own (a send waiting for the provider holds no database connection)"`
 	WorkerPostbacks    int    `env:"PIXGATE_WORKER_POSTBACKS_SLOTS" envDefault:"5" desc:"postbacks one worker process delivers at once, in a lane of their own"`
 	WorkerDefault      int    `env:"PIXGATE_WORKER_DEFAULT_SLOTS" envDefault:"2" desc:"reconciler ticks one worker process runs at once, in a lane of their own"`
