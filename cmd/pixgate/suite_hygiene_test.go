@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -59,7 +60,7 @@ func TestREADMENamesEveryTestVariable(t *testing.T) {
 			return nil
 		}
 		b, err := os.ReadFile(path)
-		if err != nil {
+		if err != nil || !bytes.Contains(b, []byte("PIXGATE_TEST_")) { // the regexp alone takes seconds under -race
 			return err
 		}
 		for _, m := range read.FindAllStringSubmatch(string(b), -1) {
