@@ -21,13 +21,16 @@ type pixgate struct {
 	env map[string]string
 }
 
-// newPixgate is pixgate on a fresh database, with the suite's bound on
-// connections per process, and its demo key (if pixgate dev makes one) in
-// the test's temporary directory, not the user's cache directory.
+// newPixgate is pixgate on a fresh database, its commands with the suite's
+// pool for them (commandConns), and its demo key (if pixgate dev makes
+// one) in the test's temporary directory, not the user's cache directory.
 func newPixgate(t *testing.T) *pixgate {
+	t.Helper()
+	url := storagetest.NewDatabaseURL(t)
+	storagetest.Use(t, commandConns)
 	return &pixgate{t: t, env: map[string]string{
-		"PIXGATE_DATABASE_URL":       storagetest.NewDatabaseURL(t),
-		"PIXGATE_DATABASE_MAX_CONNS": strconv.Itoa(storagetest.ProcessPool),
+		"PIXGATE_DATABASE_URL":       url,
+		"PIXGATE_DATABASE_MAX_CONNS": strconv.Itoa(commandConns),
 		"PIXGATE_DEMO_KEY_FILE":      filepath.Join(t.TempDir(), "demo-key.json"),
 	}}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // getStatus is the status of a GET, 0 when there was no answer.
@@ -83,7 +84,7 @@ func TestAStarvedPoolFailsTheAPIsLiveness(t *testing.T) {
 	// More balance reads than the pool has connections: each one that
 	// gets a connection holds it, waiting for the lock.
 	var wg sync.WaitGroup
-	stuck := make([]int, 3*5)
+	stuck := make([]int, 3*storagetest.ProcessPool)
 	for i := range stuck {
 		wg.Go(func() { stuck[i] = getStatus(client, base+"/api/v1/balance", "Bearer "+in.Token) })
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/storage"
-	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // replayClientTimeout is how long the burst test's client waits for one
@@ -105,11 +104,7 @@ func TestConcurrentRefundReplaysDoNotWedgeTheAPI(t *testing.T) {
 		Token string `json:"token"`
 	}
 	pg.json(&in, "integrator", "create", "--name", "Loja Estorno", "--email", "replay@loja.example", "--cashout-fee", "fixed:0.00")
-	db, err := storage.Open(context.Background(), storage.Config{URL: pg.env["PIXGATE_DATABASE_URL"], MaxConns: storagetest.SidePool})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openSide(t, pg.env["PIXGATE_DATABASE_URL"])
 	pixIDs := paidCharges(t, db, in.ID, 3)
 	env := serviceEnv(t, pg, "http://127.0.0.1:1") // no provider call on these paths
 	api := startProcess(t, env, "api")

@@ -11,7 +11,6 @@ import (
 
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
-	"github.com/pixgate/pixgate/storage/storagetest"
 	"github.com/pixgate/pixgate/tasks"
 )
 
@@ -25,11 +24,7 @@ func TestTransferListSettleFail(t *testing.T) {
 	p.json(&in, "integrator", "create", "--name", "Loja", "--email", "ops@loja.example", "--cashout-fee", "fixed:0.50")
 	p.json(&struct{}{}, "wallet", "credit", "--integrator", "1", "--amount", "100.00", "--reason", "float")
 	ctx := context.Background()
-	db, err := storage.Open(ctx, storage.Config{URL: p.env["PIXGATE_DATABASE_URL"], MaxConns: storagetest.SidePool})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openSide(t, p.env["PIXGATE_DATABASE_URL"])
 	lost := func(amount money.Money) uuid.UUID {
 		t.Helper()
 		id := uuid.Must(uuid.NewV7())
