@@ -53,6 +53,7 @@ func (p *pixgate) json(v any, args ...string) {
 }
 
 func TestIntegratorCreateWalletAndAudit(t *testing.T) {
+	storagetest.Parallel(t, commandConns+1) // and a connection of its own
 	p := newPixgate(t)
 	var in struct {
 		ID            int64
@@ -92,6 +93,7 @@ func TestIntegratorCreateWalletAndAudit(t *testing.T) {
 	}
 
 	// Corrupt one entry behind the ledger's back: audit must name it and fail.
+	storagetest.Use(t, 1)
 	conn, err := pgx.Connect(context.Background(), p.env["PIXGATE_DATABASE_URL"])
 	if err != nil {
 		t.Fatal(err)
@@ -111,6 +113,7 @@ func TestIntegratorCreateWalletAndAudit(t *testing.T) {
 }
 
 func TestKeyCreateAndRevoke(t *testing.T) {
+	storagetest.Parallel(t, commandConns)
 	p := newPixgate(t)
 	p.json(&struct{}{}, "integrator", "create", "--name", "Loja", "--email", "a@b.example")
 	var key struct {
@@ -150,6 +153,7 @@ func TestKeyCreateAndRevoke(t *testing.T) {
 }
 
 func TestRefusedInput(t *testing.T) {
+	storagetest.Parallel(t, commandConns)
 	p := newPixgate(t)
 	p.json(&struct{}{}, "integrator", "create", "--name", "Loja", "--email", "a@b.example")
 	tests := []struct {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // The provider's faults through the whole stack, with each contract other
@@ -25,6 +26,7 @@ func TestE2EFaultsOfEachContract(t *testing.T) {
 		{"woovi", "/api/v1/payment", "/api/v1/charge/{id}/refund"},
 	} {
 		t.Run(c.kind, func(t *testing.T) {
+			storagetest.Parallel(t, devStackConns)
 			env := []string{"PIXGATE_PROVIDER_KIND", c.kind, "PIXGATE_SANDBOX_TLS_DIR", t.TempDir(),
 				"PIXGATE_RECONCILE_INTERVAL", "200ms", "PIXGATE_RECONCILE_STALE_AFTER", "500ms", "PIXGATE_PROVIDER_TIMEOUT", "1s"}
 			if c.kind == "efi" {

@@ -51,6 +51,7 @@ func waitStatus(t *testing.T, url string, want int, within time.Duration) time.D
 // connections come back /healthz is 200 again, and the stuck requests are
 // answered.
 func TestAStarvedPoolFailsTheAPIsLiveness(t *testing.T) {
+	storagetest.Parallel(t, commandConns+processConns+2) // see Use below
 	if testing.Short() {
 		t.Skip("starts a process and waits out the starvation window")
 	}
@@ -69,6 +70,7 @@ func TestAStarvedPoolFailsTheAPIsLiveness(t *testing.T) {
 	}
 
 	ctx := context.Background()
+	storagetest.Use(t, 2) // the lock's connection, and the one the api's pool watch opens to tell starvation from an outage
 	lock, err := pgx.Connect(ctx, pg.env["PIXGATE_DATABASE_URL"])
 	if err != nil {
 		t.Fatal(err)

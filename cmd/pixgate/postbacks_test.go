@@ -10,9 +10,11 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 func TestPostbacksListShowRedeliver(t *testing.T) {
+	storagetest.Parallel(t, cliConns)
 	p := newPixgate(t)
 	var in struct{ ID int64 }
 	p.json(&in, "integrator", "create", "--name", "Loja", "--email", "pb@loja.example")

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // replayClientTimeout is how long the burst test's client waits for one
@@ -95,6 +96,7 @@ func burst(client *http.Client, url, token string, bodies []string) (statuses []
 // a clear 422), none waits for a connection, the process serves other
 // requests afterwards and stops on SIGTERM.
 func TestConcurrentRefundReplaysDoNotWedgeTheAPI(t *testing.T) {
+	storagetest.Parallel(t, cliConns+processConns)
 	if testing.Short() {
 		t.Skip("starts a process")
 	}

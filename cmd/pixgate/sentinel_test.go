@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // sentinelSet is a Redis master, its replica and three sentinels, each a
@@ -135,6 +137,7 @@ func (s *sentinelSet) eventually(t *testing.T, what string, cond func(ctx contex
 // no master answers is delayed, not lost, and everything completes on the
 // promoted replica.
 func TestRedisSentinelFailoverDuringARun(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	set := newSentinelSet(t)
 	s := newDevStack(t, "PIXGATE_REDIS_URL", set.url(), "PIXGATE_RECONCILE_INTERVAL", "1s", "PIXGATE_RECONCILE_STALE_AFTER", "2s")
 	s.credit("100.00")

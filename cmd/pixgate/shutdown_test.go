@@ -115,6 +115,7 @@ func serviceEnv(t *testing.T, p *pixgate, providerURL string) map[string]string 
 // request answered 201 is in the database, nothing is answered 5xx, and the
 // process exits 0 once in-flight requests are done.
 func TestSIGTERMToAPILosesNoAcceptedRequest(t *testing.T) {
+	storagetest.Parallel(t, cliConns+processConns)
 	pg := newPixgate(t)
 	var in struct {
 		ID    int64
@@ -209,6 +210,7 @@ func TestSIGTERMToAPILosesNoAcceptedRequest(t *testing.T) {
 // running finish, the ones it had not started go back to the queue, and a
 // second worker sends every withdrawal, each exactly once.
 func TestSIGTERMToWorkerLosesNoTask(t *testing.T) {
+	storagetest.Parallel(t, cliConns+2*processConns) // an api, then one worker after another
 	sb := sandbox.New(sandbox.Config{SettleDelay: time.Hour})
 	sb.SetFaults(sandbox.Faults{Latency: 100 * time.Millisecond, Routes: []string{"/v2/pix/payment"}, ManualSettle: true})
 	provider := httptest.NewServer(sb.Handler())

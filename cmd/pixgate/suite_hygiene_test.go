@@ -80,3 +80,25 @@ func TestREADMENamesEveryTestVariable(t *testing.T) {
 		}
 	}
 }
+
+// Tests of this package run in parallel only through storagetest.Parallel,
+// which reserves the Postgres connections they hold: a test made parallel
+// any other way would hold connections the process's bound does not count.
+func TestParallelTestsReserveTheirConnections(t *testing.T) {
+	files, err := filepath.Glob("*_test.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test files: %v", err)
+	}
+	bare := regexp.MustCompile(`\b\w+\.Parallel\(\)`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if bare.MatchString(line) {
+				t.Errorf("%s:%d: %s: run the test in parallel with storagetest.Parallel, which reserves its connections", f, i+1, strings.TrimSpace(line))
+			}
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 	"github.com/pixgate/pixgate/tasks"
 )
 
@@ -19,6 +20,7 @@ import (
 // its postback and an audit record of who, why and when; the ledger audit
 // stays clean.
 func TestTransferListSettleFail(t *testing.T) {
+	storagetest.Parallel(t, cliConns)
 	p := newPixgate(t)
 	var in struct{ ID int64 }
 	p.json(&in, "integrator", "create", "--name", "Loja", "--email", "ops@loja.example", "--cashout-fee", "fixed:0.50")
