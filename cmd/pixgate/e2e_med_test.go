@@ -323,7 +323,7 @@ func TestE2EPixKeyLookup(t *testing.T) {
 // audit is clean.
 func TestE2EMedDefenseReachesTheProvider(t *testing.T) {
 	storagetest.Parallel(t, devStackConns)
-	s := newDevStack(t, "PIXGATE_INFRACTION_POLL", "200ms")
+	s := newDevStack(t, "PIXGATE_INFRACTION_POLL", "200ms", "PIXGATE_RECONCILE_INTERVAL", "200ms") // polls come on reconciler ticks
 	b := s.addSandbox("b", sandbox.ContractEfi)
 	s.pg.json(&routeView{}, "route", "set", "--integrator", fmt.Sprint(s.integratorID), "--charges", "b", "--withdrawals", "default")
 	id, pixID := s.createCharge(100.00, nil)
