@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // stubAPI answers as PixGate would until the charge is looked up, which it
@@ -114,7 +116,9 @@ func tourAgainst(t *testing.T, api, sandbox string) (string, error) {
 // on a 401 until 127.0.0.1 was rate-limited for valid keys too. It now
 // stops at the first failure, saying what failed, with a non-zero status.
 func TestTheTourStopsAtTheFirstFailure(t *testing.T) {
+	storagetest.Parallel(t, 0)
 	t.Run("API down", func(t *testing.T) {
+		storagetest.Parallel(t, 0)
 		down := "http://" + closedAddr(t)
 		out, err := tourAgainst(t, down, down)
 		if err == nil || !strings.Contains(out, "tour: no answer from GET "+down+"/api/v1/balance: is make run going?") {
@@ -125,6 +129,7 @@ func TestTheTourStopsAtTheFirstFailure(t *testing.T) {
 		}
 	})
 	t.Run("key refused", func(t *testing.T) {
+		storagetest.Parallel(t, 0)
 		stub, url := newStubAPI(t, true)
 		out, err := tourAgainst(t, url, url)
 		if err == nil || !strings.Contains(out, "tour: GET "+url+"/api/v1/balance answered 401") || stub.total() != 1 {
@@ -132,6 +137,7 @@ func TestTheTourStopsAtTheFirstFailure(t *testing.T) {
 		}
 	})
 	t.Run("key refused while waiting", func(t *testing.T) {
+		storagetest.Parallel(t, 0)
 		stub, url := newStubAPI(t, false)
 		out, err := tourAgainst(t, url, url)
 		if n := stub.count("GET /api/v1/charges/c1"); err == nil || n != 1 || !strings.Contains(out, "answered 401") {

@@ -43,26 +43,26 @@ type reservation struct {
 // leave n free (the first of them migrates the process's template
 // beforehand, holding two). n is the most the test holds at once, its
 // database's creation and drop included: they happen before it opens a
-// connection and after it closed them all. A test that opens more than it
-// reserved (see Use) fails. A test that does not call Parallel runs alone,
-// with all of ProcessConns.
+// connection and after it closed them all; a test that opens none
+// reserves 0. A test that holds more than it reserved (see Use) fails. A
+// test that does not call Parallel runs alone, with all of ProcessConns.
 func Parallel(t *testing.T, n int) {
 	t.Helper()
-	if n < 1 || n > ProcessConns {
-		t.Fatalf("storagetest: a test reserves from 1 to %d connections, not %d", ProcessConns, n)
+	if n < 0 || n > ProcessConns {
+		t.Fatalf("storagetest: a test reserves from 0 to %d connections, not %d", ProcessConns, n)
 	}
 	t.Parallel()
-	if err := parallelTemplate(); err != nil {
-		t.Fatalf("storagetest: template database: %v", err)
-	}
-	if err := budget.Acquire(context.Background(), int64(n)); err != nil {
-		t.Fatalf("storagetest: %v", err)
+	if n > 0 {
+		if err := parallelTemplate(); err != nil {
+			t.Fatalf("storagetest: template database: %v", err)
+		}
+		if err := budget.Acquire(context.Background(), int64(n)); err != nil {
+			t.Fatalf("storagetest: %v", err)
+		}
+		t.Cleanup(func() { budget.Release(int64(n)) })
 	}
 	reservations.Store(t, &reservation{reserved: n})
-	t.Cleanup(func() {
-		reservations.Delete(t)
-		budget.Release(int64(n))
-	})
+	t.Cleanup(func() { reservations.Delete(t) })
 }
 
 // Use counts n more connections that the test may hold from now on (a
