@@ -32,6 +32,10 @@ type config struct {
 	// statement: a request that waited this long is answered 503 with
 	// Retry-After.
 	DatabaseAcquireTimeout time.Duration `env:"PIXGATE_DATABASE_ACQUIRE_TIMEOUT" envDefault:"5s" desc:"longest wait for a free database connection; a request that waits longer is answered 503 with Retry-After"`
+	// A pool whose every connection stays held this long, none handed out,
+	// is starved: /healthz fails so the liveness probe restarts the process
+	// (docs/operations.md).
+	DatabaseStarvedAfter time.Duration `env:"PIXGATE_DATABASE_STARVED_AFTER" envDefault:"15s" desc:"how long every database connection of a process may stay held, none handed out, before its /healthz fails as starved (looked at every 5 s, or every third of a shorter setting); keep it above the longest statement"`
 
 	HTTPAddr       string `env:"PIXGATE_HTTP_ADDR" envDefault:"127.0.0.1:8080" desc:"API listen address"`
 	WorkerAddr     string `env:"PIXGATE_WORKER_ADDR" envDefault:"127.0.0.1:8081" desc:"worker side server: /healthz, /metrics, /monitoring"`
@@ -148,6 +152,9 @@ func loadConfig(environ map[string]string) (config, error) {
 	}
 	if c.DatabaseAcquireTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("PIXGATE_DATABASE_ACQUIRE_TIMEOUT: must be above zero (e.g. 5s), not %s", c.DatabaseAcquireTimeout))
+	}
+	if c.DatabaseStarvedAfter <= 0 {
+		errs = append(errs, fmt.Errorf("PIXGATE_DATABASE_STARVED_AFTER: must be above zero (e.g. 15s), not %s", c.DatabaseStarvedAfter))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return config{}, fmt.Errorf("configuration: %w", err)

@@ -61,6 +61,10 @@ func TestAStarvedPoolFailsTheAPIsLiveness(t *testing.T) {
 	}
 	pg.json(&in, "integrator", "create", "--name", "Loja Parada", "--email", "parada@loja.example")
 	env := serviceEnv(t, pg, "http://127.0.0.1:1")
+	// A short window (15 s by default), which the test waits out; the
+	// pool is then looked at every third of it.
+	const starvedAfter = 2 * time.Second
+	env["PIXGATE_DATABASE_STARVED_AFTER"] = starvedAfter.String()
 	api := startProcess(t, env, "api")
 	base := "http://" + env["PIXGATE_HTTP_ADDR"]
 	waitHTTP(t, base+"/healthz", api)
@@ -90,7 +94,7 @@ func TestAStarvedPoolFailsTheAPIsLiveness(t *testing.T) {
 	for i := range stuck {
 		wg.Go(func() { stuck[i] = getStatus(client, base+"/api/v1/balance", "Bearer "+in.Token) })
 	}
-	took := waitStatus(t, base+"/healthz", http.StatusServiceUnavailable, storage.DefaultStarvedAfter+4*storage.DefaultPoolWatchInterval)
+	took := waitStatus(t, base+"/healthz", http.StatusServiceUnavailable, starvedAfter+4*storage.DefaultPoolWatchInterval)
 	t.Logf("/healthz failed %v after the pool was taken", took.Round(time.Second))
 	code, body := doJSON(t, http.MethodGet, base+"/healthz", "", nil)
 	if code != http.StatusServiceUnavailable || !strings.Contains(api.out.String(), "database pool starved") {
