@@ -118,7 +118,6 @@ func tourAgainst(t *testing.T, api, sandbox string) (string, error) {
 func TestTheTourStopsAtTheFirstFailure(t *testing.T) {
 	storagetest.Parallel(t, 0)
 	t.Run("API down", func(t *testing.T) {
-		storagetest.Parallel(t, 0)
 		down := "http://" + closedAddr(t)
 		out, err := tourAgainst(t, down, down)
 		if err == nil || !strings.Contains(out, "tour: no answer from GET "+down+"/api/v1/balance: is make run going?") {
@@ -129,7 +128,6 @@ func TestTheTourStopsAtTheFirstFailure(t *testing.T) {
 		}
 	})
 	t.Run("key refused", func(t *testing.T) {
-		storagetest.Parallel(t, 0)
 		stub, url := newStubAPI(t, true)
 		out, err := tourAgainst(t, url, url)
 		if err == nil || !strings.Contains(out, "tour: GET "+url+"/api/v1/balance answered 401") || stub.total() != 1 {
@@ -137,7 +135,6 @@ func TestTheTourStopsAtTheFirstFailure(t *testing.T) {
 		}
 	})
 	t.Run("key refused while waiting", func(t *testing.T) {
-		storagetest.Parallel(t, 0)
 		stub, url := newStubAPI(t, false)
 		out, err := tourAgainst(t, url, url)
 		if n := stub.count("GET /api/v1/charges/c1"); err == nil || n != 1 || !strings.Contains(out, "answered 401") {
