@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/storagetest"
 	"github.com/pixgate/pixgate/worker/provideraudit"
 )
 
@@ -107,6 +110,7 @@ func (s *devStack) sendAt(name string, w storage.Transfer) {
 // at a sandbox behind PixGate's back, one after another, is found and
 // named, while the ledger's own audit sees none of them.
 func TestE2EAuditProviders(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	s.addSandbox("b", sandbox.ContractEfi)
 	// The operator's environment names the default provider as pixgate
@@ -231,9 +235,14 @@ func TestE2EAuditProviders(t *testing.T) {
 	// A provider of the family's contract without PixGate's extensions
 	// gives no statement: it is named, and no transfer is judged absent on
 	// the others' books alone.
-	t.Setenv("PIXGATE_TEST_AUDIT_C_SECRET", "sandbox")
+	// Its secret is in a file: the test runs beside others, so it sets no
+	// variable of the process's environment.
+	secretFile := filepath.Join(t.TempDir(), "c-secret")
+	if err := os.WriteFile(secretFile, []byte("sandbox\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	s.pg.json(&providerView{}, "provider", "add", "--name", "c", "--kind", "family", "--url", s.sandbox, "--client-id", "sandbox",
-		"--client-secret-env", "PIXGATE_TEST_AUDIT_C_SECRET")
+		"--client-secret-file", secretFile)
 	code, v = s.auditProviders("--since", since)
 	if code != 1 || !v.has(provideraudit.ProviderUnreadable, "c", "") || v.Providers.AbsenceJudged ||
 		v.has(provideraudit.CompletedButUnpaid, "default", w4) || !v.has(provideraudit.PaidTwice, "default", w2) {
@@ -248,6 +257,7 @@ func TestE2EAuditProviders(t *testing.T) {
 // PixGate's books (when the MED return moved only what was blocked, it
 // named the MED return's amount and a float overstated by the shortfall).
 func TestE2EAuditProvidersMedReturnShortfall(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	s.pg.env["PIXGATE_PROVIDER_URL"], s.pg.env["PIXGATE_PROVIDER_EXTENSIONS"] = s.sandbox, "true"
 	s.pg.json(&floatAdjustView{}, "provider", "adjust", "default", "--amount", sandbox.DefaultInitialBalance.String(),
@@ -282,6 +292,7 @@ func TestE2EAuditProvidersMedReturnShortfall(t *testing.T) {
 // The provider audit's flags are refused, naming the flag, when they are
 // not of --providers or name days it cannot read; nothing is read.
 func TestAuditProvidersFlagRefusals(t *testing.T) {
+	storagetest.Parallel(t, commandConns)
 	p := newPixgate(t)
 	today := providerclient.DayOf(time.Now())
 	for _, tc := range []struct {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // The CLI's rough edges: a flag error quoted Go's parser, a missing
@@ -39,6 +41,7 @@ func TestCLIErrorsSayWhatIsExpected(t *testing.T) {
 
 // Times were printed without a zone ("2026-11-25 02:30:00"): which clock?
 func TestTimesArePrintedWithTheirZone(t *testing.T) {
+	storagetest.Parallel(t, commandConns)
 	at := time.Date(2026, 11, 25, 2, 30, 0, 0, time.UTC)
 	if got := at.Format(timeLayout); got != "2026-11-25 02:30:00 UTC" {
 		t.Fatalf("UTC: %q", got)

@@ -21,13 +21,16 @@ type pixgate struct {
 	env map[string]string
 }
 
-// newPixgate is pixgate on a fresh database, with the suite's bound on
-// connections per process, and its demo key (if pixgate dev makes one) in
-// the test's temporary directory, not the user's cache directory.
+// newPixgate is pixgate on a fresh database, its commands with the suite's
+// pool for them (commandConns), and its demo key (if pixgate dev makes
+// one) in the test's temporary directory, not the user's cache directory.
 func newPixgate(t *testing.T) *pixgate {
+	t.Helper()
+	url := storagetest.NewDatabaseURL(t)
+	storagetest.Use(t, commandConns)
 	return &pixgate{t: t, env: map[string]string{
-		"PIXGATE_DATABASE_URL":       storagetest.NewDatabaseURL(t),
-		"PIXGATE_DATABASE_MAX_CONNS": strconv.Itoa(storagetest.ProcessPool),
+		"PIXGATE_DATABASE_URL":       url,
+		"PIXGATE_DATABASE_MAX_CONNS": strconv.Itoa(commandConns),
 		"PIXGATE_DEMO_KEY_FILE":      filepath.Join(t.TempDir(), "demo-key.json"),
 	}}
 }
@@ -50,6 +53,7 @@ func (p *pixgate) json(v any, args ...string) {
 }
 
 func TestIntegratorCreateWalletAndAudit(t *testing.T) {
+	storagetest.Parallel(t, commandConns+1) // and a connection of its own
 	p := newPixgate(t)
 	var in struct {
 		ID            int64
@@ -89,6 +93,7 @@ func TestIntegratorCreateWalletAndAudit(t *testing.T) {
 	}
 
 	// Corrupt one entry behind the ledger's back: audit must name it and fail.
+	storagetest.Use(t, 1)
 	conn, err := pgx.Connect(context.Background(), p.env["PIXGATE_DATABASE_URL"])
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +113,7 @@ func TestIntegratorCreateWalletAndAudit(t *testing.T) {
 }
 
 func TestKeyCreateAndRevoke(t *testing.T) {
+	storagetest.Parallel(t, commandConns)
 	p := newPixgate(t)
 	p.json(&struct{}{}, "integrator", "create", "--name", "Loja", "--email", "a@b.example")
 	var key struct {
@@ -147,6 +153,7 @@ func TestKeyCreateAndRevoke(t *testing.T) {
 }
 
 func TestRefusedInput(t *testing.T) {
+	storagetest.Parallel(t, commandConns)
 	p := newPixgate(t)
 	p.json(&struct{}{}, "integrator", "create", "--name", "Loja", "--email", "a@b.example")
 	tests := []struct {

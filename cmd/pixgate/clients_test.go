@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // Clients generated from docs/openapi.yaml by three generators build and
@@ -11,6 +13,7 @@ import (
 // as written (docs/clients holds the flows; each generator's output is made
 // here, from the document as served).
 func TestGeneratedClients(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	root := repoRoot(t)
 	doc := filepath.Join(root, "docs", "openapi.yaml")

@@ -11,12 +11,15 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // PixGate's queues and rate limits work on a Redis Cluster (asynq keeps
 // each queue's keys in one hash slot): three local masters, a charge paid
 // and a withdrawal completed through them.
 func TestRedisCluster(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	if _, err := exec.LookPath("redis-cli"); err != nil {
 		t.Skip("needs redis-server and redis-cli")
 	}

@@ -38,6 +38,10 @@ type config struct {
 	DatabaseLockTimeout      time.Duration `env:"PIXGATE_DATABASE_LOCK_TIMEOUT" envDefault:"2s" desc:"api (and pixgate dev): longest wait of a statement for a lock another transaction holds (Postgres lock_timeout); the request gives up, is answered 503 with Retry-After, and its connection is released; 0: no limit"`
 	DatabaseStatementTimeout time.Duration `env:"PIXGATE_DATABASE_QUERY_TIMEOUT" envDefault:"10s" desc:"api (and pixgate dev): longest run of one statement (Postgres statement_timeout), answered as a lock timeout is; 0: no limit"`
 	DatabaseIdleInTxTimeout  time.Duration `env:"PIXGATE_DATABASE_IDLE_TX_TIMEOUT" envDefault:"1m" desc:"api (and pixgate dev): Postgres ends a session idle inside a transaction this long, releasing its locks (idle_in_transaction_session_timeout); 0: no limit"`
+	// A pool whose every connection stays held this long, none handed out,
+	// is starved: /healthz fails so the liveness probe restarts the process
+	// (docs/operations.md).
+	DatabaseStarvedAfter time.Duration `env:"PIXGATE_DATABASE_STARVED_AFTER" envDefault:"15s" desc:"how long every database connection of a process may stay held, none handed out, before its /healthz fails as starved (looked at every 5 s, or every third of a shorter setting); keep it above the longest statement"`
 
 	HTTPAddr       string `env:"PIXGATE_HTTP_ADDR" envDefault:"127.0.0.1:8080" desc:"API listen address"`
 	WorkerAddr     string `env:"PIXGATE_WORKER_ADDR" envDefault:"127.0.0.1:8081" desc:"worker side server: /healthz, /metrics, /monitoring"`
@@ -168,6 +172,9 @@ func loadConfig(environ map[string]string) (config, error) {
 		if s.d < 0 || s.d > 0 && s.d < time.Millisecond {
 			errs = append(errs, fmt.Errorf("%s: must be 0 (no limit) or at least 1ms (e.g. 2s), not %s", s.name, s.d))
 		}
+	}
+	if c.DatabaseStarvedAfter <= 0 {
+		errs = append(errs, fmt.Errorf("PIXGATE_DATABASE_STARVED_AFTER: must be above zero (e.g. 15s), not %s", c.DatabaseStarvedAfter))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return config{}, fmt.Errorf("configuration: %w", err)

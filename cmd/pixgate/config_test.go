@@ -44,6 +44,7 @@ func TestConfigurationErrorsNameTheVariable(t *testing.T) {
 		{"PIXGATE_TOKEN_TTL", "0", `PIXGATE_TOKEN_TTL: must be a whole number of seconds`},
 		{"PIXGATE_SANDBOX_STORE", "disk", `PIXGATE_SANDBOX_STORE: "disk" is not one of postgres, memory`},
 		{"PIXGATE_DATABASE_ACQUIRE_TIMEOUT", "0s", `PIXGATE_DATABASE_ACQUIRE_TIMEOUT: must be above zero`},
+		{"PIXGATE_DATABASE_STARVED_AFTER", "0s", `PIXGATE_DATABASE_STARVED_AFTER: must be above zero`},
 		{"PIXGATE_TRUSTED_PROXIES", "10.0.0.0/8,proxy.internal", `PIXGATE_TRUSTED_PROXIES: "proxy.internal" is neither an IP address nor a CIDR prefix`},
 	}
 	for _, tt := range tests {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // An integrator routed over the default provider, then b (another
@@ -16,6 +17,7 @@ import (
 // b and nowhere else, and those paid there are credited once each; with
 // the default back, new charges go to it again.
 func TestE2EChargesFailOverAndBack(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	b := s.addSandbox("b", sandbox.ContractEfi)
 	s.pg.json(&routeView{}, "route", "set", "--integrator", fmt.Sprint(s.integratorID), "--charges", "default,b", "--withdrawals", "default,b")
@@ -78,6 +80,7 @@ func TestE2EChargesFailOverAndBack(t *testing.T) {
 // PixGate records), ambiguous ones stay with their provider and are
 // resolved there, and every one ends COMPLETED, debited once.
 func TestE2EWithdrawalsDuringAnOutageAreSentOnce(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	// No request budget: the test polls every withdrawal's status.
 	s := newDevStack(t, "PIXGATE_PROVIDER_TIMEOUT", "2s", "PIXGATE_V1_RATE_PER_MINUTE", "-1")
 	b := s.addSandbox("b", sandbox.ContractEfi)

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -42,6 +44,7 @@ func newDevStack(t *testing.T, extraEnv ...string) *devStack {
 		t.Skip("end-to-end")
 	}
 	pg := newPixgate(t)
+	storagetest.Use(t, processConns+sandboxConns)
 	redisOpts := storagetest.NewRedis(t)
 	ports := freePorts(t, 3)
 	s := &devStack{t: t, pg: pg, api: "http://" + ports[0], monitor: "http://" + ports[1], sandbox: "http://" + ports[2],
@@ -76,12 +79,7 @@ func newDevStack(t *testing.T, extraEnv ...string) *devStack {
 		}
 	})
 	s.start()
-	db, err := storage.Open(context.Background(), storage.Config{URL: pg.env["PIXGATE_DATABASE_URL"], MaxConns: storagetest.SidePool})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(db.Close)
-	s.db = db
+	s.db = openSide(t, pg.env["PIXGATE_DATABASE_URL"])
 	s.receiver = newReceiver(t)
 	return s
 }
@@ -92,7 +90,9 @@ func (s *devStack) start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errs syncBuf
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, []string{"dev"}, s.pg.env, &out, &errs) }()
+	env := maps.Clone(s.pg.env)
+	env["PIXGATE_DATABASE_MAX_CONNS"] = strconv.Itoa(storagetest.ProcessPool) // the commands' is smaller
+	go func() { done <- run(ctx, []string{"dev"}, env, &out, &errs) }()
 	s.stop = func() {
 		cancel()
 		if code := <-done; code != 0 {
@@ -270,20 +270,30 @@ func (r *receiver) verified(t *testing.T, secret string) []map[string]any {
 	return out
 }
 
+// handedOut is every port freePorts returned in this process: tests
+// running in parallel must not be handed the same one.
+var handedOut sync.Map // "host:port" → struct{}
+
+// freePorts returns n loopback addresses nothing listened on a moment ago,
+// none handed out before in this process.
 func freePorts(t *testing.T, n int) []string {
 	t.Helper()
 	var addrs []string
 	var lns []net.Listener
-	for range n {
+	defer func() {
+		for _, ln := range lns {
+			ln.Close()
+		}
+	}()
+	for len(addrs) < n {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}
-		lns = append(lns, ln)
-		addrs = append(addrs, ln.Addr().String())
-	}
-	for _, ln := range lns {
-		ln.Close()
+		lns = append(lns, ln) // held until the end: the next is another
+		if _, taken := handedOut.LoadOrStore(ln.Addr().String(), struct{}{}); !taken {
+			addrs = append(addrs, ln.Addr().String())
+		}
 	}
 	return addrs
 }

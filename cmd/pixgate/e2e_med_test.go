@@ -11,6 +11,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // payCharge creates a charge of amount and pays it through the sandbox (by
@@ -65,6 +66,7 @@ func (s *devStack) postbacksOf(typ, status string) int {
 // one MED return and the charge is REFUNDED; another infraction, closed
 // disagreed, is released; the audit is clean throughout.
 func TestE2EMedInfractions(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t, "PIXGATE_RECONCILE_STALE_AFTER", "2s", "PIXGATE_RECONCILE_INTERVAL", "1s")
 	idA, pixA := s.paidCharge(100.00, "")
 	_, pixB := s.paidCharge(50.00, "")
@@ -159,6 +161,7 @@ func TestE2EMedInfractions(t *testing.T) {
 // and the 70.00 is the integrator's debt, shown in its balance and to the
 // operator, and paid from its next cash-in before anything is credited.
 func TestE2EMedShortfall(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	op := s.operator()
 	difference := func() money.Money {
@@ -224,6 +227,7 @@ func TestE2EMedShortfall(t *testing.T) {
 // holder's key is refused with 422 before anything is reserved, one to the
 // recipient's own CPF key goes.
 func TestE2ESameHolder(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	if code, out, errs := s.pg.run("integrator", "update", "--integrator", fmt.Sprint(s.integratorID), "--same-holder"); code != 0 {
 		t.Fatalf("integrator update: %d %s %s", code, out, errs)
@@ -280,6 +284,7 @@ func TestE2ESameHolder(t *testing.T) {
 // limited per account; a withdrawal to a flagged key is refused by the
 // provider when it sends, and fails with nothing spent.
 func TestE2EPixKeyLookup(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t, "PIXGATE_KEY_LOOKUPS_PER_MINUTE", "4")
 	code, v := s.call(http.MethodGet, "/api/v1/pix-keys/529.982.247-25", nil)
 	h, _ := v["holder"].(map[string]any)
@@ -317,7 +322,8 @@ func TestE2EPixKeyLookup(t *testing.T) {
 // the charge is REFUNDED and nothing of it can be refunded again; the
 // audit is clean.
 func TestE2EMedDefenseReachesTheProvider(t *testing.T) {
-	s := newDevStack(t, "PIXGATE_INFRACTION_POLL", "200ms")
+	storagetest.Parallel(t, devStackConns)
+	s := newDevStack(t, "PIXGATE_INFRACTION_POLL", "200ms", "PIXGATE_RECONCILE_INTERVAL", "200ms") // polls come on reconciler ticks
 	b := s.addSandbox("b", sandbox.ContractEfi)
 	s.pg.json(&routeView{}, "route", "set", "--integrator", fmt.Sprint(s.integratorID), "--charges", "b", "--withdrawals", "default")
 	id, pixID := s.createCharge(100.00, nil)

@@ -6,12 +6,14 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // The provider does not forget across a restart of pixgate dev: a charge
 // issued before it is paid after it and credited; a payment it was still
 // settling completes; its ledger still lists both.
 func TestE2ESandboxKeepsItsStateAcrossARestart(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	s.credit("100.00")
 	id, pixID := s.createCharge(100.00, map[string]any{"external_id": "order-1"})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // count runs a counting query on the stack's database.
@@ -41,6 +42,7 @@ func (s *devStack) notify(body string) {
 // plus a stale PENDING one after; PixGate's own copies are posted again on
 // top, concurrently. One credit, one postback.
 func TestE2EDuplicateOutOfOrderNotificationsCreditOnce(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	s.control(http.MethodPost, "/sandbox/faults", map[string]any{"duplicate_notifications": 5, "out_of_order_notifications": true})
 	id, pixID := s.createCharge(40.00, nil)
@@ -74,6 +76,7 @@ func TestE2EDuplicateOutOfOrderNotificationsCreditOnce(t *testing.T) {
 // A notification saying an unpaid charge was paid is checked with the
 // provider, which says PENDING: nothing is credited.
 func TestE2EForgedNotificationCreditsNothing(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	id, pixID := s.createCharge(500.00, nil)
 	s.notify(fmt.Sprintf(`{"requestBody": {"transactionType": "RECEIVEPIX", "transactionId": %q,
@@ -97,6 +100,7 @@ func TestE2EForgedNotificationCreditsNothing(t *testing.T) {
 // The provider's notification never arrives: the reconciler asks the
 // provider and completes the withdrawal.
 func TestE2ELostNotificationReconciled(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t, "PIXGATE_RECONCILE_INTERVAL", "200ms", "PIXGATE_RECONCILE_STALE_AFTER", "500ms")
 	s.credit("30.00")
 	s.control(http.MethodPost, "/sandbox/faults", map[string]any{"drop_notifications": true})
@@ -118,6 +122,7 @@ func TestE2ELostNotificationReconciled(t *testing.T) {
 // A receiver that fails three times and then answers 2xx: delivered, four
 // attempts recorded, the same signed body each time.
 func TestE2EPostbackRetriedUntilDelivered(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	s.receiver.failNext(3)
 	id, pixID := s.createCharge(10.00, nil)
@@ -148,6 +153,7 @@ func TestE2EPostbackRetriedUntilDelivered(t *testing.T) {
 // metadata address are refused when given, in every spelling the dialer
 // would understand, and nothing is created.
 func TestE2EPrivatePostbackURLRefused(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t, "PIXGATE_POSTBACK_ALLOW_PRIVATE", "false")
 	s.credit("10.00")
 	for _, u := range []string{"http://127.0.0.1:9/hook", "http://169.254.169.254/latest/meta-data/",

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pixgate/pixgate/api"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // secondSandbox is a sandbox provider of its own beside pixgate dev's,
@@ -85,6 +86,7 @@ func (s *devStack) addSandbox(name, contract string) *secondSandbox {
 // dev's, registered as a provider of its own and routed after the
 // default: the ground the failover tests stand on.
 func TestDevStackRunsASecondSandboxOfAnotherContract(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	b := s.addSandbox("b", sandbox.ContractEfi)
 	var r routeView

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // An efi provider first in the route makes sends and loses the answers,
@@ -19,6 +20,7 @@ import (
 // (the difference of provider balance does not move), and the audit is
 // clean.
 func TestE2EWithdrawalsPaidOnceWhenAnEfiProviderLosesAnswersThenRefuses(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t, "PIXGATE_PROVIDER_TIMEOUT", "2s", "PIXGATE_V1_RATE_PER_MINUTE", "-1",
 		"PIXGATE_RECONCILE_STALE_AFTER", "3s", "PIXGATE_RECONCILE_INTERVAL", "1s")
 	e := s.addSandbox("e", sandbox.ContractEfi)

@@ -12,6 +12,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient/pix/brcode/brcodetest"
 	"github.com/pixgate/pixgate/storage/ledger"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 var payer = map[string]any{"name": "Fulano de Tal", "document": "52998224725", "email": "fulano@example.com"}
@@ -38,6 +39,7 @@ func (s *devStack) createCharge(amount float64, extra map[string]any) (id, pixID
 // paid through the sandbox, PAID within a second, the net in the wallet, the
 // fee in the platform account, one signed postback received.
 func TestE2EChargePaid(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	id, pixID := s.createCharge(100.00, map[string]any{"external_id": "order-1"})
 	_, v := s.call(http.MethodGet, "/api/v1/charges/order-1", nil)
@@ -113,6 +115,7 @@ func (s *devStack) metricsShow(prefixes ...string) {
 // A withdrawal, end to end: reserved at once (available drops by amount +
 // fee), sent, settled by the provider, COMPLETED with one signed postback.
 func TestE2EWithdrawalCompleted(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	s.credit("100.00")
 	code, v := s.call(http.MethodPost, "/api/v1/withdrawals", map[string]any{
@@ -145,6 +148,7 @@ func TestE2EWithdrawalCompleted(t *testing.T) {
 // A withdrawal to a key the provider fails: FAILED, the reservation back in
 // the available balance, a FAILED postback.
 func TestE2EWithdrawalFailedReturnsReservation(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	s.credit("50.00")
 	s.control(http.MethodPost, "/sandbox/faults", map[string]any{"fail_keys": []string{"falha@example.com"}})

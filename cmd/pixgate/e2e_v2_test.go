@@ -12,6 +12,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient/pix/brcode/brcodetest"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // v2Token gets an access token by HTTP Basic with the key pair of a v1
@@ -75,6 +76,7 @@ func (s *devStack) refundCount() int {
 // refused reserve nothing; the wallet, the postbacks and pixgate audit
 // agree.
 func TestE2EV2(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	s.credit("20.00")
 	token := s.v2Token(s.token)
@@ -181,6 +183,7 @@ func TestE2EV2(t *testing.T) {
 // The sandbox's "expire now" control notifies, and PixGate takes the charge
 // to EXPIRED long before its own expiry, with its postback.
 func TestE2EV2ChargeExpiredThroughTheSandbox(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t)
 	token := s.v2Token(s.token)
 	_, ch := s.v2("/v2/pix/qrcode", token, map[string]any{"amount": 12.34, "postbackUrl": s.receiver.URL + "/pix", "payer": payer})

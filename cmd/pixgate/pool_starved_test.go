@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // getStatus is the status of a GET, 0 when there was no answer.
@@ -50,6 +51,7 @@ func waitStatus(t *testing.T, url string, want int, within time.Duration) time.D
 // connections come back /healthz is 200 again, and the stuck requests are
 // answered.
 func TestAStarvedPoolFailsTheAPIsLiveness(t *testing.T) {
+	storagetest.Parallel(t, commandConns+processConns+2) // see Use below
 	if testing.Short() {
 		t.Skip("starts a process and waits out the starvation window")
 	}
@@ -62,6 +64,10 @@ func TestAStarvedPoolFailsTheAPIsLiveness(t *testing.T) {
 	// Requests that never finish: without the sessions' timeouts, which
 	// would have them give up on the lock (TestTheAPIsDatabaseSessionsHaveTimeouts).
 	env["PIXGATE_DATABASE_LOCK_TIMEOUT"], env["PIXGATE_DATABASE_QUERY_TIMEOUT"] = "0", "0"
+	// A short window (15 s by default), which the test waits out; the
+	// pool is then looked at every third of it.
+	const starvedAfter = 2 * time.Second
+	env["PIXGATE_DATABASE_STARVED_AFTER"] = starvedAfter.String()
 	api := startProcess(t, env, "api")
 	base := "http://" + env["PIXGATE_HTTP_ADDR"]
 	waitHTTP(t, base+"/healthz", api)
@@ -71,6 +77,7 @@ func TestAStarvedPoolFailsTheAPIsLiveness(t *testing.T) {
 	}
 
 	ctx := context.Background()
+	storagetest.Use(t, 2) // the lock's connection, and the one the api's pool watch opens to tell starvation from an outage
 	lock, err := pgx.Connect(ctx, pg.env["PIXGATE_DATABASE_URL"])
 	if err != nil {
 		t.Fatal(err)
@@ -86,11 +93,11 @@ func TestAStarvedPoolFailsTheAPIsLiveness(t *testing.T) {
 	// More balance reads than the pool has connections: each one that
 	// gets a connection holds it, waiting for the lock.
 	var wg sync.WaitGroup
-	stuck := make([]int, 3*5)
+	stuck := make([]int, 3*storagetest.ProcessPool)
 	for i := range stuck {
 		wg.Go(func() { stuck[i] = getStatus(client, base+"/api/v1/balance", "Bearer "+in.Token) })
 	}
-	took := waitStatus(t, base+"/healthz", http.StatusServiceUnavailable, storage.DefaultStarvedAfter+4*storage.DefaultPoolWatchInterval)
+	took := waitStatus(t, base+"/healthz", http.StatusServiceUnavailable, starvedAfter+4*storage.DefaultPoolWatchInterval)
 	t.Logf("/healthz failed %v after the pool was taken", took.Round(time.Second))
 	code, body := doJSON(t, http.MethodGet, base+"/healthz", "", nil)
 	if code != http.StatusServiceUnavailable || !strings.Contains(api.out.String(), "database pool starved") {

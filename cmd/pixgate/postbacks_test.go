@@ -14,17 +14,14 @@ import (
 )
 
 func TestPostbacksListShowRedeliver(t *testing.T) {
+	storagetest.Parallel(t, cliConns)
 	p := newPixgate(t)
 	var in struct{ ID int64 }
 	p.json(&in, "integrator", "create", "--name", "Loja", "--email", "pb@loja.example")
 	ctx := context.Background()
-	db, err := storage.Open(ctx, storage.Config{URL: p.env["PIXGATE_DATABASE_URL"], MaxConns: storagetest.SidePool})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openSide(t, p.env["PIXGATE_DATABASE_URL"])
 	id := uuid.Must(uuid.NewV7())
-	err = db.InTx(ctx, func(tx *storage.Tx) error {
+	err := db.InTx(ctx, func(tx *storage.Tx) error {
 		created, err := tx.CreatePostback(ctx, storage.NewPostback{ID: id, IntegratorID: in.ID, ResourceType: "charge", ResourceID: uuid.New(),
 			Event: "PAID", URL: "https://loja.example/pix", Body: []byte(`{"requestBody":{"status":"PAID","external_id":"pedido-77"}}`),
 			Outbox: storage.OutboxMessage{Type: "postback:deliver", ID: "postback:deliver:" + id.String(), Payload: []byte(`{}`)}})

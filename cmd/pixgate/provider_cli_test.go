@@ -7,11 +7,13 @@ import (
 	"testing"
 
 	"github.com/pixgate/pixgate/providerclient/sandbox"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // An operator adds providers, routes an integrator over them, disables one
 // and sees the route follow; the records never hold a secret.
 func TestProviderAndRouteCommands(t *testing.T) {
+	storagetest.Parallel(t, commandConns)
 	p := newPixgate(t)
 	p.json(&struct{}{}, "integrator", "create", "--name", "Loja", "--email", "a@b.example")
 	var added providerView
@@ -62,6 +64,7 @@ func TestProviderAndRouteCommands(t *testing.T) {
 
 // Bad provider and route input fails naming the flag, changing nothing.
 func TestProviderAndRouteRefusals(t *testing.T) {
+	storagetest.Parallel(t, commandConns)
 	p := newPixgate(t)
 	p.json(&struct{}{}, "integrator", "create", "--name", "Loja", "--email", "a@b.example")
 	p.json(&struct{}{}, "provider", "add", "--name", "a", "--kind", "family", "--url", "http://127.0.0.1:9091")

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // A provider's URL is printed by provider add, update and list: one that
@@ -10,6 +12,7 @@ import (
 // the default provider's URL (PIXGATE_PROVIDER_URL) is listed with its
 // password hidden, as pixgate env shows it.
 func TestProviderURLNeverShowsAPassword(t *testing.T) {
+	storagetest.Parallel(t, commandConns)
 	p := newPixgate(t)
 	for _, args := range [][]string{
 		{"provider", "add", "--name", "a", "--kind", "family", "--url", "https://ops:s3cr3t-pw@127.0.0.1:9091"},

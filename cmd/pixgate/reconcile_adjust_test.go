@@ -7,6 +7,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // An operator follows operations.md for the money the provider's account
@@ -17,6 +18,7 @@ import (
 // day's reconciliation alone; one naming a day to come, or no day, is
 // refused.
 func TestReconcileAfterAdjustingTheBalanceHeldBeforePixGate(t *testing.T) {
+	storagetest.Parallel(t, commandConns)
 	sb := sandbox.New(sandbox.Config{})
 	srv := httptest.NewServer(sb.Handler())
 	t.Cleanup(srv.Close)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // reconReport is what pixgate reconcile report --json prints.
@@ -46,6 +47,7 @@ func (s *devStack) operator() *pixgate {
 // else is; resolving each with its adjustment leaves pixgate audit clean,
 // and the day, run again, reconciles.
 func TestReconcileReportsEachInjectedDiscrepancyOnce(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t, "PIXGATE_RECONCILE_BOUNDARY", "1ns")
 	first := providerclient.DayOf(time.Now())
 	var charges []string
@@ -146,6 +148,7 @@ func TestReconcileReportsEachInjectedDiscrepancyOnce(t *testing.T) {
 // Bad input to pixgate reconcile is refused with a message naming what to
 // fix, changing nothing.
 func TestReconcileRefusesBadInput(t *testing.T) {
+	storagetest.Parallel(t, commandConns)
 	p := newPixgate(t)
 	for _, tc := range []struct {
 		args []string

@@ -96,6 +96,7 @@ func burst(client *http.Client, url, token string, bodies []string) (statuses []
 // a clear 422), none waits for a connection, the process serves other
 // requests afterwards and stops on SIGTERM.
 func TestConcurrentRefundReplaysDoNotWedgeTheAPI(t *testing.T) {
+	storagetest.Parallel(t, cliConns+processConns)
 	if testing.Short() {
 		t.Skip("starts a process")
 	}
@@ -105,11 +106,7 @@ func TestConcurrentRefundReplaysDoNotWedgeTheAPI(t *testing.T) {
 		Token string `json:"token"`
 	}
 	pg.json(&in, "integrator", "create", "--name", "Loja Estorno", "--email", "replay@loja.example", "--cashout-fee", "fixed:0.00")
-	db, err := storage.Open(context.Background(), storage.Config{URL: pg.env["PIXGATE_DATABASE_URL"], MaxConns: storagetest.SidePool})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openSide(t, pg.env["PIXGATE_DATABASE_URL"])
 	pixIDs := paidCharges(t, db, in.ID, 3)
 	env := serviceEnv(t, pg, "http://127.0.0.1:1") // no provider call on these paths
 	api := startProcess(t, env, "api")

@@ -20,6 +20,7 @@ import (
 // unless told memory; memory never touches the database, postgres creates
 // what it needs, and a second sandbox on the same database is refused.
 func TestSandboxStoreSetting(t *testing.T) {
+	storagetest.Parallel(t, 2) // two sandboxes' stores at once, the second waiting out the first's lock
 	c, err := loadConfig(map[string]string{})
 	if err != nil || c.SandboxStore != "postgres" {
 		t.Fatalf("default PIXGATE_SANDBOX_STORE = %q (%v), want postgres", c.SandboxStore, err)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // The Go SDK (api/sdk, a module of its own that ./... does not reach) runs
@@ -12,6 +14,7 @@ import (
 // itself, one access token for every v2 call, verified postbacks, a 503
 // retried with the same external_id, a 429 waited out.
 func TestGoSDK(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	const v1Rate = 120 // small enough for the SDK's test to meet a 429
 	s := newDevStack(t, "PIXGATE_V1_RATE_PER_MINUTE", fmt.Sprint(v1Rate))
 	goCmd := needCommand(t, "go")

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // sentinelSet is a Redis master, its replica and three sentinels, each a
@@ -45,6 +47,13 @@ func newSentinelSet(t *testing.T) *sentinelSet {
 	common := []string{"--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--requirepass", s.password, "--masterauth", s.password}
 	s.master = startRedisServer(t, append([]string{"--port", port(s.masterAddr)}, common...)...)
 	s.replica = startRedisServer(t, append([]string{"--port", port(s.replicaAddr), "--replicaof", "127.0.0.1", port(s.masterAddr)}, common...)...)
+	// The replica in sync before the sentinels start: they learn of
+	// replicas from the master's INFO, at once and then every 10 s, so one
+	// that connects later is known only 10 s on.
+	s.eventually(t, "replica in sync", func(ctx context.Context) bool {
+		info, err := s.client(s.masterAddr).Info(ctx, "replication").Result()
+		return err == nil && strings.Contains(info, "state=online")
+	})
 	dir := t.TempDir()
 	for i, addr := range s.sentinels {
 		conf := filepath.Join(dir, fmt.Sprintf("sentinel-%d.conf", i))
@@ -57,12 +66,7 @@ func newSentinelSet(t *testing.T) *sentinelSet {
 		}
 		startRedisServer(t, conf, "--sentinel")
 	}
-	// Ready: the replica is in sync, and every sentinel knows it (they learn
-	// of replicas from the master's INFO, every 10 s) and the others.
-	s.eventually(t, "replica in sync", func(ctx context.Context) bool {
-		info, err := s.client(s.masterAddr).Info(ctx, "replication").Result()
-		return err == nil && strings.Contains(info, "state=online")
-	})
+	// Ready: every sentinel knows the replica and the others.
 	for _, addr := range s.sentinels {
 		s.eventually(t, "every sentinel knows the replica and the other sentinels", func(ctx context.Context) bool {
 			c := redis.NewSentinelClient(&redis.Options{Addr: addr})
@@ -135,6 +139,7 @@ func (s *sentinelSet) eventually(t *testing.T, what string, cond func(ctx contex
 // no master answers is delayed, not lost, and everything completes on the
 // promoted replica.
 func TestRedisSentinelFailoverDuringARun(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	set := newSentinelSet(t)
 	s := newDevStack(t, "PIXGATE_REDIS_URL", set.url(), "PIXGATE_RECONCILE_INTERVAL", "1s", "PIXGATE_RECONCILE_STALE_AFTER", "2s")
 	s.credit("100.00")

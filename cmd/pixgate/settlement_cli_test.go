@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 func TestParseAndFormatHold(t *testing.T) {
@@ -27,6 +29,7 @@ func TestParseAndFormatHold(t *testing.T) {
 }
 
 func TestIntegratorHoldAndWalletDebit(t *testing.T) {
+	storagetest.Parallel(t, commandConns)
 	p := newPixgate(t)
 	var in struct {
 		ID         int64

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // pixgate api and pixgate worker said nothing when asked to stop, nor when
@@ -16,6 +18,7 @@ func TestAPIAndWorkerLogTheirShutdown(t *testing.T) {
 	}
 	for _, process := range []string{"api", "worker"} {
 		t.Run(process, func(t *testing.T) {
+			storagetest.Parallel(t, commandConns+processConns)
 			env := serviceEnv(t, newPixgate(t), "http://127.0.0.1:1")
 			env["PIXGATE_LOG_LEVEL"] = "info"
 			env["PIXGATE_LOG_FORMAT"] = "text"
@@ -23,6 +26,7 @@ func TestAPIAndWorkerLogTheirShutdown(t *testing.T) {
 			defer cancel()
 			var out, errs syncBuf
 			done := make(chan int, 1)
+			storagetest.Use(t, processConns)
 			go func() { done <- run(ctx, []string{process}, env, &out, &errs) }()
 			ready := map[string]string{"api": "http://" + env["PIXGATE_HTTP_ADDR"] + "/healthz", "worker": "http://" + env["PIXGATE_WORKER_ADDR"] + "/healthz"}[process]
 			deadline := time.Now().Add(20 * time.Second)

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -17,25 +18,26 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/providerclient/sandbox"
-	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // process is pixgate running as a separate process: this test binary with
 // PIXGATE_TEST_MAIN=1, so a real SIGTERM reaches a real signal handler.
 type process struct {
-	cmd  *exec.Cmd
-	out  syncBuf
-	done chan error
+	cmd    *exec.Cmd
+	out    syncBuf
+	done   chan error
+	closed func() // its connections are closed (storagetest.Use)
 }
 
 func startProcess(t *testing.T, env map[string]string, args ...string) *process {
 	t.Helper()
+	closed := storagetest.Use(t, processConns)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &process{cmd: exec.Command(self, args...), done: make(chan error, 1)}
+	p := &process{cmd: exec.Command(self, args...), done: make(chan error, 1), closed: closed}
 	p.cmd.Env = append(os.Environ(), "PIXGATE_TEST_MAIN=1")
 	for k, v := range env {
 		p.cmd.Env = append(p.cmd.Env, k+"="+v)
@@ -65,6 +67,7 @@ func (p *process) stop(t *testing.T, within time.Duration) {
 		if err != nil {
 			t.Fatalf("pixgate %v after SIGTERM: %v\n%s", p.cmd.Args[1:], err, p.out.String())
 		}
+		p.closed()
 	case <-time.After(within):
 		t.Fatalf("pixgate %v did not stop within %v of SIGTERM\n%s", p.cmd.Args[1:], within, p.out.String())
 	}
@@ -104,6 +107,7 @@ func serviceEnv(t *testing.T, p *pixgate, providerURL string) map[string]string 
 	for k, v := range p.env {
 		env[k] = v
 	}
+	env["PIXGATE_DATABASE_MAX_CONNS"] = strconv.Itoa(storagetest.ProcessPool) // the commands' is smaller
 	return env
 }
 
@@ -111,6 +115,7 @@ func serviceEnv(t *testing.T, p *pixgate, providerURL string) map[string]string 
 // request answered 201 is in the database, nothing is answered 5xx, and the
 // process exits 0 once in-flight requests are done.
 func TestSIGTERMToAPILosesNoAcceptedRequest(t *testing.T) {
+	storagetest.Parallel(t, cliConns+processConns)
 	pg := newPixgate(t)
 	var in struct {
 		ID    int64
@@ -172,11 +177,7 @@ func TestSIGTERMToAPILosesNoAcceptedRequest(t *testing.T) {
 	api.stop(t, 20*time.Second)
 	wg.Wait()
 
-	db, err := storage.Open(context.Background(), storage.Config{URL: pg.env["PIXGATE_DATABASE_URL"], MaxConns: storagetest.SidePool})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openSide(t, pg.env["PIXGATE_DATABASE_URL"])
 	accepted, unanswered := 0, 0
 	for _, o := range outcomes {
 		var rows int
@@ -209,6 +210,7 @@ func TestSIGTERMToAPILosesNoAcceptedRequest(t *testing.T) {
 // running finish, the ones it had not started go back to the queue, and a
 // second worker sends every withdrawal, each exactly once.
 func TestSIGTERMToWorkerLosesNoTask(t *testing.T) {
+	storagetest.Parallel(t, cliConns+2*processConns) // an api, then one worker after another
 	sb := sandbox.New(sandbox.Config{SettleDelay: time.Hour})
 	sb.SetFaults(sandbox.Faults{Latency: 100 * time.Millisecond, Routes: []string{"/v2/pix/payment"}, ManualSettle: true})
 	provider := httptest.NewServer(sb.Handler())
@@ -251,11 +253,7 @@ func TestSIGTERMToWorkerLosesNoTask(t *testing.T) {
 
 	env["PIXGATE_WORKER_ADDR"] = freePorts(t, 1)[0]
 	second := startProcess(t, env, "worker")
-	db, err := storage.Open(context.Background(), storage.Config{URL: pg.env["PIXGATE_DATABASE_URL"], MaxConns: storagetest.SidePool})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openSide(t, pg.env["PIXGATE_DATABASE_URL"])
 	deadline = time.Now().Add(60 * time.Second)
 	for {
 		var sent int

@@ -89,8 +89,9 @@ func (c *cli) runStack(ctx context.Context, ready func(*stack) error, components
 	g, gctx := errgroup.WithContext(runCtx)
 	// A starved pool fails /healthz (see storage.DB.WatchPool), so the
 	// orchestrator restarts the process.
+	watchEvery := min(storage.DefaultPoolWatchInterval, c.cfg.DatabaseStarvedAfter/3)
 	g.Go(func() error {
-		st.db.WatchPool(gctx, storage.DefaultPoolWatchInterval, storage.DefaultStarvedAfter, func(starved bool) {
+		st.db.WatchPool(gctx, watchEvery, c.cfg.DatabaseStarvedAfter, func(starved bool) {
 			if starved {
 				c.log.Error("database pool starved: every connection held and none released; /healthz fails until it recovers")
 				return

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // stubAPI answers as PixGate would until the charge is looked up, which it
@@ -114,6 +116,7 @@ func tourAgainst(t *testing.T, api, sandbox string) (string, error) {
 // on a 401 until 127.0.0.1 was rate-limited for valid keys too. It now
 // stops at the first failure, saying what failed, with a non-zero status.
 func TestTheTourStopsAtTheFirstFailure(t *testing.T) {
+	storagetest.Parallel(t, 0)
 	t.Run("API down", func(t *testing.T) {
 		down := "http://" + closedAddr(t)
 		out, err := tourAgainst(t, down, down)

@@ -10,12 +10,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // The README's tour works as written, twice in a row against one pixgate
 // dev: it is run by bash, with only the addresses moved to the test's ports
 // and bin/pixgate replaced by this test binary acting as pixgate.
 func TestREADMETourRunsTwice(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	tourRuns(t, 2)
 }
 
@@ -23,6 +26,7 @@ func TestREADMETourRunsTwice(t *testing.T) {
 // Pix as Efí serves it, over mutual TLS, and PixGate its efi connector: the
 // same tour passes unchanged, v1 and v2.
 func TestREADMETourWithEfi(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	tls := freePorts(t, 1)[0]
 	s := tourRuns(t, 1, "PIXGATE_PROVIDER_KIND", "efi", "PIXGATE_SANDBOX_TLS_ADDR", tls, "PIXGATE_SANDBOX_TLS_DIR", t.TempDir())
 	// The money went through the efi contract: every charge's pix_id is
@@ -42,6 +46,7 @@ func TestREADMETourWithEfi(t *testing.T) {
 // signs its webhooks, and PixGate its woovi connector, checking them: the
 // same tour passes unchanged.
 func TestREADMETourWithWoovi(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := tourRuns(t, 1, "PIXGATE_PROVIDER_KIND", "woovi", "PIXGATE_SANDBOX_TLS_DIR", t.TempDir())
 	// Through the woovi contract: every pix_id is the correlationID, which
 	// is PixGate's id.
@@ -90,6 +95,7 @@ func tourRuns(t *testing.T, runs int, env ...string) *devStack {
 // pixgate demo takes the same tour, twice in a row, and prints each
 // request and answer.
 func TestDemoRunsTwice(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
 	s := newDevStack(t, "PIXGATE_DEMO_KEY_FILE", filepath.Join(t.TempDir(), "demo-key.json"))
 	for run := 1; run <= 2; run++ {
 		code, out, errs := s.pg.run("demo", "--api", s.api, "--sandbox", s.sandbox)

@@ -20,16 +20,13 @@ import (
 // its postback and an audit record of who, why and when; the ledger audit
 // stays clean.
 func TestTransferListSettleFail(t *testing.T) {
+	storagetest.Parallel(t, cliConns)
 	p := newPixgate(t)
 	var in struct{ ID int64 }
 	p.json(&in, "integrator", "create", "--name", "Loja", "--email", "ops@loja.example", "--cashout-fee", "fixed:0.50")
 	p.json(&struct{}{}, "wallet", "credit", "--integrator", "1", "--amount", "100.00", "--reason", "float")
 	ctx := context.Background()
-	db, err := storage.Open(ctx, storage.Config{URL: p.env["PIXGATE_DATABASE_URL"], MaxConns: storagetest.SidePool})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openSide(t, p.env["PIXGATE_DATABASE_URL"])
 	lost := func(amount money.Money) uuid.UUID {
 		t.Helper()
 		id := uuid.Must(uuid.NewV7())

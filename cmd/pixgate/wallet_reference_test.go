@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
 // wallet credit and debit posted under a random reference, so an operator
@@ -11,6 +13,7 @@ import (
 // could move the money twice. With --reference a second run with the same
 // reference is refused and changes nothing.
 func TestWalletAdjustmentWithAReferencePostsOnce(t *testing.T) {
+	storagetest.Parallel(t, commandConns)
 	p := newPixgate(t)
 	p.json(&struct{}{}, "integrator", "create", "--name", "Loja", "--email", "ref@loja.example")
 	var w struct{ Available json.Number }

@@ -13,26 +13,33 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// The suite's bound on Postgres connections. Tests of a package run one
-// after another (none calls t.Parallel), so a test process holds what its
-// busiest test holds, and make test runs TESTP (default 2) packages at
-// once. The busiest tests are the end-to-end ones: a pixgate dev stack
-// (ProcessPool, and the sandbox's own connection), the test's handle on its
-// database (SidePool), a pixgate command run beside it (ProcessPool) and an
-// administrative connection: ProcessConns in all. A test on NewDB holds
-// PoolSize, a second handle (SidePool) and the administrative connection.
-// Tests racing many goroutines queue for connections; the races they check
-// happen inside Postgres all the same.
+// The suite's bound on Postgres connections: a test process holds at most
+// ProcessConns at once, and make test runs TESTP (default 2) packages at
+// once. Tests that run one at a time hold what they need of it; tests that
+// run in parallel (Parallel) share it, each holding what it reserved. The
+// busiest tests are the end-to-end ones: a pixgate dev stack (ProcessPool,
+// its LISTEN connection outside the pool and the sandbox's own
+// connection), the test's handle on its database (SidePool) and a pixgate
+// command run beside it (CommandPool): 8, so two of them run at once.
+// Their database is created before they open a connection and dropped
+// after they closed them all, so the administrative connection is one of
+// theirs. A test on NewDB holds PoolSize, a second handle (SidePool) and
+// the administrative connection. Tests racing many goroutines queue for
+// connections; the races they check happen inside Postgres all the same.
 const (
 	// PoolSize caps the pool NewDB opens.
 	PoolSize = 8
 	// SidePool is for a test's own handle beside the code under test.
-	SidePool = 4
+	SidePool = 1
 	// ProcessPool is PIXGATE_DATABASE_MAX_CONNS of the pixgate processes
-	// and commands the tests run.
-	ProcessPool = 5
+	// the tests run (dev, api, worker); each also holds a connection
+	// outside its pool, listening for key changes.
+	ProcessPool = 4
+	// CommandPool is PIXGATE_DATABASE_MAX_CONNS of the pixgate commands
+	// the tests run, one at a time, on a migrated database.
+	CommandPool = 1
 	// ProcessConns bounds the connections one test process holds at once.
-	ProcessConns = 2*ProcessPool + 1 + SidePool + 1
+	ProcessConns = 16
 )
 
 // tooManyClients: Postgres refused a connection for want of a free slot

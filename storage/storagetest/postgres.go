@@ -57,6 +57,7 @@ func NewDBWith(t testing.TB, cfg storage.Config) *storage.DB {
 	if cfg.MaxConns == 0 {
 		cfg.MaxConns = PoolSize
 	}
+	Use(t, int(cfg.MaxConns))
 	if cfg.Tracer == nil {
 		cfg.Tracer = newRefusalTracer(t)
 	}
