@@ -29,7 +29,7 @@ func unknownFlag(cmd *cobra.Command, err error) error {
 		if f.Hidden || slices.Contains(near, "--"+f.Name) {
 			return
 		}
-		if levenshtein(typed, f.Name) <= distance || strings.HasPrefix(f.Name, typed) {
+		if editDistance(typed, f.Name) <= distance || strings.HasPrefix(f.Name, typed) {
 			near = append(near, "--"+f.Name)
 		}
 	}
@@ -43,27 +43,4 @@ func unknownFlag(cmd *cobra.Command, err error) error {
 		return fmt.Errorf("%w; did you mean %s? (%s)", err, near[0], help)
 	}
 	return fmt.Errorf("%w; did you mean one of %s? (%s)", err, strings.Join(near, ", "), help)
-}
-
-// levenshtein is the edit distance between a and b: the insertions,
-// deletions and substitutions of one character that turn a into b.
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }

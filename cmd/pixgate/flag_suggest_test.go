@@ -35,15 +35,15 @@ func TestAMistypedFlagGetsASuggestion(t *testing.T) {
 	}
 }
 
-func TestLevenshtein(t *testing.T) {
+func TestEditDistance(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
 		want int
 	}{
 		{"", "", 0}, {"nme", "name", 1}, {"name", "name", 0}, {"emial", "email", 2}, {"", "json", 4}, {"kitten", "sitting", 3}, {"ação", "acao", 2},
 	} {
-		if got := levenshtein(tc.a, tc.b); got != tc.want {
-			t.Errorf("levenshtein(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		if got := editDistance(tc.a, tc.b); got != tc.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
 	}
 }

@@ -42,8 +42,11 @@ func nearestSetting(name string, known []configVar) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
+// editDistance is the Levenshtein distance between a and b: the
+// insertions, deletions and substitutions of one character that turn a
+// into b.
+func editDistance(sa, sb string) int {
+	a, b := []rune(sa), []rune(sb)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
