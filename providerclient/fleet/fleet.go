@@ -61,6 +61,11 @@ type Options struct {
 	// HedgeAttempts is the most attempts of one read in flight at once,
 	// the first included. Default 3; 1 sends no hedge.
 	HedgeAttempts int
+	// CreateAttemptTimeout bounds a charge create at each provider of its
+	// route but the last: unanswered by then, the charge goes to the next
+	// provider (IssueCharge). Default 3s; never more than half of what is
+	// left of the caller's time.
+	CreateAttemptTimeout time.Duration
 	// Metrics registers the per-provider metrics (and each connector's call
 	// counts and latencies); nil records none.
 	Metrics prometheus.Registerer
@@ -84,6 +89,7 @@ const (
 	DefaultMaxInFlight     = 256
 	DefaultHedgeAfter      = 200 * time.Millisecond
 	DefaultHedgeAttempts   = 3
+	DefaultCreateAttempt   = 3 * time.Second
 )
 
 func (o Options) withDefaults() Options {
@@ -110,6 +116,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.HedgeAttempts <= 0 {
 		o.HedgeAttempts = DefaultHedgeAttempts
+	}
+	if o.CreateAttemptTimeout <= 0 {
+		o.CreateAttemptTimeout = DefaultCreateAttempt
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)

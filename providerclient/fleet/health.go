@@ -62,7 +62,8 @@ type health struct {
 // provider is up); an open breaker, a full bulkhead and a call its caller
 // gave up on say nothing of the provider, but for a call the fleet itself
 // gave up on because the provider had not answered in time (errUnanswered:
-// a read past its timeout), which is the provider's failure.
+// a read past its timeout, a create past its attempt's deadline), which
+// is the provider's failure.
 func counted(ctx context.Context, err error) (count, ok bool) {
 	switch {
 	case err == nil, errors.Is(err, providerclient.ErrRejected):
