@@ -115,6 +115,10 @@ func hedged[T any](ctx context.Context, g *guarded, op string, call func(context
 	if most <= 1 {
 		return run(ctx, g, op, func() (*T, error) { return call(ctx) })
 	}
+	// The first attempt ends with the read's timeout, and counts as the
+	// provider's failure then; the hedges are cancelled at that moment
+	// instead, so that a read unanswered counts once, not once an attempt.
+	caller := ctx
 	ctx, stop := context.WithTimeoutCause(ctx, m.readTimeout, errReadUnanswered)
 	defer stop()
 	done := make(chan struct{})
@@ -126,7 +130,11 @@ func hedged[T any](ctx context.Context, g *guarded, op string, call func(context
 	}
 	hedges := map[int]live{} // the hedges in flight, by number
 	launch := func(n int) {
-		actx, cancel := context.WithCancelCause(ctx)
+		parent := ctx
+		if n > 0 {
+			parent = caller
+		}
+		actx, cancel := context.WithCancelCause(parent)
 		if n > 0 {
 			hedges[n] = live{cancel, time.Now()}
 		}
@@ -160,8 +168,15 @@ func hedged[T any](ctx context.Context, g *guarded, op string, call func(context
 		}
 	}
 	var last error
+	timeout := ctx.Done()
 	for {
 		select {
+		case <-timeout:
+			timeout = nil
+			for n, h := range hedges {
+				h.cancel(errHedgeCancelled)
+				delete(hedges, n)
+			}
 		case a := <-results:
 			inFlight--
 			delete(hedges, a.n)

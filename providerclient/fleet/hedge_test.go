@@ -245,27 +245,34 @@ func TestHedgedReadOutcomes(t *testing.T) {
 }
 
 // Every attempt hangs: the read ends at its timeout as an unknown outcome,
-// with at most HedgeAttempts in flight, and the attempts the timeout ended
-// count as the provider's failures (its breaker opens).
-func TestHedgedReadUnansweredCountsAgainstTheProvider(t *testing.T) {
-	a := newHanging("a")
-	for n := 1; n < 1000; n++ {
-		a.hangReads[n] = true
-	}
-	fl := hedgeFleet(t, Options{HedgeAttempts: 3}, 50*time.Millisecond, a)
-	p, _ := fl.Provider("a")
-	_, err := p.Read(context.Background(), providerclient.Ref{Kind: providerclient.KindCharge, ID: "c1", ProviderID: "p1"})
-	if !errors.Is(err, providerclient.ErrUnknownOutcome) {
-		t.Fatalf("err = %v, want an unknown outcome", err)
-	}
-	if _, most, _ := a.stats(); most > 3 {
-		t.Errorf("%d reads in flight at once, want at most 3", most)
-	}
-	if st := providerclient.BreakerState(fl.members["a"].breaker, providerclient.LaneRead); st != "open" {
-		t.Errorf("read breaker %s, want open: reads unanswered within the timeout are failures", st)
-	}
-	if _, fails := healthCounts(fl, "a"); fails == 0 {
-		t.Errorf("health counted no failure")
+// with at most HedgeAttempts in flight, and counts as one failure of the
+// provider, not one per attempt: the hedges still in flight are cancelled.
+func TestHedgedReadUnansweredCountsOnce(t *testing.T) {
+	for _, failures := range []uint32{1, 2} {
+		a := newHanging("a")
+		hangAllBut(a, 0)
+		cfg := providerclient.Config{Name: "a", RetryMaxElapsed: -1, ReadTimeout: 50 * time.Millisecond,
+			BreakerFailures: failures, BreakerFailureRatio: 0.01, BreakerOpenTimeout: time.Hour}
+		fl, err := New(Options{HedgeAfter: time.Millisecond, HedgeAttempts: 3}, Member{Config: cfg, Connector: a})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := fl.Provider("a")
+		_, err = p.Read(context.Background(), providerclient.Ref{Kind: providerclient.KindCharge, ID: "c1", ProviderID: "p1"})
+		if !errors.Is(err, providerclient.ErrUnknownOutcome) {
+			t.Fatalf("err = %v, want an unknown outcome", err)
+		}
+		calls, most, cancelled := a.stats()
+		if most > 3 || calls < 2 || cancelled != calls-1 {
+			t.Errorf("%d reads, %d in flight at once, %d cancelled; want at most 3 at once, every hedge cancelled", calls, most, cancelled)
+		}
+		want := map[uint32]string{1: "open", 2: "closed"}[failures]
+		if st := providerclient.BreakerState(fl.members["a"].breaker, providerclient.LaneRead); st != want {
+			t.Errorf("breaker opening at %d failures is %s after one unanswered read, want %s", failures, st, want)
+		}
+		if ok, fails := healthCounts(fl, "a"); ok != 0 || fails != 1 {
+			t.Errorf("health counted %d successes, %d failures; want 0 and 1", ok, fails)
+		}
 	}
 }
 
