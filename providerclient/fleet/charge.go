@@ -1,8 +1,11 @@
 package fleet
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/pixgate/pixgate/providerclient"
 )
@@ -19,35 +22,73 @@ import (
 // PixGate's id (req.ID): not found, the next provider is tried; found, the
 // create is repeated there, which the id makes the same charge, for its
 // QR code; no answer, the charge stays with that provider.
+//
+// The payer is waiting, so a provider but the last gets a deadline of its
+// own (Options.CreateAttemptTimeout, at most half of the time ctx has
+// left): unanswered by then, the create there is given up and the next
+// provider is tried at once, without reading the first (a provider that
+// does not answer creates would not answer that read either). The first
+// may hold the charge, but its QR code never reached PixGate, so no payer
+// is ever shown it and it expires unpaid there; PixGate records and shows
+// one provider's charge. When the rest of the route fails too, provider
+// names the first so abandoned, whose create a retry repeats first.
 func (f *Fleet) IssueCharge(ctx context.Context, route Route, req providerclient.ChargeRequest) (ch *providerclient.Charge, provider string, err error) {
 	plan := f.plan(ctx, route, providerclient.LaneCreate)
 	if len(plan) == 0 {
 		return nil, "", &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrUnavailable, Message: "no provider on the route"}
 	}
+	abandoned := "" // the first provider whose create was given up unanswered
 	for i, m := range plan {
 		last := i == len(plan)-1
-		c := m.hasty
+		var v Verdict
+		reason := ""
 		if last {
-			c = m.patient
-		}
-		ch, err = c.CreateCharge(ctx, req)
-		v := ChargeVerdict(err)
-		if v == ReadFirst && !last && ctx.Err() == nil {
-			v, ch, err = f.resolveCharge(ctx, m, req, err)
+			ch, err = m.patient.CreateCharge(ctx, req)
+			v = ChargeVerdict(err)
+		} else {
+			var cut bool
+			ch, cut, err = f.createAttempt(ctx, m, req)
+			v = ChargeVerdict(err)
+			switch {
+			case cut:
+				v, reason = MoveOn, "create_unanswered"
+				abandoned = cmp.Or(abandoned, m.name)
+			case v == ReadFirst && ctx.Err() == nil:
+				v, ch, err = f.resolveCharge(ctx, m, req, err)
+			}
 		}
 		switch {
 		case v == Done:
 			return ch, m.name, nil
 		case v == Final:
-			return nil, "", err
+			return nil, abandoned, err
 		case v != MoveOn:
 			return nil, m.name, err
 		case last || ctx.Err() != nil:
-			return nil, "", err
+			return nil, abandoned, err
 		}
-		f.failover(ctx, providerclient.OpCharge, m.name, plan[i+1].name, reasonOf(err), err)
+		f.failover(ctx, providerclient.OpCharge, m.name, plan[i+1].name, cmp.Or(reason, reasonOf(err)), err)
 	}
 	return nil, "", err // not reached: the last provider always returns
+}
+
+// errCreateUnanswered is the cause of a charge create given up at its
+// attempt's deadline.
+var errCreateUnanswered = fmt.Errorf("%w: the charge create did not answer within its attempt's deadline", errUnanswered)
+
+// createAttempt creates req at m, a provider with another after it on the
+// route, within the attempt's deadline; cut says the deadline ended it
+// (the caller's time had not run out).
+func (f *Fleet) createAttempt(ctx context.Context, m *member, req providerclient.ChargeRequest) (ch *providerclient.Charge, cut bool, err error) {
+	d := f.opts.CreateAttemptTimeout
+	if end, ok := ctx.Deadline(); ok {
+		d = min(d, time.Until(end)/2)
+	}
+	actx, cancel := context.WithTimeoutCause(ctx, d, errCreateUnanswered)
+	defer cancel()
+	ch, err = m.hasty.CreateCharge(actx, req)
+	cut = err != nil && ctx.Err() == nil && errors.Is(context.Cause(actx), errCreateUnanswered)
+	return ch, cut, err
 }
 
 // resolveCharge reads, at m, a charge whose create there had an unknown

@@ -54,6 +54,18 @@ type Options struct {
 	// slow provider holds no more than its share of the callers. Default
 	// 256.
 	MaxInFlight int
+	// HedgeAfter is the least a read waits for an answer before a hedge is
+	// sent beside it (hedge.go); the wait follows the provider's recent
+	// read answers above it. Default 200ms.
+	HedgeAfter time.Duration
+	// HedgeAttempts is the most attempts of one read in flight at once,
+	// the first included. Default 3; 1 sends no hedge.
+	HedgeAttempts int
+	// CreateAttemptTimeout bounds a charge create at each provider of its
+	// route but the last: unanswered by then, the charge goes to the next
+	// provider (IssueCharge). Default 3s; never more than half of what is
+	// left of the caller's time.
+	CreateAttemptTimeout time.Duration
 	// Metrics registers the per-provider metrics (and each connector's call
 	// counts and latencies); nil records none.
 	Metrics prometheus.Registerer
@@ -75,6 +87,9 @@ const (
 	DefaultProbeInterval   = 5 * time.Second
 	DefaultReadTimeout     = 2 * time.Second
 	DefaultMaxInFlight     = 256
+	DefaultHedgeAfter      = 200 * time.Millisecond
+	DefaultHedgeAttempts   = 3
+	DefaultCreateAttempt   = 3 * time.Second
 )
 
 func (o Options) withDefaults() Options {
@@ -95,6 +110,15 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxInFlight <= 0 {
 		o.MaxInFlight = DefaultMaxInFlight
+	}
+	if o.HedgeAfter <= 0 {
+		o.HedgeAfter = DefaultHedgeAfter
+	}
+	if o.HedgeAttempts <= 0 {
+		o.HedgeAttempts = DefaultHedgeAttempts
+	}
+	if o.CreateAttemptTimeout <= 0 {
+		o.CreateAttemptTimeout = DefaultCreateAttempt
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)

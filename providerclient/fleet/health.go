@@ -60,13 +60,18 @@ type health struct {
 // counted says whether a call's outcome says anything of the provider's
 // health, and whether it was a success. A rejection is an answer (the
 // provider is up); an open breaker, a full bulkhead and a call its caller
-// gave up on say nothing of the provider.
+// gave up on say nothing of the provider, but for a call the fleet itself
+// gave up on because the provider had not answered in time (errUnanswered:
+// a read past its timeout, a create past its attempt's deadline), which
+// is the provider's failure.
 func counted(ctx context.Context, err error) (count, ok bool) {
 	switch {
 	case err == nil, errors.Is(err, providerclient.ErrRejected):
 		return true, true
-	case errors.Is(err, providerclient.ErrBreakerOpen), errors.Is(err, ErrBulkheadFull), ctx.Err() != nil:
+	case errors.Is(err, providerclient.ErrBreakerOpen), errors.Is(err, ErrBulkheadFull):
 		return false, false
+	case ctx.Err() != nil:
+		return errors.Is(context.Cause(ctx), errUnanswered), false
 	}
 	return true, false
 }

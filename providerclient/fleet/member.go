@@ -29,10 +29,14 @@ type member struct {
 	// notify is the provider's own webhook URL (Config.WebhookURL), sent
 	// as the notification address of its charges, payouts and refunds.
 	notify string
+	// readTimeout bounds a read, its hedges included (Config.ReadTimeout);
+	// lat is how long its recent reads took to answer (hedge.go).
+	readTimeout time.Duration
+	lat         latencies
 }
 
 func (f *Fleet) newMember(cfg providerclient.Config, bare providerclient.Connector) *member {
-	m := &member{f: f, name: cfg.Name, slots: map[providerclient.Lane]chan struct{}{}, notify: cfg.WebhookURL}
+	m := &member{f: f, name: cfg.Name, slots: map[providerclient.Lane]chan struct{}{}, notify: cfg.WebhookURL, readTimeout: cfg.ReadTimeout}
 	for _, lane := range providerclient.Lanes {
 		m.slots[lane] = make(chan struct{}, f.opts.MaxInFlight)
 		f.metrics.breakerState(cfg.Name, lane, "closed")
@@ -118,8 +122,9 @@ func (g *guarded) Refund(ctx context.Context, req providerclient.RefundRequest) 
 	return run(ctx, g, providerclient.OpRefund, func() (*providerclient.Refund, error) { return g.next.Refund(ctx, req) })
 }
 
+// Read is hedged (hedge.go): a read is safe to repeat.
 func (g *guarded) Read(ctx context.Context, ref providerclient.Ref) (*providerclient.Transaction, error) {
-	return run(ctx, g, providerclient.OpRead, func() (*providerclient.Transaction, error) { return g.next.Read(ctx, ref) })
+	return hedged(ctx, g, providerclient.OpRead, func(ctx context.Context) (*providerclient.Transaction, error) { return g.next.Read(ctx, ref) })
 }
 
 func (g *guarded) Balance(ctx context.Context) (*providerclient.Balance, error) {
