@@ -211,6 +211,9 @@ func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 		}
 	}()
 	if err := fn(tx); err != nil {
+		if tx.err != nil {
+			return tx.err // a queued statement failed: the cause of what fn met after it
+		}
 		return err
 	}
 	if ended, err = tx.commit(ctx); err != nil {

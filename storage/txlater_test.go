@@ -146,6 +146,18 @@ func TestAFailedLaterStatementUndoesTheTransaction(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "division by zero") {
 		t.Fatalf("InTx: %v; want the queued statement's error", err)
 	}
+	// A read after it fails too, and InTx gives the queued statement's error
+	// rather than the aborted transaction's.
+	err = db.InTx(ctx, func(tx *storage.Tx) error {
+		if err := tx.Later(ctx, `UPDATE later_probe SET id = 1 / 0`); err != nil {
+			return err
+		}
+		_, err := tx.Count(ctx, `SELECT count(*) FROM later_probe`)
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "division by zero") {
+		t.Fatalf("InTx after a read: %v; want the queued statement's error", err)
+	}
 	if err := db.InTx(ctx, func(tx *storage.Tx) error { return tx.Later(ctx, `INSERT INTO later_probe VALUES (7)`) }); err != nil {
 		t.Fatalf("after the failures: %v", err)
 	}
