@@ -47,6 +47,8 @@ func (db *DB) afterCommit(ctx context.Context, msgs []OutboxMessage) {
 type sqlTx struct {
 	pgx.Tx
 	outbox []OutboxMessage
+	later  pgx.Batch // statements sent with the commit (see later)
+	err    error     // what sending them earlier failed with
 }
 
 // markOutbox notes on tx, when it is one of PixGate's, the outbox messages

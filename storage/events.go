@@ -138,11 +138,10 @@ func (db *DB) ProviderEventByID(ctx context.Context, id int64) (ProviderEvent, e
 // provider bore its claim out (same type and status), and whether that
 // confirmed it (see ProviderEvent.Confirmed); and deletes the outbox row of
 // the task that handled it (outboxDone, its task id). In a Tx, so that it
-// commits with the state change it caused.
+// commits with the state change it caused; sent with the commit (later).
 func (t *Tx) MarkEventProcessed(ctx context.Context, id int64, outcome string, confirmed, borneOut bool, outboxDone string) error {
-	_, err := t.tx.Exec(ctx, `WITH `+consumeOutbox("$5")+` UPDATE provider_events SET processed_at = now(), outcome = $2, confirmed = $3, borne_out = $4
+	return later(ctx, t.tx, nil, `WITH `+consumeOutbox("$5")+` UPDATE provider_events SET processed_at = now(), outcome = $2, confirmed = $3, borne_out = $4
 		WHERE id = $1 AND processed_at IS NULL`, id, outcome, confirmed, borneOut, outboxDone)
-	return err
 }
 
 // UnprocessedEvents returns notifications received more than olderThan ago

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -71,4 +72,34 @@ func (db *DB) SharedCommitCounts() (batches, shared int64) {
 		return s.batches.Load(), s.shared.Load()
 	}
 	return 0, 0
+}
+
+// Later queues sql (no rows) to go with the transaction's commit (later).
+func (t *Tx) Later(ctx context.Context, sql string, args ...any) error {
+	return later(ctx, t.tx, nil, sql, args...)
+}
+
+// Exec runs sql in the transaction at once.
+func (t *Tx) Exec(ctx context.Context, sql string, args ...any) error {
+	_, err := t.tx.Exec(ctx, sql, args...)
+	return err
+}
+
+// Count is the one integer sql selects, read in the transaction.
+func (t *Tx) Count(ctx context.Context, sql string) (n int, err error) {
+	err = t.tx.QueryRow(ctx, sql).Scan(&n)
+	return n, err
+}
+
+// CreatePostback is WritePostback at once, saying whether the postback
+// was new (a second one for the same resource and event is not).
+func (t *Tx) CreatePostback(ctx context.Context, np NewPostback) (created bool, err error) {
+	err = t.tx.QueryRow(ctx, createPostbackSQL, postbackArgs(np)...).Scan(&created)
+	if err != nil {
+		return false, fmt.Errorf("storage: create postback: %w", err)
+	}
+	if created {
+		markOutbox(t.tx, np.Outbox) // queued after commit (aftercommit.go)
+	}
+	return created, nil
 }

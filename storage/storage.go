@@ -194,16 +194,29 @@ func (db *DB) Ping(ctx context.Context) error { return db.pool.Ping(ctx) }
 // inTx runs fn inside one SQL transaction: committed when fn returns nil,
 // rolled back otherwise.
 func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	ptx, err := db.pool.Begin(ctx)
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("storage: begin: %w", err)
+	}
+	defer conn.Release()
+	ptx, err := conn.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("storage: begin: %w", err)
 	}
 	tx := &sqlTx{Tx: ptx}
-	defer func() { _ = tx.Rollback(ctx) }()
+	ended := false
+	defer func() {
+		if !ended {
+			_ = ptx.Rollback(ctx)
+		}
+	}()
 	if err := fn(tx); err != nil {
+		if tx.err != nil {
+			return tx.err // a queued statement failed: the cause of what fn met after it
+		}
 		return err
 	}
-	if err := tx.Commit(ctx); err != nil {
+	if ended, err = tx.commit(ctx); err != nil {
 		return fmt.Errorf("storage: commit: %w", err)
 	}
 	db.afterCommit(ctx, tx.outbox)

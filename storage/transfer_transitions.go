@@ -32,7 +32,7 @@ func (t *Tx) CompleteTransfer(ctx context.Context, kind TransferKind, id uuid.UU
 	if err != nil || !changed {
 		return rec, false, err
 	}
-	if _, err := t.Post(ctx, transferCompleted(kind, id, rec.IntegratorID, rec.Provider, rec.Amount, rec.Fee)); err != nil {
+	if err := t.postLater(ctx, transferCompleted(kind, id, rec.IntegratorID, rec.Provider, rec.Amount, rec.Fee)); err != nil {
 		return rec, false, err
 	}
 	if spec.completed != "" {

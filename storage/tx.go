@@ -25,3 +25,14 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
 func (t *Tx) Post(ctx context.Context, lt ledger.Transaction) (ledger.Posted, error) {
 	return ledger.Post(ctx, t.tx, lt)
 }
+
+// postLater is Post for a caller that needs nothing of the posting: it is
+// sent with the next statement or the commit (see later), and its error,
+// Post's, comes with theirs.
+func (t *Tx) postLater(ctx context.Context, lt ledger.Transaction) error {
+	sql, args, done, err := ledger.Deferred(lt)
+	if err != nil {
+		return err
+	}
+	return later(ctx, t.tx, done, sql, args...)
+}

@@ -83,14 +83,14 @@ func (x fakeTx) finish(kind storage.TransferKind, id uuid.UUID, change func(*sto
 	return t, true, nil
 }
 
-func (x fakeTx) CreatePostback(_ context.Context, np storage.NewPostback) (bool, error) {
+func (x fakeTx) WritePostback(_ context.Context, np storage.NewPostback) error {
 	for _, p := range x.s.postbacks {
 		if p.ResourceID == np.ResourceID && p.Event == np.Event {
-			return false, nil
+			return nil
 		}
 	}
 	x.s.postbacks = append(x.s.postbacks, np)
-	return true, nil
+	return nil
 }
 
 func (x fakeTx) MarkEventProcessed(_ context.Context, id int64, outcome string, confirmed, borneOut bool, _ string) error {

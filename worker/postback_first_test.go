@@ -40,7 +40,7 @@ func (h *harness) newPostbackTask(url string, opts ...asynq.Option) (storage.Pos
 		h.t.Fatal("no postback event for a completed withdrawal with a URL")
 	}
 	np := postback.NewPostback(ev)
-	if err := h.db.InTx(ctx, func(tx *storage.Tx) error { _, err := tx.CreatePostback(ctx, np); return err }); err != nil {
+	if err := h.db.InTx(ctx, func(tx *storage.Tx) error { return tx.WritePostback(ctx, np) }); err != nil {
 		h.t.Fatal(err)
 	}
 	task, err := tasks.Message(np.Outbox).Task(opts...)

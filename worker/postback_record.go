@@ -14,8 +14,7 @@ func writePostback(ctx context.Context, tx Tx, ev *postback.Event) error {
 	if ev == nil {
 		return nil
 	}
-	_, err := tx.CreatePostback(ctx, postback.NewPostback(*ev))
-	return err
+	return tx.WritePostback(ctx, postback.NewPostback(*ev))
 }
 
 func chargePostback(c storage.Charge) *postback.Event { return optional(postback.ForCharge(c)) }

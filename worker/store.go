@@ -105,7 +105,7 @@ type Tx interface {
 	ExpireCharge(ctx context.Context, id uuid.UUID) (storage.Charge, bool, error)
 	CompleteTransfer(ctx context.Context, kind storage.TransferKind, id uuid.UUID, s storage.Settlement) (storage.Transfer, bool, error)
 	FailTransfer(ctx context.Context, kind storage.TransferKind, id uuid.UUID, f storage.Failure) (storage.Transfer, bool, error)
-	CreatePostback(ctx context.Context, np storage.NewPostback) (bool, error)
+	WritePostback(ctx context.Context, np storage.NewPostback) error
 	MarkEventProcessed(ctx context.Context, id int64, outcome string, confirmed, borneOut bool, outboxDone string) error
 	RecordOperatorAction(ctx context.Context, a storage.OperatorAction) (storage.OperatorAction, error)
 	OpenInfraction(ctx context.Context, ni storage.NewInfraction) (storage.Infraction, bool, error)

@@ -59,10 +59,9 @@ func TestEmptyListsSaySoAndWhatWouldFillThem(t *testing.T) {
 	defer db.Close()
 	pb := uuid.Must(uuid.NewV7())
 	if err := db.InTx(ctx, func(tx *storage.Tx) error {
-		_, err := tx.CreatePostback(ctx, storage.NewPostback{ID: pb, IntegratorID: in.ID, ResourceType: "charge", ResourceID: uuid.New(),
+		return tx.WritePostback(ctx, storage.NewPostback{ID: pb, IntegratorID: in.ID, ResourceType: "charge", ResourceID: uuid.New(),
 			Event: "PAID", URL: "https://loja.example/pix", Body: []byte(`{"requestBody":{"status":"PAID"}}`),
 			Outbox: storage.OutboxMessage{Type: "postback:deliver", ID: "postback:deliver:" + pb.String(), Payload: []byte(`{}`)}})
-		return err
 	}); err != nil {
 		t.Fatal(err)
 	}

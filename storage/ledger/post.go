@@ -178,6 +178,30 @@ func Post(ctx context.Context, q Querier, t Transaction) (Posted, error) {
 	return posted, nil
 }
 
+// Deferred is Post as a statement to run later, in a pipeline of the
+// caller's transaction: its SQL and arguments, and done, which reads its
+// row and answers Post's errors (the Posted result is not kept). t is
+// validated now.
+func Deferred(t Transaction) (sql string, args []any, done func(pgx.Row) error, err error) {
+	if err := t.Validate(); err != nil {
+		return "", nil, nil, err
+	}
+	return postSQL, t.Args(), func(row pgx.Row) error {
+		var (
+			id    int64
+			after []int64
+		)
+		err := row.Scan(&id, &after)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("%w: %s", ErrDuplicate, t.Reference)
+		}
+		if err != nil {
+			return PostError(err)
+		}
+		return nil
+	}, nil
+}
+
 // PostError turns what ledger_check raised into the package's errors; any
 // other error is wrapped as it is.
 func PostError(err error) error {

@@ -39,7 +39,7 @@ type Event struct {
 // state change:
 //
 //	if ev, ok := postback.ForCharge(c); ok {
-//		_, err = tx.CreatePostback(ctx, postback.NewPostback(ev))
+//		err = tx.WritePostback(ctx, postback.NewPostback(ev))
 //	}
 func NewPostback(e Event) storage.NewPostback {
 	id := uuid.Must(uuid.NewV7())
