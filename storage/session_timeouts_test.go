@@ -34,12 +34,16 @@ func TestSessionTimeoutsAreSetOnThePoolAndNotOnMigrations(t *testing.T) {
 	if _, err := db.Migrate(ctx); err != nil {
 		t.Fatalf("migrations under a 2 ms statement timeout: %v", err)
 	}
-	if err := db.CheckMigrated(ctx); err != nil {
+	// On a loaded machine even a trivial read can overrun 2 ms: such a
+	// timeout is what the pool's setting asks for, so it is tried again.
+	if err := untilInTime(func() error { return db.CheckMigrated(ctx) }); err != nil {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{"lock_timeout": "250ms", "statement_timeout": "2ms", "idle_in_transaction_session_timeout": "1min"} {
 		var got string
-		if err := db.Pool().QueryRow(ctx, "SELECT current_setting($1)", name).Scan(&got); err != nil {
+		if err := untilInTime(func() error {
+			return db.Pool().QueryRow(ctx, "SELECT current_setting($1)", name).Scan(&got)
+		}); err != nil {
 			t.Fatal(err)
 		}
 		if got != want {
@@ -58,4 +62,16 @@ func TestSessionTimeoutsAreSetOnThePoolAndNotOnMigrations(t *testing.T) {
 	if !storage.TimedOut(fmt.Errorf("wrapped: %w", &pgconn.PgError{Code: "55P03"})) {
 		t.Error("a lock timeout wrapped is not TimedOut")
 	}
+}
+
+// untilInTime runs f until it ends other than by a session timeout, at
+// most 50 times.
+func untilInTime(f func() error) error {
+	var err error
+	for range 50 {
+		if err = f(); !storage.TimedOut(err) {
+			return err
+		}
+	}
+	return err
 }
