@@ -31,6 +31,9 @@ type phase struct {
 	// sessions' late reports blur).
 	Commits    int64
 	Lifecycles int
+	// Statements, when known, counts the SQL statements the phase's
+	// lifecycles sent (PixGate's api and worker, or the arch program).
+	Statements int64
 }
 
 // run is one harness run: the topology, its integrators and clients.
