@@ -15,10 +15,10 @@ import (
 // postbackWait bounds how long a lifecycle waits for its postback.
 const postbackWait = 30 * time.Second
 
-// lifecycleClosed runs PixGate's cash-out lifecycle as the bare lifecycle
-// runs: bareClients clients closed-loop, each creating a withdrawal with a
-// postback URL (for the integrators of tokens, in turn) and waiting for
-// its postback to arrive at the receiver before the next. Its latencies
+// lifecycleClosed runs PixGate's cash-out lifecycle as the arch and bare
+// lifecycles run: bareClients clients closed-loop, each creating a
+// withdrawal with a postback URL (for the integrators of tokens, in turn)
+// and waiting for its postback to arrive at the receiver before the next. Its latencies
 // are create → postback received.
 func (r *run) lifecycleClosed(ctx context.Context, name, desc string, tokens []string) phase {
 	r.external++

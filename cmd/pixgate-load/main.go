@@ -4,9 +4,11 @@
 // api` and one `pixgate worker` of the given binary, and drives them over
 // HTTP: balance, withdrawal create with the worker running and stopped
 // (for 64 integrators and for one), the whole cash-out lifecycle against
-// the bare lifecycle (the same durable work with no framework and no
-// queue, bare.go) closed-loop and at fixed rates, for 64 integrators and
-// for one, sandbox payment → postback, the idle stack, charge create, and
+// the arch lifecycle (the architecture's durable steps with no framework
+// and no queue library, arch.go; its provider is this binary again, with
+// -serve-arch-provider) and the bare lifecycle (3 commits, no queue,
+// bare.go), closed-loop and at fixed rates, for 64 integrators and for
+// one, sandbox payment → postback, the idle stack, charge create, and
 // withdrawal create with 100,000 integrators. It
 // ends by checking the run's correctness (audit clean, every withdrawal
 // final, every postback received) and writes a Markdown section with each
