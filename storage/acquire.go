@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -59,11 +58,3 @@ func (a *acquireDeadline) TraceAcquireEnd(ctx context.Context, _ *pgxpool.Pool, 
 		cancel()
 	}
 }
-
-// TraceQueryStart and TraceQueryEnd make acquireDeadline a pgx.QueryTracer,
-// the type a pool's tracer has; it traces no query.
-func (a *acquireDeadline) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
-	return ctx
-}
-
-func (a *acquireDeadline) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}

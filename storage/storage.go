@@ -75,7 +75,8 @@ type DB struct {
 	pool         *pgxpool.Pool
 	enqueuer     atomic.Pointer[Enqueuer] // nil: the relay queues every outbox row (see EnqueueAfterCommit)
 	acquire      *acquireDeadline
-	starved      atomic.Bool // see WatchPool
+	statements   *StatementCounter // see Statements
+	starved      atomic.Bool       // see WatchPool
 	closeTimeout time.Duration
 	keys         atomic.Pointer[keyCache]  // nil: no key cache (see CacheKeys)
 	group        atomic.Pointer[committer] // nil: every create commits alone (see GroupCommit)
@@ -104,9 +105,10 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	}
 	acquire := &acquireDeadline{timeout: cmp.Or(cfg.AcquireTimeout, DefaultAcquireTimeout)}
 	acquire.lastAcquired.Store(time.Now().UnixNano())
-	pc.ConnConfig.Tracer = acquire
+	tracer := &poolTracer{acquireDeadline: acquire, StatementCounter: &StatementCounter{}}
+	pc.ConnConfig.Tracer = tracer
 	if cfg.Tracer != nil {
-		pc.ConnConfig.Tracer = multitracer.New(acquire, cfg.Tracer)
+		pc.ConnConfig.Tracer = multitracer.New(tracer, cfg.Tracer)
 	}
 	var migrateConfig *pgxpool.Config
 	if params := cfg.Timeouts.params(); len(params) > 0 {
@@ -128,7 +130,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		}
 		return nil, connectError(ctx, &pc.ConnConfig.Config, err)
 	}
-	return &DB{pool: pool, acquire: acquire, closeTimeout: cmp.Or(cfg.CloseTimeout, DefaultCloseTimeout),
+	return &DB{pool: pool, acquire: acquire, statements: tracer.StatementCounter, closeTimeout: cmp.Or(cfg.CloseTimeout, DefaultCloseTimeout),
 		eventIDs: newIDBlock("provider_events_id_seq"), migrateConfig: migrateConfig}, nil
 }
 

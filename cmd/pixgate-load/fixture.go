@@ -98,8 +98,8 @@ func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.mu.Lock()
-	if req.URL.Path == barePostbackPath {
-		// The bare lifecycle's: waited for by its own program.
+	if req.URL.Path == barePostbackPath || req.URL.Path == archPostbackPath {
+		// The bare and arch lifecycles': waited for by their own programs.
 		r.mu.Unlock()
 		w.WriteHeader(http.StatusNoContent)
 		return

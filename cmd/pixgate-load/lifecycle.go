@@ -15,10 +15,10 @@ import (
 // postbackWait bounds how long a lifecycle waits for its postback.
 const postbackWait = 30 * time.Second
 
-// lifecycleClosed runs PixGate's cash-out lifecycle as the bare lifecycle
-// runs: bareClients clients closed-loop, each creating a withdrawal with a
-// postback URL (for the integrators of tokens, in turn) and waiting for
-// its postback to arrive at the receiver before the next. Its latencies
+// lifecycleClosed runs PixGate's cash-out lifecycle as the arch and bare
+// lifecycles run: bareClients clients closed-loop, each creating a
+// withdrawal with a postback URL (for the integrators of tokens, in turn)
+// and waiting for its postback to arrive at the receiver before the next. Its latencies
 // are create → postback received.
 func (r *run) lifecycleClosed(ctx context.Context, name, desc string, tokens []string) phase {
 	r.external++
@@ -29,7 +29,7 @@ func (r *run) lifecycleClosed(ctx context.Context, name, desc string, tokens []s
 	var wg sync.WaitGroup
 	var seq atomic.Int64
 	var created sync.Map // external id → struct{}: every lifecycle the phase started
-	count := r.t.countCommits(ctx)
+	count, stm := r.t.countCommits(ctx), r.t.countStatements(ctx)
 	for g := range bareClients {
 		wg.Go(func() {
 			for i := 0; cctx.Err() == nil; i++ {
@@ -68,7 +68,8 @@ func (r *run) lifecycleClosed(ctx context.Context, name, desc string, tokens []s
 		}
 		return true
 	})
-	return phase{Name: name, Desc: desc, Result: res, Usage: u, Commits: count.since(ctx), Lifecycles: n}
+	statements := stm.since(ctx)
+	return phase{Name: name, Desc: desc, Result: res, Usage: u, Commits: count.since(ctx), Statements: statements, Lifecycles: n}
 }
 
 // createAndWait creates one withdrawal with a postback URL and waits for
@@ -105,7 +106,7 @@ func (r *run) lifecycleOpen(ctx context.Context, name, desc string, rate float64
 	due := make([]time.Time, n)
 	stopProfile := r.startProfiles(ctx, name)
 	defer stopProfile()
-	count := r.t.countCommits(ctx)
+	count, stm := r.t.countCommits(ctx), r.t.countStatements(ctx)
 	p := r.measured(ctx, name, desc, func() result {
 		res := openLoop(ctx, r.api, rate, r.measure, 512, 201, func(req *fasthttp.Request, _, i int) {
 			r.setJSON(req, "POST", "/api/v1/withdrawals", tokens[i%len(tokens)], withdrawalBody(prefix+strconv.Itoa(i), r.t.postbacks+"/postbacks"))
@@ -131,6 +132,7 @@ func (r *run) lifecycleOpen(ctx context.Context, name, desc string, rate float64
 		return lat
 	})
 	p.Offered = rate
+	p.Statements = stm.since(ctx)
 	p.Commits, p.Lifecycles = count.since(ctx), n
 	if missing := n - p.Result.Ops; missing > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("%d of %d postbacks not received within %s", missing, n, postbackWait))

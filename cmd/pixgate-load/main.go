@@ -4,9 +4,11 @@
 // api` and one `pixgate worker` of the given binary, and drives them over
 // HTTP: balance, withdrawal create with the worker running and stopped
 // (for 64 integrators and for one), the whole cash-out lifecycle against
-// the bare lifecycle (the same durable work with no framework and no
-// queue, bare.go) closed-loop and at fixed rates, for 64 integrators and
-// for one, sandbox payment → postback, the idle stack, charge create, and
+// the arch lifecycle (the architecture's durable steps with no framework
+// and no queue library, arch.go; its provider is this binary again, with
+// -serve-arch-provider) and the bare lifecycle (3 commits, no queue,
+// bare.go), closed-loop and at fixed rates, for 64 integrators and for
+// one, sandbox payment → postback, the idle stack, charge create, and
 // withdrawal create with 100,000 integrators. It
 // ends by checking the run's correctness (audit clean, every withdrawal
 // final, every postback received) and writes a Markdown section with each
@@ -52,12 +54,18 @@ func main() {
 	flag.DurationVar(&o.window, "window", 0, "each phase's measured window (default 5s, 2s with -short), e.g. longer for a profile")
 	flag.IntVar(&o.conns, "conns", 64, "HTTP connections, and integrators driven")
 	flag.IntVar(&o.many, "many", 100_000, "integrators in the many-integrators case")
-	only := flag.String("phases", "", "comma-separated phases to run (raw,bare,balance,create,stopped,charges,lifecycle,postback,idle,many); default all")
+	only := flag.String("phases", "", "comma-separated phases to run (raw,bare,arch,balance,create,stopped,charges,lifecycle,postback,idle,many); default all")
+	archProvider := flag.String("serve-arch-provider", "", "") // the arch lifecycle's provider process (arch_provider.go)
+	archNotify := flag.String("arch-notify", "", "")
 	stack.EnvFlag(&o.env, "KEY=value added to the pixgate processes' environment (repeatable), e.g. PIXGATE_DATABASE_MAX_CONNS=8")
 	flag.Parse()
 	o.phases = stack.Set(*only)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *archProvider != "" {
+		archProviderMain(ctx, *archProvider, *archNotify)
+		return
+	}
 	if err := run1(ctx, o); err != nil {
 		fmt.Fprintln(os.Stderr, "pixgate-load:", err)
 		os.Exit(1)

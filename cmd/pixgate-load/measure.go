@@ -93,8 +93,18 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 		}
 		peak = rep.Phases["drain"].Result.rate()
 	}
+	// The arch lifecycle runs right before PixGate's, as in each of the
+	// pairs that follow (pairs.go).
+	if o.want("arch") {
+		stepf("arch lifecycle, %d in flight over %d wallets, PixGate idle", bareClients, bareWallets)
+		ap, err := runArch(ctx, t, t.postbacks, warmup, window)
+		if err != nil {
+			return nil, err
+		}
+		rep.Phases["arch"] = ap
+	}
 	if o.want("lifecycle") {
-		if err := r.lifecycles(ctx, rep, o.want("bare")); err != nil {
+		if err := r.lifecycles(ctx, rep, o.want("bare"), o.want("arch")); err != nil {
 			return nil, err
 		}
 	}
@@ -162,28 +172,28 @@ func (r *run) stoppedAndDrain(ctx context.Context, rep *report) error {
 }
 
 // lifecycles measures the whole cash-out lifecycle with postbacks:
-// closed-loop as the bare lifecycle runs (its peak), for 64 integrators
-// and for one; with pairs, the bare lifecycle and the peak again
-// (pairs.go); then open-loop at 30% of the bare lifecycle's rate and at
+// closed-loop as the arch and bare lifecycles run (its peak), for 64
+// integrators and for one; with the yardsticks, they and the peak again
+// (pairs.go); then open-loop at 30% of the arch lifecycle's rate and at
 // 30% of PixGate's peak, the pairs' medians.
-func (r *run) lifecycles(ctx context.Context, rep *report, pairs bool) error {
+func (r *run) lifecycles(ctx context.Context, rep *report, bare, arch bool) error {
 	stepf("lifecycle closed-loop, %d in flight over %d integrators", bareClients, len(r.in.tokens))
 	peak := r.lifecycleClosed(ctx, "life-peak", fmt.Sprintf("whole cash-out lifecycle with a postback, closed-loop, %d in flight over %d integrators (its peak)",
 		bareClients, len(r.in.tokens)), r.in.tokens)
 	rep.Phases["life-peak"] = peak
 	stepf("lifecycle closed-loop, one integrator")
 	rep.Phases["life-hot"] = r.lifecycleClosed(ctx, "life-hot", fmt.Sprintf("the same, %d in flight for one integrator", bareClients), r.in.tokens[:1])
-	if pairs {
-		if err := r.pairs(ctx, rep); err != nil {
+	if bare || arch {
+		if err := r.pairs(ctx, rep, bare, arch); err != nil {
 			return err
 		}
 	}
 	// The open-loop rates are 30% of the pairs' median rates.
 	all := rep.peakPairs()
-	if bare := over(all, func(p pairRun) float64 { return p.Bare.Result.rate() }).Med; bare > 0 {
-		rate := 0.3 * bare
-		stepf("lifecycle at %.0f/s (30%% of the bare lifecycle)", rate)
-		rep.Phases["life-30bare"] = r.lifecycleOpen(ctx, "life-30bare", "the lifecycle at 30% of the bare lifecycle's rate, open-loop, create → postback received", rate, r.in.tokens)
+	if a := over(with(all, archOf), func(p pairRun) float64 { return p.Arch.Result.rate() }).Med; a > 0 {
+		rate := 0.3 * a
+		stepf("lifecycle at %.0f/s (30%% of the arch lifecycle)", rate)
+		rep.Phases["life-30arch"] = r.lifecycleOpen(ctx, "life-30arch", "the lifecycle at 30% of the arch lifecycle's rate, open-loop, create → postback received", rate, r.in.tokens)
 	}
 	if p := cmp.Or(over(all, func(p pairRun) float64 { return p.Life.Result.rate() }).Med, peak.Result.rate()); p > 0 {
 		rate := 0.3 * p

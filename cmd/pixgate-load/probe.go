@@ -66,7 +66,7 @@ func machineCPU() (busy, total time.Duration) {
 }
 
 // components whose CPU a probe reports, in the report's order.
-var components = []string{"api", "worker", "sandbox", "postgres", "redis", "load"}
+var components = []string{"api", "worker", "sandbox", archProviderName, "postgres", "redis", "load"}
 
 // probe measures one phase: the CPU each component spent, how busy the
 // whole machine was, and what the database's sessions were doing.
@@ -150,7 +150,7 @@ func (t *topology) newProbe(ctx context.Context) *probe {
 }
 
 func (p *probe) readCPU(into map[string]time.Duration) {
-	for _, name := range []string{"api", "worker", "sandbox"} {
+	for _, name := range []string{"api", "worker", "sandbox", archProviderName} {
 		into[name] = procCPU(p.t.pid(name))
 	}
 	if p.t.redis != nil {

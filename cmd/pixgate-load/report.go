@@ -14,10 +14,10 @@ type report struct {
 	Start, End  time.Time
 	Conns, Many int
 	Phases      map[string]phase
-	// Pairs are the bare lifecycle and the lifecycle at its peak run again,
-	// one after the other, after the run's own (Phases "bare" and
-	// "life-peak"): the goals against the bare lifecycle take the median of
-	// every pair's ratio.
+	// Pairs are the yardsticks (the arch and bare lifecycles) and the
+	// lifecycle at its peak run again, one after the other, after the
+	// run's own (Phases "arch", "bare" and "life-peak"): the goals against
+	// the arch lifecycle take the median of every pair's ratio.
 	Pairs    []pairRun
 	Problems []string
 }

@@ -23,7 +23,8 @@ type phase struct {
 	Offered    float64  // open-loop phases: the rate asked for
 	Notes      []string // what else the phase saw
 	// Only names the components whose CPU is the phase's own (all when
-	// empty): the bare lifecycle's is the harness's and Postgres'.
+	// empty): the bare lifecycle's is the harness's and Postgres', the arch
+	// lifecycle's those, its provider's and Redis's.
 	Only []string
 	// Commits and Lifecycles, when Lifecycles > 0, count exactly every
 	// commit of the phase and every lifecycle it ran, its warmup and its
@@ -31,6 +32,9 @@ type phase struct {
 	// sessions' late reports blur).
 	Commits    int64
 	Lifecycles int
+	// Statements, when known, counts the SQL statements the phase's
+	// lifecycles sent (PixGate's api and worker, or the arch program).
+	Statements int64
 }
 
 // run is one harness run: the topology, its integrators and clients.

@@ -91,6 +91,7 @@ func TestE2EChargePaid(t *testing.T) {
 		`pixgate_provider_breaker_state{lane="read",provider="default"} 0`,
 		`pixgate_provider_eliminated{provider="default"} 0`,
 		`pixgate_outbox_lag_seconds`,
+		`pixgate_sql_statements_total `,
 		`asynq_tasks_processed_total`,
 	)
 }

@@ -59,6 +59,9 @@ func (c *cli) openStack(ctx context.Context) (*stack, error) {
 		rdb.Close()
 		return nil, err
 	}
+	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pixgate_sql_statements_total",
+		Help: "SQL statements sent to Postgres by the process's pool (BEGIN, COMMIT and each statement of a batch included)."},
+		func() float64 { return float64(db.Statements()) }))
 	queue := tasks.NewQueue(rdb)
 	enqueueAfterCommit(db, queue, c.log)
 	return &stack{db: db, redis: rdb, queue: queue, provider: provider, registry: reg}, nil
