@@ -58,6 +58,8 @@ type config struct {
 	V1RatePerMinute       int           `env:"PIXGATE_V1_RATE_PER_MINUTE" envDefault:"600" desc:"requests per minute per v1 API key (negative: no limit)"`
 	KeyLookupsPerMinute   int           `env:"PIXGATE_KEY_LOOKUPS_PER_MINUTE" envDefault:"30" desc:"key lookups per minute per integrator (GET /api/v1/pix-keys/{key} and the same-holder check of a withdrawal; a miss costs 20), on top of each key's limit (negative: no limit)"`
 	AuthFailuresPerMinute int           `env:"PIXGATE_AUTH_FAILURES_PER_MINUTE" envDefault:"30" desc:"failed authentications per minute per client address (IPv6: per /64) before it gets 429 (negative: no limit)"`
+	AdmissionBacklog      int64         `env:"PIXGATE_ADMISSION_BACKLOG" envDefault:"1000" desc:"tasks waiting in the sends and events queues at which pixgate api refuses new withdrawals and refunds with 503 overloaded and Retry-After (charges and provider notifications are never refused; 1000 is about two seconds of one worker's peak; negative: never refuse)"`
+	AdmissionRetryAfter   time.Duration `env:"PIXGATE_ADMISSION_RETRY_AFTER" envDefault:"1s" desc:"Retry-After of a withdrawal or refund refused for the backlog"`
 	BodyLimit             int           `env:"PIXGATE_BODY_LIMIT" envDefault:"65536" desc:"largest request body, in bytes"`
 	ProxyHeader           string        `env:"PIXGATE_PROXY_HEADER" desc:"header with the client address behind a proxy; use one the proxy overwrites, e.g. X-Real-IP"`
 	TrustedProxies        []string      `env:"PIXGATE_TRUSTED_PROXIES" desc:"comma-separated proxy IPs/CIDRs whose PIXGATE_PROXY_HEADER is believed"`

@@ -1,0 +1,122 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/tasks"
+)
+
+// fixedBacklog reads n, or fails when n is negative.
+func fixedBacklog(n *atomic.Int64) BacklogFunc {
+	return func(context.Context) (int64, error) {
+		if v := n.Load(); v >= 0 {
+			return v, nil
+		}
+		return 0, errors.New("redis: connection refused")
+	}
+}
+
+// The decision: at or above the bound a fresh figure refuses with 503 and
+// Retry-After, below it admits; a figure gone stale, a failed read and a
+// bound turned off admit.
+func TestAdmissionDecision(t *testing.T) {
+	var backlog atomic.Int64
+	clock := time.Unix(1_800_000_000, 0)
+	now := func() time.Time { return clock }
+	a := newAdmission(10, 3*time.Second, fixedBacklog(&backlog), now)
+
+	backlog.Store(9)
+	if err := a.check(); err != nil { // the first figure is read in the request
+		t.Fatalf("9 queued, bound 10: refused: %v", err)
+	}
+	backlog.Store(10)
+	a.refresh()
+	err := a.check()
+	if err == nil {
+		t.Fatal("10 queued, bound 10: admitted")
+	}
+	if err.Status != http.StatusServiceUnavailable || err.Code != codeOverloaded || err.RetryAfter != 3*time.Second {
+		t.Fatalf("refusal = %d %s Retry-After %v, want 503 %s 3s", err.Status, err.Code, err.RetryAfter, codeOverloaded)
+	}
+	for _, secret := range []string{"10", "redis", "Redis", "asynq", "critical", "queue "} {
+		if strings.Contains(err.Message, secret) {
+			t.Fatalf("the refusal names %q: %s", secret, err.Message)
+		}
+	}
+
+	clock = clock.Add(admissionStale + time.Millisecond) // no request read it since
+	a.refreshing.Store(true)                             // and no read starts now
+	if err := a.check(); err != nil {
+		t.Fatalf("a stale figure refused: %v", err)
+	}
+	a.refreshing.Store(false)
+
+	backlog.Store(-1) // the read fails
+	a.refresh()
+	if err := a.check(); err != nil {
+		t.Fatalf("a failed read refused: %v", err)
+	}
+
+	if off := newAdmission(-1, time.Second, fixedBacklog(&backlog), now); off != nil || off.check() != nil {
+		t.Fatal("a negative bound still checks")
+	}
+	if none := newAdmission(10, time.Second, nil, now); none.check() != nil {
+		t.Fatal("nothing to read the backlog from, and still refused")
+	}
+}
+
+// Through the server: with the sends and events queues at the bound, new
+// withdrawals and refunds are refused on both surfaces before
+// authentication, with Retry-After and nothing written; charges and the
+// provider's notifications are served as ever.
+func TestAdmissionRefusesCashOutOverTheBacklog(t *testing.T) {
+	e := newEnv(t, withWebhookToken, func(s *setup) { s.cfg.AdmissionBacklog = 3 })
+	ctx := context.Background()
+	for _, q := range []string{tasks.QueueCritical, tasks.QueueCritical, tasks.QueueEvents} {
+		if err := e.rdb.LPush(ctx, pendingKey(q), "task").Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, token := e.integrator("Loja Cheia", money.Percent(0), money.Fixed(50))
+	e.fund(in.ID, money.FromReais(100, 0))
+
+	r := e.call(http.MethodPost, "/api/v1/withdrawals", token, validWithdrawal(nil)).expectError(t, http.StatusServiceUnavailable, codeOverloaded)
+	if r.header.Get("Retry-After") != "1" {
+		t.Fatalf("Retry-After = %q, want 1", r.header.Get("Retry-After"))
+	}
+	e.call(http.MethodPost, "/api/v1/withdrawals", "", validWithdrawal(nil)).expectError(t, http.StatusServiceUnavailable, codeOverloaded)
+	e.call(http.MethodPost, "/api/v1/charges/chg_x/refunds", token, `{"amount": 1.00}`).expectError(t, http.StatusServiceUnavailable, codeOverloaded)
+	e.call(http.MethodPost, "/v2/pix/payment", "", `{}`).expectError(t, http.StatusServiceUnavailable, codeOverloaded)
+	e.call(http.MethodPost, "/v2/pix/refund", "", `{}`).expectError(t, http.StatusServiceUnavailable, codeOverloaded)
+	if n := e.count(`SELECT count(*) FROM withdrawals`); n != 0 {
+		t.Fatalf("refused creates wrote %d withdrawals", n)
+	}
+	if w := e.wallet(in.ID); w.Available != money.FromReais(100, 0) {
+		t.Fatalf("refused creates moved money: available %v", w.Available)
+	}
+
+	e.call(http.MethodPost, "/api/v1/charges", token, validCharge(nil)).expect(t, http.StatusCreated)
+	paid := `{"requestBody": {"transactionType": "RECEIVEPIX", "transactionId": "abc123", "external_id": "x",
+		"amount": 15.00, "paymentType": "PIX", "status": "PAID", "dateApproval": "2026-11-22 10:00:00"}}`
+	e.call(http.MethodPost, "/webhooks/provider/t0k3n", "", paid).expect(t, http.StatusOK)
+}
+
+// Below the bound, a withdrawal is created as ever.
+func TestAdmissionAdmitsBelowTheBacklog(t *testing.T) {
+	e := newEnv(t, func(s *setup) { s.cfg.AdmissionBacklog = 3 })
+	for range 2 {
+		if err := e.rdb.LPush(context.Background(), pendingKey(tasks.QueueCritical), "task").Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, token := e.integrator("Loja Calma", money.Percent(0), money.Fixed(50))
+	e.fund(in.ID, money.FromReais(100, 0))
+	e.call(http.MethodPost, "/api/v1/withdrawals", token, validWithdrawal(nil)).expect(t, http.StatusCreated)
+}
