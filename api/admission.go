@@ -17,23 +17,35 @@ import (
 // grew without bound, every accepted create's CPU and commits were taken
 // from the workers, and completions stopped for seconds at a time. Now,
 // while the tasks waiting in the sends and events queues (work accepted
-// and not yet taken up by a worker) are at or above a bound, new
-// withdrawals and refunds, on both surfaces, are refused with 503 and
-// Retry-After, before anything is read or written. Charges are never
+// and not yet taken up by a worker) would take the workers longer than a
+// target time to take up, at the rate they took them lately, or number a
+// bound or more, new withdrawals and refunds, on both surfaces, are
+// refused with 503 and Retry-After, before anything is read or written. Charges are never
 // refused for it (cash-in does not add to the cash-out backlog, and a payer
 // is waiting at a checkout), nor are the provider's notifications (money
 // arriving).
 //
-// The check costs a load of two atomics: the figure is read from Redis
-// (the queues' lengths, one pipelined round trip) at most once every
+// The check costs a few atomic loads: the figure is read from Redis
+// (the queues' lengths and asynq's counts of tasks processed, one
+// pipelined round trip) at most once every
 // admissionRefresh, by one goroutine started by whichever request finds it
 // old (the process's first figure is read in its first such request), and
 // shared by every request of the process. An idle API reads nothing.
 
-// DefaultAdmissionBacklog is the default bound: about two seconds of one
-// worker's peak (some 250 lifecycles a second, two tasks each: the send
-// and the provider's notification).
+// DefaultAdmissionBacklog is the default bound on the tasks waiting,
+// whatever the rate: about two seconds of one worker's peak (some 250
+// lifecycles a second, two tasks each: the send and the provider's
+// notification).
 const DefaultAdmissionBacklog = 1000
+
+// DefaultAdmissionQueueTime is the default target time in the queues: a
+// withdrawal accepted is taken up by a worker within it.
+const DefaultAdmissionQueueTime = 2 * time.Second
+
+// admissionFloor is the fewest waiting tasks that may refuse for their
+// time in the queue: a handful waiting while the workers are idle (their
+// rate unknown) is no backlog.
+const admissionFloor = 64
 
 // DefaultAdmissionRetryAfter is the default Retry-After of a refusal.
 const DefaultAdmissionRetryAfter = time.Second
@@ -45,50 +57,62 @@ const admissionRefresh = 200 * time.Millisecond
 // read before a pause says nothing of the queues now.
 const admissionStale = 5 * admissionRefresh
 
-// BacklogFunc reads the tasks waiting to be taken up by a worker.
-type BacklogFunc func(ctx context.Context) (int64, error)
+// BacklogFunc reads the tasks waiting to be taken up by a worker, and a
+// count of the tasks taken up so far (which only grows).
+type BacklogFunc func(ctx context.Context) (queued, processed int64, err error)
 
 // admission holds the process's figure of the backlog.
 type admission struct {
 	bound      int64
+	queueTime  time.Duration
 	retryAfter time.Duration
 	read       BacklogFunc
 	now        func() time.Time
 
-	figure     atomic.Int64
-	readAt     atomic.Int64 // unix ns when figure was read; 0 never
-	askedAt    atomic.Int64 // unix ns when the last read started
-	refreshing atomic.Bool
+	figure atomic.Int64 // tasks waiting
+	limit  atomic.Int64 // what the workers take up in queueTime (or bound)
+	readAt atomic.Int64 // unix ns when figure was read; 0 never
+	// Only the refreshing goroutine touches these.
+	lastProcessed int64
+	lastAt        time.Time
+	rate          float64      // tasks taken up per second, smoothed
+	askedAt       atomic.Int64 // unix ns when the last read started
+	refreshing    atomic.Bool
 }
 
 // newAdmission returns nil (admit everything) when the bound is negative
 // or there is nothing to read the backlog from.
-func newAdmission(bound int64, retryAfter time.Duration, read BacklogFunc, now func() time.Time) *admission {
+func newAdmission(bound int64, queueTime, retryAfter time.Duration, read BacklogFunc, now func() time.Time) *admission {
 	if bound < 0 || read == nil {
 		return nil
 	}
 	if now == nil {
 		now = time.Now
 	}
-	return &admission{bound: bound, retryAfter: retryAfter, read: read, now: now}
+	return &admission{bound: bound, queueTime: queueTime, retryAfter: retryAfter, read: read, now: now}
 }
 
-// queuedTasks reads the backlog from the asynq queues' pending lists.
+// queuedTasks reads the backlog from the asynq queues' pending lists, and
+// asynq's counters of the tasks they have processed.
 func queuedTasks(rdb redis.UniversalClient) BacklogFunc {
-	return func(ctx context.Context) (int64, error) {
+	return func(ctx context.Context) (int64, int64, error) {
 		pipe := rdb.Pipeline()
-		cmds := []*redis.IntCmd{
-			pipe.LLen(ctx, pendingKey(tasks.QueueCritical)),
-			pipe.LLen(ctx, pendingKey(tasks.QueueEvents)),
+		var pending []*redis.IntCmd
+		var processed []*redis.StringCmd
+		for _, q := range []string{tasks.QueueCritical, tasks.QueueEvents} {
+			pending = append(pending, pipe.LLen(ctx, pendingKey(q)))
+			processed = append(processed, pipe.Get(ctx, "asynq:{"+q+"}:processed"))
 		}
-		if _, err := pipe.Exec(ctx); err != nil {
-			return 0, err
+		if _, err := pipe.Exec(ctx); err != nil && err != redis.Nil {
+			return 0, 0, err
 		}
-		var n int64
-		for _, c := range cmds {
-			n += c.Val()
+		var queued, done int64
+		for i := range pending {
+			queued += pending[i].Val()
+			n, _ := processed[i].Int64() // none yet: 0
+			done += n
 		}
-		return n, nil
+		return queued, done, nil
 	}
 }
 
@@ -116,7 +140,7 @@ func (a *admission) check() *apiError {
 			go a.refresh()
 		}
 	}
-	if now-a.readAt.Load() > int64(admissionStale) || a.figure.Load() < a.bound {
+	if now-a.readAt.Load() > int64(admissionStale) || a.figure.Load() < a.limit.Load() {
 		return nil
 	}
 	return a.errBacklogFull()
@@ -128,12 +152,38 @@ func (a *admission) refresh() {
 	defer a.refreshing.Store(false)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	n, err := a.read(ctx)
+	n, processed, err := a.read(ctx)
+	at := a.now()
 	if err != nil {
 		n = 0
+	} else {
+		a.learnRate(processed, at)
 	}
 	a.figure.Store(n)
-	a.readAt.Store(a.now().UnixNano())
+	a.limit.Store(a.limitNow())
+	a.readAt.Store(at.UnixNano())
+}
+
+// learnRate folds the tasks taken up since the last read into the rate
+// (an average weighted to the last second or so).
+func (a *admission) learnRate(processed int64, at time.Time) {
+	if !a.lastAt.IsZero() && processed >= a.lastProcessed {
+		if dt := at.Sub(a.lastAt).Seconds(); dt > 0 {
+			const weight = 0.3
+			a.rate = (1-weight)*a.rate + weight*float64(processed-a.lastProcessed)/dt
+		}
+	}
+	a.lastProcessed, a.lastAt = processed, at
+}
+
+// limitNow is the backlog that refuses: what the workers take up in
+// queueTime at their rate, at least admissionFloor, at most bound.
+func (a *admission) limitNow() int64 {
+	if a.queueTime <= 0 {
+		return a.bound
+	}
+	byTime := int64(a.rate * a.queueTime.Seconds())
+	return min(a.bound, max(byTime, admissionFloor))
 }
 
 // admitCashOut is the middleware of the routes that create withdrawals

@@ -13,13 +13,14 @@ import (
 	"github.com/pixgate/pixgate/tasks"
 )
 
-// fixedBacklog reads n, or fails when n is negative.
+// fixedBacklog reads n, or fails when n is negative; nothing is ever
+// processed.
 func fixedBacklog(n *atomic.Int64) BacklogFunc {
-	return func(context.Context) (int64, error) {
+	return func(context.Context) (int64, int64, error) {
 		if v := n.Load(); v >= 0 {
-			return v, nil
+			return v, 0, nil
 		}
-		return 0, errors.New("redis: connection refused")
+		return 0, 0, errors.New("redis: connection refused")
 	}
 }
 
@@ -30,7 +31,7 @@ func TestAdmissionDecision(t *testing.T) {
 	var backlog atomic.Int64
 	clock := time.Unix(1_800_000_000, 0)
 	now := func() time.Time { return clock }
-	a := newAdmission(10, 3*time.Second, fixedBacklog(&backlog), now)
+	a := newAdmission(10, -1, 3*time.Second, fixedBacklog(&backlog), now)
 
 	backlog.Store(9)
 	if err := a.check(); err != nil { // the first figure is read in the request
@@ -64,11 +65,47 @@ func TestAdmissionDecision(t *testing.T) {
 		t.Fatalf("a failed read refused: %v", err)
 	}
 
-	if off := newAdmission(-1, time.Second, fixedBacklog(&backlog), now); off != nil || off.check() != nil {
+	if off := newAdmission(-1, time.Second, time.Second, fixedBacklog(&backlog), now); off != nil || off.check() != nil {
 		t.Fatal("a negative bound still checks")
 	}
-	if none := newAdmission(10, time.Second, nil, now); none.check() != nil {
+	if none := newAdmission(10, time.Second, time.Second, nil, now); none.check() != nil {
 		t.Fatal("nothing to read the backlog from, and still refused")
+	}
+}
+
+// Below the bound, what refuses is the time the waiting tasks would take
+// the workers at the rate they took tasks up lately: 2 s at about 100 a
+// second is about 200 tasks; and never fewer than admissionFloor.
+func TestAdmissionByTimeInQueue(t *testing.T) {
+	clock := time.Unix(1_800_000_000, 0)
+	var queued, processed int64
+	a := newAdmission(1000, 2*time.Second, time.Second, func(context.Context) (int64, int64, error) { return queued, processed, nil },
+		func() time.Time { return clock })
+	a.askedAt.Store(clock.Add(time.Hour).UnixNano()) // the test reads; no request does
+	queued = admissionFloor
+	a.refresh()
+	if a.check() == nil {
+		t.Fatalf("%d waiting, workers idle: admitted", admissionFloor)
+	}
+	queued = admissionFloor - 1
+	a.refresh()
+	if err := a.check(); err != nil {
+		t.Fatalf("%d waiting, workers idle: refused", admissionFloor-1)
+	}
+	for range 10 { // the workers take up 100 a second
+		clock = clock.Add(time.Second)
+		processed += 100
+		a.refresh()
+	}
+	for _, tt := range []struct {
+		queued int64
+		admit  bool
+	}{{150, true}, {300, false}} {
+		queued = tt.queued
+		a.refresh() // a read at the same moment leaves the rate as it was
+		if got := a.check() == nil; got != tt.admit {
+			t.Errorf("%d waiting at ~100 a second, 2 s target (limit %d): admitted %v, want %v", tt.queued, a.limit.Load(), got, tt.admit)
+		}
 	}
 }
 

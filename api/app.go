@@ -106,6 +106,11 @@ type Config struct {
 	// 503 overloaded (admission.go). Zero means DefaultAdmissionBacklog;
 	// negative admits everything.
 	AdmissionBacklog int64
+	// AdmissionQueueTime: they are refused too while the tasks waiting
+	// (64 or more) would take the workers longer than this to take up, at
+	// the rate they took them lately. Zero means
+	// DefaultAdmissionQueueTime; negative leaves AdmissionBacklog alone.
+	AdmissionQueueTime time.Duration
 	// AdmissionRetryAfter is the Retry-After of those refusals. Default
 	// DefaultAdmissionRetryAfter.
 	AdmissionRetryAfter time.Duration
@@ -158,6 +163,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.AdmissionBacklog == 0 {
 		c.AdmissionBacklog = DefaultAdmissionBacklog
+	}
+	if c.AdmissionQueueTime == 0 {
+		c.AdmissionQueueTime = DefaultAdmissionQueueTime
 	}
 	if c.AdmissionRetryAfter <= 0 {
 		c.AdmissionRetryAfter = DefaultAdmissionRetryAfter
@@ -233,7 +241,7 @@ func New(cfg Config, deps Deps) *Server {
 		deps.Backlog = queuedTasks(deps.Redis)
 		s.deps.Backlog = deps.Backlog
 	}
-	s.admission = newAdmission(cfg.AdmissionBacklog, cfg.AdmissionRetryAfter, deps.Backlog, nil)
+	s.admission = newAdmission(cfg.AdmissionBacklog, cfg.AdmissionQueueTime, cfg.AdmissionRetryAfter, deps.Backlog, nil)
 	if cfg.AuthFailuresPerMinute > 0 {
 		s.authLimiter = s.limiter
 	}

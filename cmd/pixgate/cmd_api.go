@@ -82,6 +82,7 @@ func (c *cli) startAPI(ctx context.Context, g *errgroup.Group, st *stack) error 
 		AuthFailuresPerMinute: c.cfg.AuthFailuresPerMinute,
 		KeyLookupsPerMinute:   c.cfg.KeyLookupsPerMinute,
 		AdmissionBacklog:      c.cfg.AdmissionBacklog,
+		AdmissionQueueTime:    c.cfg.AdmissionQueueTime,
 		AdmissionRetryAfter:   c.cfg.AdmissionRetryAfter,
 		AllowHTTPPostbacks:    c.cfg.PostbackAllowHTTP,
 		// The workers' delivery policy, checked when a URL is given.
