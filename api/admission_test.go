@@ -9,7 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/storagetest"
 	"github.com/pixgate/pixgate/tasks"
 )
 
@@ -156,4 +160,23 @@ func TestAdmissionAdmitsBelowTheBacklog(t *testing.T) {
 	in, token := e.integrator("Loja Calma", money.Percent(0), money.Fixed(50))
 	e.fund(in.ID, money.FromReais(100, 0))
 	e.call(http.MethodPost, "/api/v1/withdrawals", token, validWithdrawal(nil)).expect(t, http.StatusCreated)
+}
+
+// The figure is read from asynq's own keys: a task asynq enqueued on the
+// sends queue is counted (an asynq that named its keys otherwise would
+// leave admission blind).
+func TestQueuedTasksReadsAsynqsQueues(t *testing.T) {
+	rdb := redis.NewClient(storagetest.NewRedis(t))
+	t.Cleanup(func() { _ = rdb.Close() })
+	client := asynq.NewClientFromRedisClient(rdb)
+	if _, err := client.Enqueue(asynq.NewTask(tasks.TypeWithdrawalSend, nil), asynq.Queue(tasks.QueueCritical)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Enqueue(asynq.NewTask(tasks.TypeProviderEvent, nil), asynq.Queue(tasks.QueueEvents)); err != nil {
+		t.Fatal(err)
+	}
+	queued, processed, err := queuedTasks(rdb)(context.Background())
+	if err != nil || queued != 2 || processed != 0 {
+		t.Fatalf("queuedTasks = %d queued, %d processed, %v; want 2, 0", queued, processed, err)
+	}
 }
