@@ -2,7 +2,9 @@ package api
 
 import (
 	"context"
+	"math"
 	"net/http"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -57,9 +59,15 @@ const admissionRefresh = 200 * time.Millisecond
 // read before a pause says nothing of the queues now.
 const admissionStale = 5 * admissionRefresh
 
-// BacklogFunc reads the tasks waiting to be taken up by a worker, and a
-// count of the tasks taken up so far (which only grows).
-type BacklogFunc func(ctx context.Context) (queued, processed int64, err error)
+// Backlog is what admission reads: the tasks waiting to be taken up by a
+// worker, a count of the tasks taken up so far (which only grows), and the
+// task servers alive (worker lanes).
+type Backlog struct {
+	Queued, Processed, Servers int64
+}
+
+// BacklogFunc reads the backlog.
+type BacklogFunc func(ctx context.Context) (Backlog, error)
 
 // admission holds the process's figure of the backlog.
 type admission struct {
@@ -95,8 +103,10 @@ func newAdmission(bound int64, queueTime, retryAfter time.Duration, read Backlog
 // queuedTasks reads the backlog from the asynq queues' pending lists, and
 // asynq's counters of the tasks they have processed.
 func queuedTasks(rdb redis.UniversalClient) BacklogFunc {
-	return func(ctx context.Context) (int64, int64, error) {
+	return func(ctx context.Context) (Backlog, error) {
 		pipe := rdb.Pipeline()
+		// asynq's servers announce themselves with their expiry as score.
+		servers := pipe.ZCount(ctx, "asynq:servers", strconv.FormatInt(time.Now().Unix(), 10), "+inf")
 		var pending []*redis.IntCmd
 		var processed []*redis.StringCmd
 		for _, q := range []string{tasks.QueueCritical, tasks.QueueEvents} {
@@ -104,15 +114,15 @@ func queuedTasks(rdb redis.UniversalClient) BacklogFunc {
 			processed = append(processed, pipe.Get(ctx, "asynq:{"+q+"}:processed"))
 		}
 		if _, err := pipe.Exec(ctx); err != nil && err != redis.Nil {
-			return 0, 0, err
+			return Backlog{}, err
 		}
-		var queued, done int64
+		b := Backlog{Servers: servers.Val()}
 		for i := range pending {
-			queued += pending[i].Val()
+			b.Queued += pending[i].Val()
 			n, _ := processed[i].Int64() // none yet: 0
-			done += n
+			b.Processed += n
 		}
-		return queued, done, nil
+		return b, nil
 	}
 }
 
@@ -148,19 +158,25 @@ func (a *admission) check() *apiError {
 
 // refresh reads the figure once. A failed read admits: a queue that cannot
 // be read is no evidence of a backlog, and what is accepted is in Postgres.
+// So does a figure with no worker alive (all stopped, or none started).
 func (a *admission) refresh() {
 	defer a.refreshing.Store(false)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	n, processed, err := a.read(ctx)
+	b, err := a.read(ctx)
 	at := a.now()
-	if err != nil {
-		n = 0
-	} else {
-		a.learnRate(processed, at)
+	if err == nil {
+		a.learnRate(b.Processed, at)
 	}
-	a.figure.Store(n)
-	a.limit.Store(a.limitNow())
+	limit := a.limitNow()
+	if err != nil || b.Servers == 0 {
+		// No figure, or no worker to make way for: what is accepted waits
+		// in Postgres and the queues, and refusing would finish nothing
+		// sooner.
+		b.Queued, limit = 0, math.MaxInt64
+	}
+	a.figure.Store(b.Queued)
+	a.limit.Store(limit)
 	a.readAt.Store(at.UnixNano())
 }
 

@@ -20,11 +20,11 @@ import (
 // fixedBacklog reads n, or fails when n is negative; nothing is ever
 // processed.
 func fixedBacklog(n *atomic.Int64) BacklogFunc {
-	return func(context.Context) (int64, int64, error) {
+	return func(context.Context) (Backlog, error) {
 		if v := n.Load(); v >= 0 {
-			return v, 0, nil
+			return Backlog{Queued: v, Servers: 1}, nil
 		}
-		return 0, 0, errors.New("redis: connection refused")
+		return Backlog{}, errors.New("redis: connection refused")
 	}
 }
 
@@ -83,8 +83,10 @@ func TestAdmissionDecision(t *testing.T) {
 func TestAdmissionByTimeInQueue(t *testing.T) {
 	clock := time.Unix(1_800_000_000, 0)
 	var queued, processed int64
-	a := newAdmission(1000, 2*time.Second, time.Second, func(context.Context) (int64, int64, error) { return queued, processed, nil },
-		func() time.Time { return clock })
+	servers := int64(1)
+	a := newAdmission(1000, 2*time.Second, time.Second, func(context.Context) (Backlog, error) {
+		return Backlog{Queued: queued, Processed: processed, Servers: servers}, nil
+	}, func() time.Time { return clock })
 	a.askedAt.Store(clock.Add(time.Hour).UnixNano()) // the test reads; no request does
 	queued = admissionFloor
 	a.refresh()
@@ -111,6 +113,12 @@ func TestAdmissionByTimeInQueue(t *testing.T) {
 			t.Errorf("%d waiting at ~100 a second, 2 s target (limit %d): admitted %v, want %v", tt.queued, a.limit.Load(), got, tt.admit)
 		}
 	}
+	// Every worker stopped: nothing is refused, whatever waits.
+	queued, servers = 5000, 0
+	a.refresh()
+	if err := a.check(); err != nil {
+		t.Fatalf("no worker alive, 5000 waiting: refused: %v", err)
+	}
 }
 
 // Through the server: with the sends and events queues at the bound, new
@@ -120,6 +128,10 @@ func TestAdmissionByTimeInQueue(t *testing.T) {
 func TestAdmissionRefusesCashOutOverTheBacklog(t *testing.T) {
 	e := newEnv(t, withWebhookToken, func(s *setup) { s.cfg.AdmissionBacklog = 3 })
 	ctx := context.Background()
+	// A worker's lane alive, as asynq announces it.
+	if err := e.rdb.ZAdd(ctx, "asynq:servers", redis.Z{Score: float64(time.Now().Add(time.Hour).Unix()), Member: "worker-1"}).Err(); err != nil {
+		t.Fatal(err)
+	}
 	for _, q := range []string{tasks.QueueCritical, tasks.QueueCritical, tasks.QueueEvents} {
 		if err := e.rdb.LPush(ctx, pendingKey(q), "task").Err(); err != nil {
 			t.Fatal(err)
@@ -175,8 +187,23 @@ func TestQueuedTasksReadsAsynqsQueues(t *testing.T) {
 	if _, err := client.Enqueue(asynq.NewTask(tasks.TypeProviderEvent, nil), asynq.Queue(tasks.QueueEvents)); err != nil {
 		t.Fatal(err)
 	}
-	queued, processed, err := queuedTasks(rdb)(context.Background())
-	if err != nil || queued != 2 || processed != 0 {
-		t.Fatalf("queuedTasks = %d queued, %d processed, %v; want 2, 0", queued, processed, err)
+	b, err := queuedTasks(rdb)(context.Background())
+	if err != nil || b.Queued != 2 || b.Processed != 0 || b.Servers != 0 {
+		t.Fatalf("queuedTasks = %+v, %v; want 2 queued, nothing processed, no server", b, err)
+	}
+	srv := asynq.NewServerFromRedisClient(rdb, asynq.Config{Queues: map[string]int{"admission-test": 1}, LogLevel: asynq.FatalLevel})
+	if err := srv.Start(asynq.HandlerFunc(func(context.Context, *asynq.Task) error { return nil })); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Shutdown)
+	// The server announces itself from a goroutine of its own: wait for it.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		b, err := queuedTasks(rdb)(context.Background())
+		if err == nil && b.Servers == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a started asynq server: %+v, %v; want one server", b, err)
+		}
 	}
 }
