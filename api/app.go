@@ -101,6 +101,19 @@ type Config struct {
 	// ParseTrustedProxies) whose ProxyHeader is believed; requests from
 	// anywhere else are judged by their TCP peer.
 	TrustedProxies []string
+	// AdmissionBacklog bounds the tasks waiting in the sends and events
+	// queues: at or above it, new withdrawals and refunds are refused with
+	// 503 overloaded (admission.go). Zero means DefaultAdmissionBacklog;
+	// negative admits everything.
+	AdmissionBacklog int64
+	// AdmissionQueueTime: they are refused too while the tasks waiting
+	// (64 or more) would take the workers longer than this to take up, at
+	// the rate they took them lately. Zero means
+	// DefaultAdmissionQueueTime; negative leaves AdmissionBacklog alone.
+	AdmissionQueueTime time.Duration
+	// AdmissionRetryAfter is the Retry-After of those refusals. Default
+	// DefaultAdmissionRetryAfter.
+	AdmissionRetryAfter time.Duration
 }
 
 // Defaults applied to zero Config fields.
@@ -148,6 +161,15 @@ func (c Config) withDefaults() Config {
 	if c.ProviderRetryAfter <= 0 {
 		c.ProviderRetryAfter = DefaultProviderRetryAfter
 	}
+	if c.AdmissionBacklog == 0 {
+		c.AdmissionBacklog = DefaultAdmissionBacklog
+	}
+	if c.AdmissionQueueTime == 0 {
+		c.AdmissionQueueTime = DefaultAdmissionQueueTime
+	}
+	if c.AdmissionRetryAfter <= 0 {
+		c.AdmissionRetryAfter = DefaultAdmissionRetryAfter
+	}
 	return c
 }
 
@@ -176,6 +198,9 @@ type Deps struct {
 	// Clock is the API's time: when v2 access tokens expire and how old a
 	// charge may be to be refunded. Nil means time.Now.
 	Clock func() time.Time
+	// Backlog reads the tasks waiting for a worker, for the admission of
+	// cash-out work; nil reads the queues in Redis (none without Redis).
+	Backlog BacklogFunc
 }
 
 // Server is the Fiber application with its collaborators.
@@ -193,6 +218,8 @@ type Server struct {
 	authLimiter *redis_rate.Limiter
 	// proxies says where a request came from (see clientaddr.go).
 	proxies proxies
+	// admission refuses cash-out work over the backlog bound; nil: off.
+	admission *admission
 }
 
 // New builds the Fiber application.
@@ -210,6 +237,11 @@ func New(cfg Config, deps Deps) *Server {
 		s.limiter = redis_rate.NewLimiter(deps.Redis)
 		s.tokens = accesstoken.New(deps.Redis, cfg.TokenTTL, deps.Clock)
 	}
+	if deps.Backlog == nil && deps.Redis != nil {
+		deps.Backlog = queuedTasks(deps.Redis)
+		s.deps.Backlog = deps.Backlog
+	}
+	s.admission = newAdmission(cfg.AdmissionBacklog, cfg.AdmissionQueueTime, cfg.AdmissionRetryAfter, deps.Backlog, nil)
 	if cfg.AuthFailuresPerMinute > 0 {
 		s.authLimiter = s.limiter
 	}
@@ -259,9 +291,9 @@ func (s *Server) routes() {
 	v1.Get("/charges/:charge", s.v1Auth(storage.ScopeChargesRead), s.getCharge)
 	// A charge's refunds are read with charges:read: they are part of its
 	// story, as its refunded_amount is.
-	v1.Post("/charges/:charge/refunds", s.v1Auth(storage.ScopeRefundsWrite), requireJSON, s.createChargeRefund)
+	v1.Post("/charges/:charge/refunds", s.admitCashOut, s.v1Auth(storage.ScopeRefundsWrite), requireJSON, s.createChargeRefund)
 	v1.Get("/charges/:charge/refunds", s.v1Auth(storage.ScopeChargesRead), s.listChargeRefunds)
-	v1.Post("/withdrawals", s.v1Auth(storage.ScopeWithdrawalsWrite), requireJSON, s.createWithdrawal)
+	v1.Post("/withdrawals", s.admitCashOut, s.v1Auth(storage.ScopeWithdrawalsWrite), requireJSON, s.createWithdrawal)
 	v1.Get("/withdrawals", s.v1Auth(storage.ScopeWithdrawalsRead), s.listWithdrawals)
 	v1.Get("/withdrawals/:withdrawal", s.v1Auth(storage.ScopeWithdrawalsRead), s.getWithdrawal)
 	v1.Get("/infractions", s.v1Auth(storage.ScopeInfractionsRead), s.listInfractions)

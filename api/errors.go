@@ -38,6 +38,7 @@ const (
 	codeProviderTimeout     = "provider_timeout"
 	codeNotSupported        = "not_supported"
 	codeKeyNotFound         = "key_not_found"
+	codeOverloaded          = "overloaded"
 	codeInfractionClosed    = "infraction_closed"
 	codeDefenseExists       = "defense_exists"
 )
@@ -107,6 +108,7 @@ func (s *Server) renderError(c *fiber.Ctx, err error) error {
 	switch {
 	case ae.Code == codeInternal:
 		s.log.Error("request failed", "request_id", reqID, "method", c.Method(), "route", routeOf(c), "error", err)
+	case ae.Code == codeOverloaded: // the backlog bound: expected under load, counted by the metrics
 	case ae.Code == codeUnavailable:
 		s.log.Warn("dependency unavailable", "request_id", reqID, "route", routeOf(c), "error", err)
 	case ae.Status >= 500:

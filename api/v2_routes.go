@@ -15,7 +15,7 @@ func (s *Server) v2Routes() {
 	v2.Post("/oauth/token", s.issueToken)
 	v2.Post("/balance", s.v2Auth(storage.ScopeBalanceRead), s.v2Balance)
 	v2.Post("/pix/qrcode", s.v2Auth(storage.ScopeChargesWrite), s.v2CreateCharge)
-	v2.Post("/pix/payment", s.v2Auth(storage.ScopeWithdrawalsWrite), s.v2CreatePayment)
-	v2.Post("/pix/refund", s.v2Auth(storage.ScopeRefundsWrite), s.v2CreateRefund)
+	v2.Post("/pix/payment", s.admitCashOut, s.v2Auth(storage.ScopeWithdrawalsWrite), s.v2CreatePayment)
+	v2.Post("/pix/refund", s.admitCashOut, s.v2Auth(storage.ScopeRefundsWrite), s.v2CreateRefund)
 	v2.Post("/consult-transaction", s.v2Auth(storage.ScopeTransactionsRead), s.v2ConsultTransaction)
 }

@@ -36,8 +36,14 @@ type LaneConfig struct {
 	// so a slot costs a goroutine; a slow provider is what fills them.
 	// Default 64.
 	Sends int
-	// Postbacks: deliveries to integrators. Default 5.
+	// Postbacks: deliveries to integrators, which end each lifecycle. A
+	// delivery waiting for the integrator holds no database connection.
+	// Default 16: with 5, a burst of withdrawals left thousands of
+	// postbacks waiting after their transfers had settled.
 	Postbacks int
+	// SendsWhenBehind: how many sends run at once while the events and
+	// postbacks queues are behind (priority.go). Default 8.
+	SendsWhenBehind int
 	// Default: the reconciler's ticks. Default 2.
 	Default int
 }
@@ -50,7 +56,10 @@ func (c LaneConfig) withDefaults() LaneConfig {
 		c.Sends = 64
 	}
 	if c.Postbacks <= 0 {
-		c.Postbacks = 5
+		c.Postbacks = 16
+	}
+	if c.SendsWhenBehind <= 0 {
+		c.SendsWhenBehind = 8
 	}
 	if c.Default <= 0 {
 		c.Default = 2

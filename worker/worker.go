@@ -129,6 +129,9 @@ type Worker struct {
 	// eventShares bounds each provider's part of the events lane
 	// (shares.go).
 	eventShares *shares
+	// behind holds sends back while later stages are behind (priority.go);
+	// nil without Redis.
+	behind *behind
 }
 
 // New assembles a worker; Run starts it.
@@ -146,6 +149,7 @@ func New(cfg Config, deps Deps) *Worker {
 	w := newWorker(cfg, st, deps.Provider, queue, deps.Logger.With("component", "worker"), newWorkerMetrics(deps.Metrics))
 	w.deps, w.ownQueue = deps, own
 	w.lanes = w.newLanes(deps.Redis)
+	w.behind = newBehind(deps.Redis, w.cfg.Lanes.SendsWhenBehind)
 	w.relay = &relay{store: st, enqueuer: client, log: w.log.With("loop", "outbox-relay"), interval: w.cfg.RelayPollInterval,
 		delay: w.cfg.RelayDelay, lag: w.metrics.lag}
 	w.ticker = &ticker{every: w.cfg.Reconcile.Interval, enqueue: w.enqueueNow, log: w.log.With("loop", "reconcile-ticker")}
@@ -166,7 +170,7 @@ func newWorker(cfg Config, st store, provider Provider, queue enqueuer, log *slo
 // Handler is the task router, exposed for tests that drive handlers directly.
 func (w *Worker) Handler() asynq.Handler {
 	mux := asynq.NewServeMux()
-	mux.Use(w.logTask)
+	mux.Use(w.logTask, w.finishFirst)
 	mux.HandleFunc(tasks.TypeWithdrawalSend, w.sendWithdrawal)
 	mux.HandleFunc(tasks.TypeRefundSend, w.sendRefund)
 	mux.HandleFunc(tasks.TypeMedReturnSend, w.sendMedReturn)

@@ -108,6 +108,9 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 			return nil, err
 		}
 	}
+	if o.want("overload") {
+		r.overload(ctx, rep, o.short)
+	}
 	if p, ok := rep.Phases["life-peak"]; ok && p.Result.Ops > 0 {
 		peak = p.Result.rate()
 	}

@@ -19,6 +19,7 @@ type report struct {
 	// run's own (Phases "arch", "bare" and "life-peak"): the goals against
 	// the arch lifecycle take the median of every pair's ratio.
 	Pairs    []pairRun
+	Overload []overloadRun // overload.go
 	Problems []string
 }
 
@@ -169,6 +170,7 @@ func (r *report) render(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	r.lifecycleTable(w)
+	r.overloadTable(w)
 	r.goals(w)
 }
 
@@ -198,6 +200,7 @@ func (r *report) goals(w io.Writer) {
 	fmt.Fprintln(w, "| Goal | Figure | |")
 	fmt.Fprintln(w, "|---|---|---|")
 	r.lifecycleGoals(row, ran)
+	r.overloadGoals(row, ran)
 	if raw > 0 {
 		r.createGoals(row, ran)
 	}

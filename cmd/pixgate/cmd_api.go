@@ -81,6 +81,9 @@ func (c *cli) startAPI(ctx context.Context, g *errgroup.Group, st *stack) error 
 		V2RatePerMinute:       c.cfg.V2RatePerMinute,
 		AuthFailuresPerMinute: c.cfg.AuthFailuresPerMinute,
 		KeyLookupsPerMinute:   c.cfg.KeyLookupsPerMinute,
+		AdmissionBacklog:      c.cfg.AdmissionBacklog,
+		AdmissionQueueTime:    c.cfg.AdmissionQueueTime,
+		AdmissionRetryAfter:   c.cfg.AdmissionRetryAfter,
 		AllowHTTPPostbacks:    c.cfg.PostbackAllowHTTP,
 		// The workers' delivery policy, checked when a URL is given.
 		PostbackURLPolicy: func(ctx context.Context, raw string) error { return postback.CheckURL(ctx, raw, c.postbackPolicy()) },

@@ -58,6 +58,9 @@ type config struct {
 	V1RatePerMinute       int           `env:"PIXGATE_V1_RATE_PER_MINUTE" envDefault:"600" desc:"requests per minute per v1 API key (negative: no limit)"`
 	KeyLookupsPerMinute   int           `env:"PIXGATE_KEY_LOOKUPS_PER_MINUTE" envDefault:"30" desc:"key lookups per minute per integrator (GET /api/v1/pix-keys/{key} and the same-holder check of a withdrawal; a miss costs 20), on top of each key's limit (negative: no limit)"`
 	AuthFailuresPerMinute int           `env:"PIXGATE_AUTH_FAILURES_PER_MINUTE" envDefault:"30" desc:"failed authentications per minute per client address (IPv6: per /64) before it gets 429 (negative: no limit)"`
+	AdmissionBacklog      int64         `env:"PIXGATE_ADMISSION_BACKLOG" envDefault:"1000" desc:"tasks waiting in the sends and events queues at which pixgate api refuses new withdrawals and refunds with 503 overloaded and Retry-After (charges and provider notifications are never refused; 1000 is about two seconds of one worker's peak; negative: never refuse)"`
+	AdmissionQueueTime    time.Duration `env:"PIXGATE_ADMISSION_QUEUE_TIME" envDefault:"2s" desc:"pixgate api also refuses them while 64 or more tasks wait there and the workers, at the rate they took tasks up lately, would take longer than this to take them up (negative: only PIXGATE_ADMISSION_BACKLOG)"`
+	AdmissionRetryAfter   time.Duration `env:"PIXGATE_ADMISSION_RETRY_AFTER" envDefault:"1s" desc:"Retry-After of a withdrawal or refund refused for the backlog"`
 	BodyLimit             int           `env:"PIXGATE_BODY_LIMIT" envDefault:"65536" desc:"largest request body, in bytes"`
 	ProxyHeader           string        `env:"PIXGATE_PROXY_HEADER" desc:"header with the client address behind a proxy; use one the proxy overwrites, e.g. X-Real-IP"`
 	TrustedProxies        []string      `env:"PIXGATE_TRUSTED_PROXIES" desc:"comma-separated proxy IPs/CIDRs whose PIXGATE_PROXY_HEADER is believed"`
@@ -102,7 +105,7 @@ type config struct {
 
 	WorkerEvents       int    `env:"PIXGATE_WORKER_EVENTS_SLOTS" envDefault:"64" desc:"provider notifications (they credit paid charges) one worker process handles at once, in a lane of their own that slow provider sends cannot fill (a notification waiting for the provider's read holds no database connection; a slow provider holds at most half of them)"`
 	WorkerSends        int    `env:"PIXGATE_WORKER_SENDS_SLOTS" envDefault:"64" desc:"withdrawals, refunds and MED returns one worker process sends to the provider at once, in a lane of their own (a send waiting for the provider holds no database connection)"`
-	WorkerPostbacks    int    `env:"PIXGATE_WORKER_POSTBACKS_SLOTS" envDefault:"5" desc:"postbacks one worker process delivers at once, in a lane of their own"`
+	WorkerPostbacks    int    `env:"PIXGATE_WORKER_POSTBACKS_SLOTS" envDefault:"16" desc:"postbacks one worker process delivers at once, in a lane of their own"`
 	WorkerDefault      int    `env:"PIXGATE_WORKER_DEFAULT_SLOTS" envDefault:"2" desc:"reconciler ticks one worker process runs at once, in a lane of their own"`
 	MonitoringUser     string `env:"PIXGATE_MONITORING_USER" envDefault:"admin" desc:"user for the worker's /monitoring (asynqmon)"`
 	MonitoringPassword string `env:"PIXGATE_MONITORING_PASSWORD" desc:"password of the PIXGATE_MONITORING_USER account of /monitoring; with neither it nor a users file, /monitoring is off (pixgate dev generates one and keeps it beside the demo key)"`

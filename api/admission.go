@@ -1,0 +1,213 @@
+package api
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/pixgate/pixgate/tasks"
+)
+
+// Admission of new cash-out work. Offered more withdrawals than the
+// workers send and settle, PixGate used to accept them all: the queues
+// grew without bound, every accepted create's CPU and commits were taken
+// from the workers, and completions stopped for seconds at a time. Now,
+// while the tasks waiting in the sends and events queues (work accepted
+// and not yet taken up by a worker) would take the workers longer than a
+// target time to take up, at the rate they took them lately, or number a
+// bound or more, new withdrawals and refunds, on both surfaces, are
+// refused with 503 and Retry-After, before anything is read or written. Charges are never
+// refused for it (cash-in does not add to the cash-out backlog, and a payer
+// is waiting at a checkout), nor are the provider's notifications (money
+// arriving).
+//
+// The check costs a few atomic loads: the figure is read from Redis
+// (the queues' lengths and asynq's counts of tasks processed, one
+// pipelined round trip) at most once every
+// admissionRefresh, by one goroutine started by whichever request finds it
+// old (the process's first figure is read in its first such request), and
+// shared by every request of the process. An idle API reads nothing.
+
+// DefaultAdmissionBacklog is the default bound on the tasks waiting,
+// whatever the rate: about two seconds of one worker's peak (some 250
+// lifecycles a second, two tasks each: the send and the provider's
+// notification).
+const DefaultAdmissionBacklog = 1000
+
+// DefaultAdmissionQueueTime is the default target time in the queues: a
+// withdrawal accepted is taken up by a worker within it.
+const DefaultAdmissionQueueTime = 2 * time.Second
+
+// admissionFloor is the fewest waiting tasks that may refuse for their
+// time in the queue: a handful waiting while the workers are idle (their
+// rate unknown) is no backlog.
+const admissionFloor = 64
+
+// DefaultAdmissionRetryAfter is the default Retry-After of a refusal.
+const DefaultAdmissionRetryAfter = time.Second
+
+// admissionRefresh is how often the figure is read while requests come.
+const admissionRefresh = 200 * time.Millisecond
+
+// admissionStale is how old a figure may be and still refuse: a figure
+// read before a pause says nothing of the queues now.
+const admissionStale = 5 * admissionRefresh
+
+// Backlog is what admission reads: the tasks waiting to be taken up by a
+// worker, a count of the tasks taken up so far (which only grows), and the
+// task servers alive (worker lanes).
+type Backlog struct {
+	Queued, Processed, Servers int64
+}
+
+// BacklogFunc reads the backlog.
+type BacklogFunc func(ctx context.Context) (Backlog, error)
+
+// admission holds the process's figure of the backlog.
+type admission struct {
+	bound      int64
+	queueTime  time.Duration
+	retryAfter time.Duration
+	read       BacklogFunc
+	now        func() time.Time
+
+	figure atomic.Int64 // tasks waiting
+	limit  atomic.Int64 // what the workers take up in queueTime (or bound)
+	readAt atomic.Int64 // unix ns when figure was read; 0 never
+	// Only the refreshing goroutine touches these.
+	lastProcessed int64
+	lastAt        time.Time
+	rate          float64      // tasks taken up per second, smoothed
+	askedAt       atomic.Int64 // unix ns when the last read started
+	refreshing    atomic.Bool
+}
+
+// newAdmission returns nil (admit everything) when the bound is negative
+// or there is nothing to read the backlog from.
+func newAdmission(bound int64, queueTime, retryAfter time.Duration, read BacklogFunc, now func() time.Time) *admission {
+	if bound < 0 || read == nil {
+		return nil
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &admission{bound: bound, queueTime: queueTime, retryAfter: retryAfter, read: read, now: now}
+}
+
+// queuedTasks reads the backlog from the asynq queues' pending lists, and
+// asynq's counters of the tasks they have processed.
+func queuedTasks(rdb redis.UniversalClient) BacklogFunc {
+	return func(ctx context.Context) (Backlog, error) {
+		pipe := rdb.Pipeline()
+		// asynq's servers announce themselves with their expiry as score.
+		servers := pipe.ZCount(ctx, "asynq:servers", strconv.FormatInt(time.Now().Unix(), 10), "+inf")
+		var pending []*redis.IntCmd
+		var processed []*redis.StringCmd
+		for _, q := range []string{tasks.QueueCritical, tasks.QueueEvents} {
+			pending = append(pending, pipe.LLen(ctx, pendingKey(q)))
+			processed = append(processed, pipe.Get(ctx, "asynq:{"+q+"}:processed"))
+		}
+		if _, err := pipe.Exec(ctx); err != nil && err != redis.Nil {
+			return Backlog{}, err
+		}
+		b := Backlog{Servers: servers.Val()}
+		for i := range pending {
+			b.Queued += pending[i].Val()
+			n, _ := processed[i].Int64() // none yet: 0
+			b.Processed += n
+		}
+		return b, nil
+	}
+}
+
+// pendingKey is asynq's list of a queue's tasks ready to run.
+func pendingKey(queue string) string { return "asynq:{" + queue + "}:pending" }
+
+// errBacklogFull is the refusal: nothing was read or written.
+func (a *admission) errBacklogFull() *apiError {
+	return &apiError{Status: http.StatusServiceUnavailable, Code: codeOverloaded, RetryAfter: a.retryAfter,
+		Message: "PixGate has more payments queued than it sends in the next few seconds; nothing was done. Retry after Retry-After (with the same external_id)."}
+}
+
+// check refuses when the last fresh figure is at or above the bound, and
+// starts a read of the figure when it is old.
+func (a *admission) check() *apiError {
+	if a == nil {
+		return nil
+	}
+	now := a.now().UnixNano()
+	if now-a.askedAt.Load() >= int64(admissionRefresh) && a.refreshing.CompareAndSwap(false, true) {
+		a.askedAt.Store(now)
+		if a.readAt.Load() == 0 {
+			a.refresh() // the process's first figure: read in the request
+		} else {
+			go a.refresh()
+		}
+	}
+	if now-a.readAt.Load() > int64(admissionStale) || a.figure.Load() < a.limit.Load() {
+		return nil
+	}
+	return a.errBacklogFull()
+}
+
+// refresh reads the figure once. A failed read admits: a queue that cannot
+// be read is no evidence of a backlog, and what is accepted is in Postgres.
+// So does a figure with no worker alive (all stopped, or none started).
+func (a *admission) refresh() {
+	defer a.refreshing.Store(false)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	b, err := a.read(ctx)
+	at := a.now()
+	if err == nil {
+		a.learnRate(b.Processed, at)
+	}
+	limit := a.limitNow()
+	if err != nil || b.Servers == 0 {
+		// No figure, or no worker to make way for: what is accepted waits
+		// in Postgres and the queues, and refusing would finish nothing
+		// sooner.
+		b.Queued, limit = 0, math.MaxInt64
+	}
+	a.figure.Store(b.Queued)
+	a.limit.Store(limit)
+	a.readAt.Store(at.UnixNano())
+}
+
+// learnRate folds the tasks taken up since the last read into the rate
+// (an average weighted to the last second or so).
+func (a *admission) learnRate(processed int64, at time.Time) {
+	if !a.lastAt.IsZero() && processed >= a.lastProcessed {
+		if dt := at.Sub(a.lastAt).Seconds(); dt > 0 {
+			const weight = 0.3
+			a.rate = (1-weight)*a.rate + weight*float64(processed-a.lastProcessed)/dt
+		}
+	}
+	a.lastProcessed, a.lastAt = processed, at
+}
+
+// limitNow is the backlog that refuses: what the workers take up in
+// queueTime at their rate, at least admissionFloor, at most bound.
+func (a *admission) limitNow() int64 {
+	if a.queueTime <= 0 {
+		return a.bound
+	}
+	byTime := int64(a.rate * a.queueTime.Seconds())
+	return min(a.bound, max(byTime, admissionFloor))
+}
+
+// admitCashOut is the middleware of the routes that create withdrawals
+// and refunds: it runs before authentication, so a refusal costs no
+// lookup and spends none of the key's rate limit.
+func (s *Server) admitCashOut(c *fiber.Ctx) error {
+	if err := s.admission.check(); err != nil {
+		return err
+	}
+	return c.Next()
+}

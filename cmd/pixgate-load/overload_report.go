@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// completionSpread is the window's completions per second, as × the
+// peak: the lowest second, the 10th percentile and the median.
+func (o overloadRun) completionSpread() (low, p10, med float64) {
+	if len(o.CompletedPerSec) == 0 || o.Peak == 0 {
+		return 0, 0, 0
+	}
+	xs := slices.Clone(o.CompletedPerSec)
+	slices.Sort(xs)
+	at := func(q float64) float64 { return float64(xs[int(q*float64(len(xs)-1))]) / o.Peak }
+	return at(0), at(0.1), at(0.5)
+}
+
+// perLifecycle is the stack's CPU and commits per completed lifecycle.
+func (o overloadRun) perLifecycle() (time.Duration, float64) {
+	if o.Completed == 0 {
+		return 0, 0
+	}
+	return cpuNoLoad(o.Usage, o.Completed), float64(o.Commits) / float64(o.Completed)
+}
+
+func (o overloadRun) final() bool { return o.Unfinished == 0 && o.Completed == o.Accepted }
+
+// overloadTable states each offered rate's figures.
+func (r *report) overloadTable(w io.Writer) {
+	if len(r.Overload) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "| Overload | offered /s | accepted / refused / other / not sent | completions /s: min · p10 · median (× peak) | longest stretch with none, work pending | CPU per lifecycle (× peak) | commits per lifecycle (peak) | final after the drain | largest queues |")
+	fmt.Fprintln(w, "|---|--:|---|---|--:|--:|--:|---|---|")
+	for _, o := range r.Overload {
+		low, p10, med := o.completionSpread()
+		cpu, commits := o.perLifecycle()
+		desc := fmt.Sprintf("%.0f× the peak (%s/s) for %s", o.Mult, rate(o.Peak), o.Window)
+		if o.FirstErr != "" {
+			desc += fmt.Sprintf(" (first other answer: %.120s)", o.FirstErr)
+		}
+		final := fmt.Sprintf("yes, last postback %s after the window", ms(o.Drained))
+		if !o.final() {
+			final = fmt.Sprintf("**no**: %d of %d completed, %d PROCESSING after %s", o.Completed, o.Accepted, o.Unfinished, overloadDrain)
+		}
+		var queues []string
+		for _, q := range []string{"critical", "events", "postbacks", "critical retry", "events retry", "postbacks retry"} {
+			if n := o.QueueMax[q]; n > 0 {
+				queues = append(queues, fmt.Sprintf("%s %d", q, n))
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s | %d / %d / %d / %d | %s · %s · %s (%.2f · %.2f · %.2f) | %s | %s (%.2f) | %.1f (%.1f) | %s | %s |\n",
+			desc, rate(o.Offered), o.Accepted, o.Refused, o.Failed, o.NotSent,
+			rate(low*o.Peak), rate(p10*o.Peak), rate(med*o.Peak), low, p10, med, ms(o.LongestGap),
+			ms(cpu), float64(cpu)/float64(max(o.PeakCPU, 1)), commits, o.PeakCommits, final, strings.Join(queues, ", "))
+	}
+	fmt.Fprintln(w)
+	for _, o := range r.Overload {
+		fmt.Fprintf(w, "%.0f×, each second: completed %v; accepted %v; refused %v; pending critical/events/postbacks %s.\n\n",
+			o.Mult, o.CompletedPerSec, o.AcceptedPerSec, o.RefusedPerSec, strings.Join(o.Backlog, " "))
+	}
+}
+
+// overloadGoals states the overload's goals with the run's figures.
+func (r *report) overloadGoals(row func(goal string, ok bool, figure string, measured bool), _ func(...string) bool) {
+	for _, m := range overloadMults {
+		i := slices.IndexFunc(r.Overload, func(o overloadRun) bool { return o.Mult == m })
+		var o overloadRun
+		if i >= 0 {
+			o = r.Overload[i]
+		}
+		low, _, _ := o.completionSpread()
+		row(fmt.Sprintf("offered %.0f× the peak: completions ≥ 0.9× the peak every second", m), low >= 0.9,
+			fmt.Sprintf("lowest second %.2f×", low), i >= 0)
+		row(fmt.Sprintf("offered %.0f× the peak: no second without a completion while work is pending", m), o.LongestGap < time.Second,
+			"longest stretch "+ms(o.LongestGap), i >= 0)
+		row(fmt.Sprintf("offered %.0f× the peak: every accepted withdrawal final after the drain", m), o.final(),
+			fmt.Sprintf("%d of %d, %d PROCESSING", o.Completed, o.Accepted, o.Unfinished), i >= 0)
+		cpu, commits := o.perLifecycle()
+		row(fmt.Sprintf("offered %.0f× the peak: a lifecycle no more expensive than at the peak (CPU, commits; within 10%%)", m),
+			o.Completed > 0 && float64(cpu) <= 1.1*float64(o.PeakCPU) && commits <= 1.1*o.PeakCommits,
+			fmt.Sprintf("CPU %s against %s, commits %.1f against %.1f", ms(cpu), ms(o.PeakCPU), commits, o.PeakCommits), i >= 0)
+	}
+}
