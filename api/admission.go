@@ -78,6 +78,10 @@ type admission struct {
 	now        func() time.Time
 
 	figure atomic.Int64 // tasks waiting
+	// since counts the creates this process admitted after figure was
+	// read: they reach the queues only after their commit, so at the
+	// start of a burst the figure alone would lag what was accepted.
+	since  atomic.Int64
 	limit  atomic.Int64 // what the workers take up in queueTime (or bound)
 	readAt atomic.Int64 // unix ns when figure was read; 0 never
 	// Only the refreshing goroutine touches these.
@@ -150,7 +154,8 @@ func (a *admission) check() *apiError {
 			go a.refresh()
 		}
 	}
-	if now-a.readAt.Load() > int64(admissionStale) || a.figure.Load() < a.limit.Load() {
+	if now-a.readAt.Load() > int64(admissionStale) || a.figure.Load()+a.since.Load() < a.limit.Load() {
+		a.since.Add(1)
 		return nil
 	}
 	return a.errBacklogFull()
@@ -176,6 +181,7 @@ func (a *admission) refresh() {
 		b.Queued, limit = 0, math.MaxInt64
 	}
 	a.figure.Store(b.Queued)
+	a.since.Store(0)
 	a.limit.Store(limit)
 	a.readAt.Store(at.UnixNano())
 }

@@ -77,6 +77,30 @@ func TestAdmissionDecision(t *testing.T) {
 	}
 }
 
+// Creates admitted since the figure was read count toward the bound until
+// the next read: a burst is refused before its first creates reach the
+// queues, and a read starts the count again.
+func TestAdmissionCountsCreatesAdmittedSinceTheRead(t *testing.T) {
+	var backlog atomic.Int64
+	clock := time.Unix(1_800_000_000, 0)
+	a := newAdmission(10, -1, time.Second, fixedBacklog(&backlog), func() time.Time { return clock })
+	a.askedAt.Store(clock.Add(time.Hour).UnixNano()) // the test reads; no request does
+	backlog.Store(4)
+	a.refresh()
+	for i := range 6 {
+		if err := a.check(); err != nil {
+			t.Fatalf("4 queued and %d admitted since, bound 10: refused", i)
+		}
+	}
+	if a.check() == nil {
+		t.Fatal("4 queued and 6 admitted since, bound 10: admitted")
+	}
+	a.refresh() // the queues still hold 4: the admitted creates were sent
+	if err := a.check(); err != nil {
+		t.Fatalf("after a read of 4 queued: refused: %v", err)
+	}
+}
+
 // Below the bound, what refuses is the time the waiting tasks would take
 // the workers at the rate they took tasks up lately: 2 s at about 100 a
 // second is about 200 tasks; and never fewer than admissionFloor.
