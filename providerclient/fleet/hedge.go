@@ -137,6 +137,7 @@ func hedged[T any](ctx context.Context, g *guarded, op string, call func(context
 		actx, cancel := context.WithCancelCause(parent)
 		if n > 0 {
 			hedges[n] = live{cancel, time.Now()}
+			m.f.metrics.hedged(m.name, providerclient.LaneOf(op))
 		}
 		go func() {
 			defer cancel(nil)

@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
 	"github.com/pixgate/pixgate/providerclient"
 )
 
@@ -286,4 +289,35 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// Every hedge sent is counted, by provider and lane; an answered first
+// attempt sends none.
+func TestHedgesCounted(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	a, b := newHanging("a"), newHanging("b")
+	hangAllBut(a, 2)
+	fl := hedgeFleet(t, Options{Metrics: reg}, time.Hour, a, b)
+	for _, name := range []string{"a", "b"} {
+		p, _ := fl.Provider(name)
+		if _, err := p.Read(context.Background(), providerclient.Ref{Kind: providerclient.KindCharge, ID: "c1", ProviderID: "p1"}); err != nil {
+			t.Fatalf("read at %s: %v", name, err)
+		}
+	}
+	hedges := fl.metrics.hedges
+	if n := counterValue(t, hedges.WithLabelValues("a", string(providerclient.LaneRead))); n < 1 {
+		t.Errorf("a's hedged reads counted %v, want at least 1", n)
+	}
+	if n := counterValue(t, hedges.WithLabelValues("b", string(providerclient.LaneRead))); n != 0 {
+		t.Errorf("b answered its first attempt, yet %v hedges were counted", n)
+	}
+}
+
+func counterValue(t *testing.T, c prometheus.Counter) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetCounter().GetValue()
 }
