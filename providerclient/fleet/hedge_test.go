@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
@@ -320,4 +321,34 @@ func counterValue(t *testing.T, c prometheus.Counter) float64 {
 		t.Fatal(err)
 	}
 	return m.GetCounter().GetValue()
+}
+
+// The hedge delay follows a provider's recent answers, above HedgeAfter,
+// but never beyond a sixth of the read's timeout: a provider answering
+// slowly still gets several attempts per read.
+func TestHedgeDelayFollowsAnswersUpToACeiling(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		answers    time.Duration // every recent answer's latency; 0: none yet
+		want       time.Duration
+		hedgeAfter time.Duration
+	}{
+		{name: "no answers yet: HedgeAfter", answers: 0, want: 200 * time.Millisecond},
+		{name: "fast answers: HedgeAfter", answers: 50 * time.Millisecond, want: 200 * time.Millisecond},
+		{name: "answers of 300ms: 300ms", answers: 300 * time.Millisecond, want: 300 * time.Millisecond},
+		{name: "answers of 2s: a sixth of the 3s timeout", answers: 2 * time.Second, want: 500 * time.Millisecond},
+		{name: "HedgeAfter above the ceiling wins", answers: 2 * time.Second, hedgeAfter: time.Second, want: time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newHanging("a")
+			fl := hedgeFleet(t, Options{HedgeAfter: cmp.Or(tc.hedgeAfter, 200*time.Millisecond)}, 3*time.Second, a)
+			m := fl.members["a"]
+			for i := 0; tc.answers > 0 && i < 64; i++ {
+				m.lat.add(tc.answers)
+			}
+			if d := m.hedgeDelay(); d != tc.want {
+				t.Errorf("hedge delay %s, want %s", d, tc.want)
+			}
+		})
+	}
 }
