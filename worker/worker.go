@@ -211,7 +211,7 @@ func isFailure(err error) bool {
 
 // retryDelay uses the delay a postback delivery asked for, waits out an
 // open breaker, comes back shortly when the provider's share of the lane
-// was in use, and otherwise backs off
+// was in use or its first consults went unanswered, and otherwise backs off
 // exponentially (1s, 2s, 4s ... capped at 10 minutes) with up to 20% jitter.
 func retryDelay(breakerOpen time.Duration) asynq.RetryDelayFunc {
 	return func(n int, err error, _ *asynq.Task) time.Duration {
@@ -223,6 +223,9 @@ func retryDelay(breakerOpen time.Duration) asynq.RetryDelayFunc {
 		}
 		if errors.Is(err, errShareFull) {
 			return shareRetry + jitter(shareRetry/2)
+		}
+		if errors.Is(err, errConsultAgain) && n < consultRetries {
+			return consultRetry + jitter(consultRetry/2)
 		}
 		d := 10 * time.Minute
 		if n < 10 {

@@ -91,6 +91,9 @@ type config struct {
 	ProviderClientSecret    string        `env:"PIXGATE_PROVIDER_CLIENT_SECRET" envDefault:"sandbox" desc:"provider client secret"`
 	ProviderTimeout         time.Duration `env:"PIXGATE_PROVIDER_TIMEOUT" envDefault:"10s" desc:"timeout of one provider call"`
 	ProviderReadTimeout     time.Duration `env:"PIXGATE_PROVIDER_READ_TIMEOUT" envDefault:"3s" desc:"timeout of one read of a transaction at the provider, its retries included (notifications and the reconciler settle on reads; a slow provider must not hold them for PIXGATE_PROVIDER_TIMEOUT)"`
+	ProviderCreateAttempt   time.Duration `env:"PIXGATE_PROVIDER_CREATE_DEADLINE" envDefault:"3s" desc:"how long a charge create waits at each provider of its route but the last before the next provider takes it (never more than half of the payer's time left; see docs/provider.md)"`
+	ProviderHedgeAfter      time.Duration `env:"PIXGATE_PROVIDER_HEDGE_AFTER" envDefault:"200ms" desc:"the least a read of a transaction waits for the provider's answer before another attempt is sent beside it (the wait follows the provider's recent answers above it)"`
+	ProviderHedgeAttempts   int           `env:"PIXGATE_PROVIDER_HEDGE_ATTEMPTS" envDefault:"3" desc:"the most attempts of one read of a transaction in flight at once, the first included (1: no hedged reads)"`
 	ProviderCertFile        string        `env:"PIXGATE_PROVIDER_CERT_FILE" desc:"efi: the client certificate for mutual TLS, a PEM file (it may hold the key too; convert Efí's .p12 with openssl pkcs12 -in cert.p12 -out cert.pem -nodes)"`
 	ProviderKeyFile         string        `env:"PIXGATE_PROVIDER_KEY_FILE" desc:"efi: the client certificate's private key, a PEM file (default: PIXGATE_PROVIDER_CERT_FILE)"`
 	ProviderCertPEM         string        `env:"PIXGATE_PROVIDER_CERT_PEM" desc:"efi: the client certificate as PEM text, instead of a file"`
@@ -163,6 +166,15 @@ func loadConfig(environ map[string]string) (config, error) {
 	}
 	if c.MonitoringFailures < 1 {
 		errs = append(errs, fmt.Errorf("PIXGATE_MONITORING_AUTH_FAILURES: must be at least 1, not %d", c.MonitoringFailures))
+	}
+	if c.ProviderCreateAttempt <= 0 {
+		errs = append(errs, fmt.Errorf("PIXGATE_PROVIDER_CREATE_DEADLINE: must be above zero (e.g. 3s), not %s", c.ProviderCreateAttempt))
+	}
+	if c.ProviderHedgeAfter <= 0 {
+		errs = append(errs, fmt.Errorf("PIXGATE_PROVIDER_HEDGE_AFTER: must be above zero (e.g. 200ms), not %s", c.ProviderHedgeAfter))
+	}
+	if c.ProviderHedgeAttempts < 1 {
+		errs = append(errs, fmt.Errorf("PIXGATE_PROVIDER_HEDGE_ATTEMPTS: must be at least 1 (1: no hedged reads), not %d", c.ProviderHedgeAttempts))
 	}
 	if c.DatabaseAcquireTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("PIXGATE_DATABASE_ACQUIRE_TIMEOUT: must be above zero (e.g. 5s), not %s", c.DatabaseAcquireTimeout))

@@ -45,6 +45,9 @@ func TestConfigurationErrorsNameTheVariable(t *testing.T) {
 		{"PIXGATE_SANDBOX_STORE", "disk", `PIXGATE_SANDBOX_STORE: "disk" is not one of postgres, memory`},
 		{"PIXGATE_DATABASE_ACQUIRE_TIMEOUT", "0s", `PIXGATE_DATABASE_ACQUIRE_TIMEOUT: must be above zero`},
 		{"PIXGATE_DATABASE_STARVED_AFTER", "0s", `PIXGATE_DATABASE_STARVED_AFTER: must be above zero`},
+		{"PIXGATE_PROVIDER_CREATE_DEADLINE", "0s", `PIXGATE_PROVIDER_CREATE_DEADLINE: must be above zero`},
+		{"PIXGATE_PROVIDER_HEDGE_AFTER", "-1s", `PIXGATE_PROVIDER_HEDGE_AFTER: must be above zero`},
+		{"PIXGATE_PROVIDER_HEDGE_ATTEMPTS", "0", `PIXGATE_PROVIDER_HEDGE_ATTEMPTS: must be at least 1`},
 		{"PIXGATE_TRUSTED_PROXIES", "10.0.0.0/8,proxy.internal", `PIXGATE_TRUSTED_PROXIES: "proxy.internal" is neither an IP address nor a CIDR prefix`},
 	}
 	for _, tt := range tests {

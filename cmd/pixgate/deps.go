@@ -70,7 +70,13 @@ func (c *cli) newProvider(reg prometheus.Registerer, def fleet.Member, records [
 		}
 		members = append(members, m)
 	}
-	return fleet.New(fleet.Options{Metrics: reg, Log: c.log}, members...)
+	return fleet.New(c.fleetOptions(reg), members...)
+}
+
+// fleetOptions are the fleet's settings of PIXGATE_PROVIDER_*.
+func (c *cli) fleetOptions(reg prometheus.Registerer) fleet.Options {
+	return fleet.Options{Metrics: reg, Log: c.log, CreateAttemptTimeout: c.cfg.ProviderCreateAttempt,
+		HedgeAfter: c.cfg.ProviderHedgeAfter, HedgeAttempts: c.cfg.ProviderHedgeAttempts}
 }
 
 // recordProvider is the bare connector of a provider record, with the

@@ -86,14 +86,27 @@ func (l *latencies) quantile(q float64) (time.Duration, bool) {
 
 // hedgeDelay is how long a read at m waits for an answer before a hedge is
 // sent beside it: the 95th percentile of m's recent read answers, never
-// below Options.HedgeAfter.
+// below Options.HedgeAfter, nor above a sixth of the read's timeout (unless
+// HedgeAfter is).
+//
+// The ceiling keeps a read several attempts within its timeout. Without
+// it, a provider losing half its answers while the machine was loaded
+// answered its other reads in a second or more; the delay followed them,
+// a read had two or three attempts within its 3 s, one in eight went
+// unanswered, and its event task backed off for seconds more. A provider
+// slow all along is sent up to a read and a half more per read (the first
+// attempt and hedges replaced every delay and a half): the price of
+// crediting its paid charges within seconds.
 func (m *member) hedgeDelay() time.Duration {
 	d := m.f.opts.HedgeAfter
 	if q, ok := m.lat.quantile(0.95); ok && q > d {
-		d = q
+		d = max(m.f.opts.HedgeAfter, min(q, m.readTimeout/hedgeCeiling))
 	}
 	return d
 }
+
+// hedgeCeiling: the hedge delay is at most the read's timeout over it.
+const hedgeCeiling = 6
 
 // hedgeLives is how long a hedge is kept, in hedge delays, before a fresh
 // one replaces it.
@@ -137,6 +150,7 @@ func hedged[T any](ctx context.Context, g *guarded, op string, call func(context
 		actx, cancel := context.WithCancelCause(parent)
 		if n > 0 {
 			hedges[n] = live{cancel, time.Now()}
+			m.f.metrics.hedged(m.name, providerclient.LaneOf(op))
 		}
 		go func() {
 			defer cancel(nil)

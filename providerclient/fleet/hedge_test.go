@@ -1,11 +1,15 @@
 package fleet
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 
 	"github.com/pixgate/pixgate/providerclient"
 )
@@ -285,5 +289,66 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 			return
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// Every hedge sent is counted, by provider and lane; an answered first
+// attempt sends none.
+func TestHedgesCounted(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	a, b := newHanging("a"), newHanging("b")
+	hangAllBut(a, 2)
+	fl := hedgeFleet(t, Options{Metrics: reg}, time.Hour, a, b)
+	for _, name := range []string{"a", "b"} {
+		p, _ := fl.Provider(name)
+		if _, err := p.Read(context.Background(), providerclient.Ref{Kind: providerclient.KindCharge, ID: "c1", ProviderID: "p1"}); err != nil {
+			t.Fatalf("read at %s: %v", name, err)
+		}
+	}
+	hedges := fl.metrics.hedges
+	if n := counterValue(t, hedges.WithLabelValues("a", string(providerclient.LaneRead))); n < 1 {
+		t.Errorf("a's hedged reads counted %v, want at least 1", n)
+	}
+	if n := counterValue(t, hedges.WithLabelValues("b", string(providerclient.LaneRead))); n != 0 {
+		t.Errorf("b answered its first attempt, yet %v hedges were counted", n)
+	}
+}
+
+func counterValue(t *testing.T, c prometheus.Counter) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetCounter().GetValue()
+}
+
+// The hedge delay follows a provider's recent answers, above HedgeAfter,
+// but never beyond a sixth of the read's timeout: a provider answering
+// slowly still gets several attempts per read.
+func TestHedgeDelayFollowsAnswersUpToACeiling(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		answers    time.Duration // every recent answer's latency; 0: none yet
+		want       time.Duration
+		hedgeAfter time.Duration
+	}{
+		{name: "no answers yet: HedgeAfter", answers: 0, want: 200 * time.Millisecond},
+		{name: "fast answers: HedgeAfter", answers: 50 * time.Millisecond, want: 200 * time.Millisecond},
+		{name: "answers of 300ms: 300ms", answers: 300 * time.Millisecond, want: 300 * time.Millisecond},
+		{name: "answers of 2s: a sixth of the 3s timeout", answers: 2 * time.Second, want: 500 * time.Millisecond},
+		{name: "HedgeAfter above the ceiling wins", answers: 2 * time.Second, hedgeAfter: time.Second, want: time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newHanging("a")
+			fl := hedgeFleet(t, Options{HedgeAfter: cmp.Or(tc.hedgeAfter, 200*time.Millisecond)}, 3*time.Second, a)
+			m := fl.members["a"]
+			for i := 0; tc.answers > 0 && i < 64; i++ {
+				m.lat.add(tc.answers)
+			}
+			if d := m.hedgeDelay(); d != tc.want {
+				t.Errorf("hedge delay %s, want %s", d, tc.want)
+			}
+		})
 	}
 }

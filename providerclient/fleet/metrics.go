@@ -19,6 +19,7 @@ type metrics struct {
 	inflight     *prometheus.GaugeVec
 	full         *prometheus.CounterVec
 	failovers    *prometheus.CounterVec
+	hedges       *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -43,6 +44,8 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		failovers: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{Name: "pixgate_provider_failovers_total",
 			Help: "Operations that left a provider for the next one of their route, by the provider left, operation and reason."},
 			[]string{"provider", "op", "reason"})),
+		hedges: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{Name: "pixgate_provider_hedged_attempts_total",
+			Help: "Hedged attempts: reads sent again beside one the provider had not answered within the hedge delay (hedge.go), by provider and lane."}, pl)),
 	}
 }
 
@@ -102,5 +105,11 @@ func (m *metrics) bulkheadFull(provider string, lane providerclient.Lane) {
 func (m *metrics) failover(provider, op, reason string) {
 	if m != nil {
 		m.failovers.WithLabelValues(provider, op, reason).Inc()
+	}
+}
+
+func (m *metrics) hedged(provider string, lane providerclient.Lane) {
+	if m != nil {
+		m.hedges.WithLabelValues(provider, string(lane)).Inc()
 	}
 }
