@@ -79,8 +79,8 @@ type Config struct {
 	// RetryMaxElapsed bounds the in-process retries of one call. Default 2s;
 	// negative disables retries.
 	RetryMaxElapsed time.Duration
-	// HTTPClient sends the requests. Default: http.DefaultTransport, no
-	// redirects followed, no client-wide timeout (Timeout applies per call).
+	// HTTPClient sends the requests. Default: a transport of NewTransport
+	// shared by the process's connectors, no redirects followed, no client-wide timeout (Timeout applies per call).
 	HTTPClient *http.Client
 	// OnBreakerStateChange is told every breaker transition, with the lane
 	// whose breaker it is and the state names "closed", "half-open" and
@@ -148,6 +148,7 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.HTTPClient == nil {
 		c.HTTPClient = &http.Client{
+			Transport:     sharedTransport(),
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		}
 	}

@@ -101,6 +101,12 @@ func control(network, address string, _ syscall.RawConn) error {
 	return nil
 }
 
+// IdleConnsPerHost is how many idle connections to one receiver the
+// client keeps: the postbacks lane's default width, so that one
+// integrator's burst of postbacks (mostly to one host) reuses its
+// connections.
+const IdleConnsPerHost = 16
+
 // NewHTTPClient is the client deliveries go through. It follows no
 // redirects (a 3xx is a failure: following one would let a receiver point
 // PixGate anywhere, past the URL check), ignores proxy environment variables
@@ -122,7 +128,7 @@ func NewHTTPClient(cfg Config) *http.Client {
 		TLSHandshakeTimeout:    cfg.Timeout,
 		ResponseHeaderTimeout:  cfg.Timeout,
 		MaxIdleConns:           100,
-		MaxIdleConnsPerHost:    4,
+		MaxIdleConnsPerHost:    IdleConnsPerHost,
 		IdleConnTimeout:        90 * time.Second,
 		MaxResponseHeaderBytes: 64 << 10,
 	}

@@ -165,3 +165,16 @@ func TestDialerGuard(t *testing.T) {
 		t.Fatalf("hits = %d with AllowPrivate", n)
 	}
 }
+
+// One receiver's idle connections are kept for as many postbacks as a
+// worker delivers at once (four were kept, and a burst to one integrator
+// reconnected for the rest).
+func TestClientKeepsIdleConnectionsForTheLane(t *testing.T) {
+	tr, ok := NewHTTPClient(Config{}).Transport.(*http.Transport)
+	if !ok {
+		t.Fatalf("transport %T", NewHTTPClient(Config{}).Transport)
+	}
+	if tr.MaxIdleConnsPerHost < IdleConnsPerHost {
+		t.Fatalf("%d idle connections per host kept, want %d", tr.MaxIdleConnsPerHost, IdleConnsPerHost)
+	}
+}
