@@ -88,6 +88,7 @@ func report(ctx context.Context, c *cluster, l *load, o options, runs []scenario
 // table.
 func renderDoc(w io.Writer, rows []row, rr reportRun) {
 	fmt.Fprint(w, docIntro)
+	fmt.Fprint(w, docSlow)
 	fmt.Fprintf(w, "\n## The last run\n\n%s, `pixgate version` %s: %s in all, %d operations (%.0f/s asked), %d records, drained in %s.\n\n",
 		rr.begin.UTC().Format("2006-01-02 15:04 UTC"), orUnknown(rr.version), seconds(rr.end.Sub(rr.begin)), rr.ops, rr.rate, rr.records, seconds(rr.drain))
 	if rr.hog != "" {
