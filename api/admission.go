@@ -114,8 +114,8 @@ func queuedTasks(rdb redis.UniversalClient) BacklogFunc {
 		var pending []*redis.IntCmd
 		var processed []*redis.StringCmd
 		for _, q := range []string{tasks.QueueCritical, tasks.QueueEvents} {
-			pending = append(pending, pipe.LLen(ctx, pendingKey(q)))
-			processed = append(processed, pipe.Get(ctx, "asynq:{"+q+"}:processed"))
+			pending = append(pending, pipe.LLen(ctx, tasks.PendingKey(q)))
+			processed = append(processed, pipe.Get(ctx, tasks.ProcessedKey(q)))
 		}
 		if _, err := pipe.Exec(ctx); err != nil && err != redis.Nil {
 			return Backlog{}, err
@@ -129,9 +129,6 @@ func queuedTasks(rdb redis.UniversalClient) BacklogFunc {
 		return b, nil
 	}
 }
-
-// pendingKey is asynq's list of a queue's tasks ready to run.
-func pendingKey(queue string) string { return "asynq:{" + queue + "}:pending" }
 
 // errBacklogFull is the refusal: nothing was read or written.
 func (a *admission) errBacklogFull() *apiError {

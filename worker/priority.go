@@ -50,8 +50,8 @@ func newBehind(rdb redis.UniversalClient, sendsWhenBehind int) *behind {
 func laterStages(rdb redis.UniversalClient) func(ctx context.Context) (int64, error) {
 	return func(ctx context.Context) (int64, error) {
 		pipe := rdb.Pipeline()
-		events := pipe.LLen(ctx, "asynq:{"+tasks.QueueEvents+"}:pending")
-		postbacks := pipe.LLen(ctx, "asynq:{"+tasks.QueuePostbacks+"}:pending")
+		events := pipe.LLen(ctx, tasks.PendingKey(tasks.QueueEvents))
+		postbacks := pipe.LLen(ctx, tasks.PendingKey(tasks.QueuePostbacks))
 		if _, err := pipe.Exec(ctx); err != nil {
 			return 0, err
 		}

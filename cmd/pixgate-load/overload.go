@@ -276,8 +276,8 @@ func (r *run) sampleQueues(ctx context.Context, o *overloadRun) <-chan struct{} 
 		for sleepCtx(ctx, time.Second) {
 			line := ""
 			for _, q := range tasks.Queues {
-				pending, _ := rdb.LLen(ctx, "asynq:{"+q+"}:pending").Result()
-				retry, _ := rdb.ZCard(ctx, "asynq:{"+q+"}:retry").Result()
+				pending, _ := rdb.LLen(ctx, tasks.PendingKey(q)).Result()
+				retry, _ := rdb.ZCard(ctx, tasks.RetryKey(q)).Result()
 				o.QueueMax[q] = max(o.QueueMax[q], pending)
 				o.QueueMax[q+" retry"] = max(o.QueueMax[q+" retry"], retry)
 				if q != tasks.QueueDefault {
