@@ -80,8 +80,12 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 	}
 
 	if o.want("create") {
-		stepf("withdrawal create as deployed")
-		rep.Phases["create"] = r.createWithdrawals(ctx, "create", "`POST /api/v1/withdrawals`, as deployed (worker running)", r.in.tokens)
+		stepf("withdrawal create as deployed, admission off")
+		if err := t.withoutAdmission(ctx, func() {
+			rep.Phases["create"] = r.createWithdrawals(ctx, "create", "`POST /api/v1/withdrawals`, as deployed (worker running), admission off", r.in.tokens)
+		}); err != nil {
+			return nil, err
+		}
 		if _, _, err := r.drain(ctx, 3*time.Minute); err != nil {
 			rep.Problems = append(rep.Problems, "after create: "+err.Error())
 		}
@@ -140,8 +144,12 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 		if err := fillIntegrators(ctx, db, o.many-o.conns); err != nil {
 			return nil, err
 		}
-		rep.Phases["create-many"] = r.createWithdrawals(ctx, "create-many",
-			fmt.Sprintf("`POST /api/v1/withdrawals`, as deployed, %d integrators", o.many), r.in.tokens)
+		if err := t.withoutAdmission(ctx, func() {
+			rep.Phases["create-many"] = r.createWithdrawals(ctx, "create-many",
+				fmt.Sprintf("`POST /api/v1/withdrawals`, as deployed, %d integrators, admission off", o.many), r.in.tokens)
+		}); err != nil {
+			return nil, err
+		}
 	}
 
 	stepf("correctness")

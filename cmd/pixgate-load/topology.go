@@ -123,6 +123,26 @@ func (t *topology) startSandbox(ctx context.Context) error {
 	return t.start(ctx, "sandbox", t.sandbox+"/sandbox/faults")
 }
 func (t *topology) startAPI(ctx context.Context) error { return t.start(ctx, "api", t.api+"/healthz") }
+
+// withoutAdmission runs f with the api restarted with its cash-out
+// admission off, then restarts it as configured. The create phases
+// measure what the create itself costs and how fast it goes: with
+// admission on, creates beyond what the worker finishes are refused with
+// 503, and the rate measured would be the worker's (the overload phase
+// measures that).
+func (t *topology) withoutAdmission(ctx context.Context, f func()) error {
+	t.stop("api")
+	env := t.env
+	t.env = append(append([]string{}, env...), "PIXGATE_ADMISSION_BACKLOG=-1")
+	err := t.startAPI(ctx)
+	t.env = env
+	if err != nil {
+		return err
+	}
+	f()
+	t.stop("api")
+	return t.startAPI(ctx)
+}
 func (t *topology) startWorker(ctx context.Context) error {
 	return t.start(ctx, "worker", "http://"+t.workerAdmin+"/healthz")
 }
