@@ -24,3 +24,11 @@ func NewTransport() *http.Transport {
 // sharedTransport is the transport of connectors given no HTTP client:
 // one pool of connections per provider host for the process.
 var sharedTransport = sync.OnceValue(NewTransport)
+
+// IsDefaultTransport reports whether rt is what Config.WithDefaults gives a
+// connector with no transport of its caller's (nil, or the process's
+// shared transport): a connector that needs a TLS configuration of its own
+// (a client certificate) makes its own transport then.
+func IsDefaultTransport(rt http.RoundTripper) bool {
+	return rt == nil || rt == http.RoundTripper(sharedTransport())
+}

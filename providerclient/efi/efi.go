@@ -45,9 +45,6 @@ const hookRefresh = 10 * time.Minute
 // metrics layers (providerclient.Wrap adds them). cfg.TLS must hold the
 // client certificate Efí issued; cfg.PixKey the account's PIX key.
 func New(cfg providerclient.Config) (providerclient.Connector, error) {
-	// Without a transport of the caller's, the connector has its own: the
-	// client certificate is this account's.
-	ownTransport := cfg.HTTPClient == nil || cfg.HTTPClient.Transport == nil
 	cfg = cfg.WithDefaults()
 	if cfg.PixKey == "" {
 		return nil, errors.New("efi: the account's PIX key is required")
@@ -57,7 +54,9 @@ func New(cfg providerclient.Config) (providerclient.Connector, error) {
 		return nil, errors.New("efi: mutual TLS: " + err.Error())
 	}
 	hc := cfg.HTTPClient
-	if ownTransport {
+	// Without a transport of the caller's, the connector has its own: the
+	// client certificate is this account's.
+	if providerclient.IsDefaultTransport(cfg.HTTPClient.Transport) {
 		t := providerclient.NewTransport()
 		t.TLSClientConfig = tlsCfg
 		hc = &http.Client{Transport: t, CheckRedirect: cfg.HTTPClient.CheckRedirect}

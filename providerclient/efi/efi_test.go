@@ -306,3 +306,18 @@ func TestPaidChargeNamesNoPayer(t *testing.T) {
 		t.Fatalf("read: %+v, %v; capabilities %+v", got, err, e.conn.Capabilities())
 	}
 }
+
+// A configuration its caller already gave the defaults (as the fleet and
+// the operator commands do) still gets the connector's own transport, with
+// the account's client certificate: the process's shared transport has
+// none, and every call failed the handshake.
+func TestOwnTransportAfterDefaults(t *testing.T) {
+	e := newEnv(t, sandbox.Config{})
+	conn, err := efi.New(e.config().WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Balance(t.Context()); err != nil {
+		t.Fatalf("balance over mutual TLS with a defaulted configuration: %v", err)
+	}
+}
