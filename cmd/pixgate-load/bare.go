@@ -105,13 +105,7 @@ func runBare(ctx context.Context, t *topology, recvURL string, warmup, measure t
 			}
 		})
 	}
-	sleepCtx(ctx, warmup)
-	pr := t.newProbe(ctx)
-	c.recording.Store(true)
-	start := time.Now()
-	sleepCtx(ctx, measure)
-	c.recording.Store(false)
-	res := c.done(time.Since(start))
+	res, pr := c.window(ctx, t, warmup, measure)
 	u := pr.finish(ctx)
 	cancel()
 	wg.Wait()

@@ -60,6 +60,19 @@ func (c *collector) record(lat time.Duration, ok bool, err string) {
 	}
 }
 
+// window waits out warmup, then records for measure with a probe of t's
+// processes running from the window's start: the window's result, and the
+// probe for the caller to finish when its phase's work is over.
+func (c *collector) window(ctx context.Context, t *topology, warmup, measure time.Duration) (result, *probe) {
+	sleepCtx(ctx, warmup)
+	pr := t.newProbe(ctx)
+	c.recording.Store(true)
+	start := time.Now()
+	sleepCtx(ctx, measure)
+	c.recording.Store(false)
+	return c.done(time.Since(start)), pr
+}
+
 func (c *collector) done(elapsed time.Duration) result {
 	c.mu.Lock()
 	defer c.mu.Unlock()

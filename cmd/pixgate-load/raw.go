@@ -111,13 +111,7 @@ func runRaw(ctx context.Context, t *topology, warmup, measure time.Duration) (ma
 				}
 			})
 		}
-		sleepCtx(ctx, warmup)
-		pr := t.newProbe(ctx)
-		c.recording.Store(true)
-		start := time.Now()
-		sleepCtx(ctx, measure)
-		c.recording.Store(false)
-		res := c.done(time.Since(start))
+		res, pr := c.window(ctx, t, warmup, measure)
 		cancel()
 		wg.Wait()
 		u := pr.finish(ctx)
