@@ -77,55 +77,122 @@ type arch struct {
 	waiting                sync.Map // withdrawal id → chan struct{}, signalled when its postback was received
 	failed                 atomic.Value
 	reserved, completed    atomic.Int64
+	stopConsumers          func() // stops the queues' consumers and waits for them
 }
 
 func (a *arch) fail(err error) { a.failed.CompareAndSwap(nil, err) }
 
-// runArch measures the arch lifecycle for measure after warmup.
-func runArch(ctx context.Context, t *topology, recvURL string, warmup, measure time.Duration) (phase, error) {
+// startArch starts one arch lifecycle program on t: its schema, its pool
+// with every connection open (the probe counts the Postgres backends open
+// when it starts), its queues' consumers, its notification server and its
+// provider process. stop ends it.
+func startArch(ctx context.Context, t *topology, recvURL string) (a *arch, stop func(), err error) {
+	var undo []func()
+	stop = func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	defer func() {
+		if err != nil {
+			stop()
+		}
+	}()
 	cfg, err := pgxpool.ParseConfig(t.dbURL)
 	if err != nil {
-		return phase{}, err
+		return nil, nil, err
 	}
 	cfg.MaxConns = archConns
 	counter := &storage.StatementCounter{}
 	cfg.ConnConfig.Tracer = counter
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return phase{}, err
+		return nil, nil, err
 	}
-	defer pool.Close()
+	undo = append(undo, pool.Close)
 	if _, err := pool.Exec(ctx, archSchema); err != nil {
-		return phase{}, fmt.Errorf("arch schema: %w", err)
+		return nil, nil, fmt.Errorf("arch schema: %w", err)
+	}
+	if err := openAll(ctx, pool, archConns); err != nil {
+		return nil, nil, err
 	}
 	rdb := redis.NewClient(&redis.Options{Addr: t.redisAddr, PoolSize: 3*archConsumers + 2*bareClients})
-	defer rdb.Close()
-	a := &arch{pool: pool, statements: counter, rdb: rdb, postbacks: recvURL + archPostbackPath, secret: []byte("arch-lifecycle-signing-secret"),
+	undo = append(undo, func() { _ = rdb.Close() })
+	a = &arch{pool: pool, statements: counter, rdb: rdb, postbacks: recvURL + archPostbackPath, secret: []byte("arch-lifecycle-signing-secret"),
 		sends: newArchQueue(rdb, "send"), events: newArchQueue(rdb, "event"), pbQueue: newArchQueue(rdb, "postback"),
 		http: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 4 * bareClients, MaxConnsPerHost: 4 * bareClients}}}
-	defer a.http.CloseIdleConnections()
+	undo = append(undo, a.http.CloseIdleConnections)
 	srv, notifyURL, err := serveLoopback(http.HandlerFunc(a.notified))
 	if err != nil {
-		return phase{}, err
+		return nil, nil, err
 	}
-	defer srv.Close()
+	undo = append(undo, func() { _ = srv.Close() })
 	if a.provider, err = t.startArchProvider(ctx, notifyURL); err != nil {
-		return phase{}, err
+		return nil, nil, err
 	}
-	defer t.stop(archProviderName)
-
+	undo = append(undo, func() { t.stop(archProviderName) })
 	qctx, stopConsumers := context.WithCancel(ctx)
-	defer stopConsumers()
 	var consumers sync.WaitGroup
 	a.sends.consume(qctx, &consumers, archConsumers, a.send, a.fail)
 	a.events.consume(qctx, &consumers, archConsumers, a.settle, a.fail)
 	a.pbQueue.consume(qctx, &consumers, archConsumers, a.deliver, a.fail)
+	a.stopConsumers = func() { stopConsumers(); consumers.Wait() }
+	undo = append(undo, a.stopConsumers)
+	return a, stop, nil
+}
 
+// openAll opens n connections of pool at once, and keeps them idle.
+func openAll(ctx context.Context, pool *pgxpool.Pool, n int) error {
+	conns := make([]*pgxpool.Conn, 0, n)
+	defer func() {
+		for _, c := range conns {
+			c.Release()
+		}
+	}()
+	for range n {
+		c, err := pool.Acquire(ctx)
+		if err != nil {
+			return err
+		}
+		conns = append(conns, c)
+	}
+	return nil
+}
+
+// finish waits until every lifecycle begun has finished (its commits are
+// the phase's), then checks the program's work; it returns the
+// statements sent since stm0.
+func (a *arch) finish(ctx context.Context, stm0 uint64) (int64, error) {
+	if err := waitFor(ctx, archWait, func() bool { return a.completed.Load() >= a.reserved.Load() }); err != nil {
+		a.fail(fmt.Errorf("%d of %d lifecycles finished within %s", a.completed.Load(), a.reserved.Load(), archWait))
+	}
+	a.stopConsumers() // each has removed its last message
+	statements := int64(a.statements.Count() - stm0)
+	if err, _ := a.failed.Load().(error); err != nil {
+		return 0, fmt.Errorf("arch lifecycle: %w", err)
+	}
+	return statements, nil
+}
+
+// archPhase is what the arch lifecycle's phases report.
+func archPhase(name, desc string, res result, u usage, commits, statements int64, lifecycles int64) phase {
+	return phase{Name: name, Result: res, Usage: u, Only: []string{"postgres", "redis", archProviderName, "load"},
+		Commits: commits, Statements: statements, Lifecycles: int(lifecycles), Desc: desc}
+}
+
+// runArch measures the arch lifecycle closed-loop for measure after
+// warmup.
+func runArch(ctx context.Context, t *topology, recvURL string, warmup, measure time.Duration) (phase, error) {
+	a, stop, err := startArch(ctx, t, recvURL)
+	if err != nil {
+		return phase{}, err
+	}
+	defer stop()
 	var c collector
 	cctx, cancel := context.WithCancel(ctx)
 	var clients sync.WaitGroup
 	count := t.countCommits(ctx)
-	stm0 := counter.Count()
+	stm0 := a.statements.Count()
 	for g := range bareClients {
 		clients.Go(func() {
 			for i := 0; cctx.Err() == nil; i++ {
@@ -143,24 +210,16 @@ func runArch(ctx context.Context, t *topology, recvURL string, warmup, measure t
 	u := pr.finish(ctx)
 	cancel()
 	clients.Wait()
-	// Every lifecycle begun finishes: its commits are the phase's.
-	if err := waitFor(ctx, archWait, func() bool { return a.completed.Load() >= a.reserved.Load() }); err != nil {
-		a.fail(fmt.Errorf("%d of %d lifecycles finished within %s", a.completed.Load(), a.reserved.Load(), archWait))
-	}
-	stopConsumers()
-	consumers.Wait()
-	statements := int64(counter.Count() - stm0)
-	if err, _ := a.failed.Load().(error); err != nil {
-		return phase{}, fmt.Errorf("arch lifecycle: %w", err)
+	statements, err := a.finish(ctx, stm0)
+	if err != nil {
+		return phase{}, err
 	}
 	commits := count.since(ctx)
 	if err := a.check(ctx); err != nil {
 		return phase{}, fmt.Errorf("arch lifecycle: %w", err)
 	}
-	return phase{Name: "arch", Result: res, Usage: u, Only: []string{"postgres", "redis", archProviderName, "load"},
-		Commits: commits, Statements: statements, Lifecycles: int(a.reserved.Load()),
-		Desc: fmt.Sprintf("arch lifecycle: the architecture's durable steps, 6 commits and 3 Redis hops a withdrawal, the provider a process of its own, "+
-			"no framework, no queue library, %d in flight over %d wallets", bareClients, bareWallets)}, nil
+	return archPhase("arch", fmt.Sprintf("arch lifecycle: the architecture's durable steps, 6 commits and 3 Redis hops a withdrawal, the provider a process of its own, "+
+		"no framework, no queue library, %d in flight over %d wallets", bareClients, bareWallets), res, u, commits, statements, a.reserved.Load()), nil
 }
 
 // check, after the phase (its commits counted), that the arch lifecycle

@@ -82,7 +82,9 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 	if o.want("create") {
 		stepf("withdrawal create as deployed, admission off")
 		if err := t.withoutAdmission(ctx, func() {
-			rep.Phases["create"] = r.createWithdrawals(ctx, "create", "`POST /api/v1/withdrawals`, as deployed (worker running), admission off", r.in.tokens)
+			p := r.createWithdrawals(ctx, "create", "`POST /api/v1/withdrawals`, as deployed (worker running), admission off", r.in.tokens)
+			r.noteInFlight(ctx, &p)
+			rep.Phases["create"] = p
 		}); err != nil {
 			return nil, err
 		}
@@ -145,8 +147,10 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 			return nil, err
 		}
 		if err := t.withoutAdmission(ctx, func() {
-			rep.Phases["create-many"] = r.createWithdrawals(ctx, "create-many",
+			p := r.createWithdrawals(ctx, "create-many",
 				fmt.Sprintf("`POST /api/v1/withdrawals`, as deployed, %d integrators, admission off", o.many), r.in.tokens)
+			r.noteInFlight(ctx, &p)
+			rep.Phases["create-many"] = p
 		}); err != nil {
 			return nil, err
 		}
@@ -199,18 +203,38 @@ func (r *run) lifecycles(ctx context.Context, rep *report, bare, arch bool) erro
 			return err
 		}
 	}
-	// The open-loop rates are 30% of the pairs' median rates.
+	// The open-loop rates are 30% of the pairs' median rates; each runs
+	// right after the arch lifecycle at the same rate, its yardstick.
 	all := rep.peakPairs()
 	if a := over(with(all, archOf), func(p pairRun) float64 { return p.Arch.Result.rate() }).Med; a > 0 {
 		rate := 0.3 * a
+		if err := r.archAt(ctx, rep, "arch-30arch", rate); err != nil {
+			return err
+		}
 		stepf("lifecycle at %.0f/s (30%% of the arch lifecycle)", rate)
 		rep.Phases["life-30arch"] = r.lifecycleOpen(ctx, "life-30arch", "the lifecycle at 30% of the arch lifecycle's rate, open-loop, create → postback received", rate, r.in.tokens)
 	}
 	if p := cmp.Or(over(all, func(p pairRun) float64 { return p.Life.Result.rate() }).Med, peak.Result.rate()); p > 0 {
 		rate := 0.3 * p
+		if arch {
+			if err := r.archAt(ctx, rep, "arch-30peak", rate); err != nil {
+				return err
+			}
+		}
 		stepf("lifecycle at %.0f/s (30%% of its peak)", rate)
 		rep.Phases["life-30peak"] = r.lifecycleOpen(ctx, "life-30peak", "the lifecycle at 30% of its peak, open-loop, create → postback received", rate, r.in.tokens)
 	}
+	return nil
+}
+
+// archAt runs the arch lifecycle open-loop at rate, as phase name.
+func (r *run) archAt(ctx context.Context, rep *report, name string, rate float64) error {
+	stepf("arch lifecycle at %.0f/s, open-loop, PixGate idle", rate)
+	p, err := runArchOpen(ctx, r.t, r.t.postbacks, name, rate, r.measure)
+	if err != nil {
+		return err
+	}
+	rep.Phases[name] = p
 	return nil
 }
 

@@ -144,6 +144,9 @@ func (r *report) row(w io.Writer, p phase, ops string) {
 	if p.Result.Errors > 0 {
 		desc += fmt.Sprintf(" (%d errors, first: %.120s)", p.Result.Errors, p.Result.FirstErr)
 	}
+	if len(p.Notes) > 0 {
+		desc += " (" + strings.Join(p.Notes, "; ") + ")"
+	}
 	cost := "—"
 	if rawCPU := cpuTotal(r.Phases["raw-tx"]); rawCPU > 0 && p.Result.Ops > 0 {
 		cost = fmt.Sprintf("%.1f", float64(cpuTotal(p))/float64(rawCPU))

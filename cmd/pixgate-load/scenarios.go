@@ -103,6 +103,18 @@ func (r *run) createWithdrawals(ctx context.Context, name, desc string, tokens [
 	return p
 }
 
+// noteInFlight notes, as the window closes, how many withdrawals are
+// still in flight: as deployed the worker sends and settles what the api
+// creates on the same cores, so the create rate also tells how much of
+// that work the worker left for later.
+func (r *run) noteInFlight(ctx context.Context, p *phase) {
+	n, err := r.processing(ctx)
+	if err != nil || p.Result.Ops == 0 {
+		return
+	}
+	p.Notes = append(p.Notes, fmt.Sprintf("%d withdrawals still in flight as the window closed, %.0f s of creates", n, float64(n)/p.Result.rate()))
+}
+
 func (r *run) createCharges(ctx context.Context) phase {
 	r.external++
 	prefix := fmt.Sprintf("charge-%d-", r.external)
