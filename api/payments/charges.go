@@ -158,6 +158,7 @@ func (s *Service) requestQRCode(ctx context.Context, ch storage.Charge, route fl
 	if ch.PayerQuestion != nil {
 		req.PayerQuestion = *ch.PayerQuestion
 	}
+	req.Expiration = DefaultChargeExpiration
 	if ch.Expiration != nil {
 		req.Expiration = time.Duration(*ch.Expiration) * time.Second
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
@@ -189,5 +190,27 @@ func TestChargeFingerprintWithoutExpirationIsUnchanged(t *testing.T) {
 	r.Expiration = &exp
 	if bytes.Equal(r.fingerprint(), before) {
 		t.Fatal("expiration is not part of the fingerprint")
+	}
+}
+
+// A charge without a validity of its own is asked of the provider for an
+// hour, whichever provider: their own defaults differ (Efí's is a day).
+func TestChargeWithoutExpirationAsksForAnHour(t *testing.T) {
+	prov := &fakeProvider{}
+	s := New(Config{}, newFakeStore(), prov, nil)
+	in := integrator(money.Fixed(0), money.Fixed(0))
+	r := chargeRequest(100)
+	r.Expiration = nil
+	if _, _, err := s.CreateCharge(context.Background(), in, r); err != nil {
+		t.Fatal(err)
+	}
+	asked := 600
+	r = chargeRequest(100)
+	r.ExternalID, r.Expiration = "order-2", &asked
+	if _, _, err := s.CreateCharge(context.Background(), in, r); err != nil {
+		t.Fatal(err)
+	}
+	if len(prov.calls) != 2 || prov.calls[0].Expiration != time.Hour || prov.calls[1].Expiration != 10*time.Minute {
+		t.Fatalf("provider asked %+v, want an hour, then the 10 minutes asked", prov.calls)
 	}
 }

@@ -82,6 +82,12 @@ type Config struct {
 	LookupBudget LookupBudget
 }
 
+// DefaultChargeExpiration is a charge's validity when the integrator asks
+// for none: an hour, the provider family's default, asked of every
+// provider, whose own defaults differ (BCB's cob, which Efí serves, is 24
+// hours).
+const DefaultChargeExpiration = time.Hour
+
 // DefaultProviderTimeout applies to a zero Config.ProviderTimeout.
 const DefaultProviderTimeout = 15 * time.Second
 
