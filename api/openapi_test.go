@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -152,5 +153,19 @@ func TestRootPointsAtTheDocs(t *testing.T) {
 	}
 	if js := e.call(http.MethodGet, "/docs/swagger-ui-bundle.js", "", nil).expect(t, 200); len(js.raw) < 100_000 {
 		t.Fatalf("the embedded renderer is missing: %d bytes", len(js.raw))
+	}
+}
+
+// Every member the one error body can carry is a property of the Error
+// schema, the token endpoint's error and error_description included:
+// clients generated from the document read them.
+func TestOpenAPIErrorSchemaHasEveryMember(t *testing.T) {
+	schema := openapitest.Load(t).Components.Schemas["Error"].Value
+	typ := reflect.TypeFor[errorBody]()
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if _, ok := schema.Properties[name]; !ok {
+			t.Errorf("the Error schema lacks %q, which error answers carry", name)
+		}
 	}
 }
