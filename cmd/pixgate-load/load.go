@@ -22,6 +22,9 @@ type result struct {
 	FirstErr  string        // the first of them
 	Elapsed   time.Duration // the timed window
 	Latencies []time.Duration
+	// PerSecond counts the operations answered as expected in each second
+	// of the window (closed-loop phases).
+	PerSecond []int
 }
 
 func (r result) rate() float64 { return float64(r.Ops) / r.Elapsed.Seconds() }
@@ -40,6 +43,7 @@ func (r result) percentile(p float64) time.Duration {
 type collector struct {
 	mu        sync.Mutex
 	res       result
+	start     time.Time // the window's start
 	recording atomic.Bool
 }
 
@@ -52,6 +56,12 @@ func (c *collector) record(lat time.Duration, ok bool, err string) {
 	if ok {
 		c.res.Ops++
 		c.res.Latencies = append(c.res.Latencies, lat)
+		if sec := int(time.Since(c.start) / time.Second); sec >= 0 {
+			for len(c.res.PerSecond) <= sec {
+				c.res.PerSecond = append(c.res.PerSecond, 0)
+			}
+			c.res.PerSecond[sec]++
+		}
 		return
 	}
 	c.res.Errors++
@@ -66,6 +76,9 @@ func (c *collector) record(lat time.Duration, ok bool, err string) {
 func (c *collector) window(ctx context.Context, t *topology, warmup, measure time.Duration) (result, *probe) {
 	sleepCtx(ctx, warmup)
 	pr := t.newProbe(ctx)
+	c.mu.Lock()
+	c.start = time.Now()
+	c.mu.Unlock()
 	c.recording.Store(true)
 	start := time.Now()
 	sleepCtx(ctx, measure)
@@ -79,6 +92,10 @@ func (c *collector) done(elapsed time.Duration) result {
 	r := c.res
 	r.Elapsed = elapsed
 	slices.Sort(r.Latencies)
+	// A last second cut short by the window's end is not a second.
+	if n := int(elapsed / time.Second); len(r.PerSecond) > n {
+		r.PerSecond = r.PerSecond[:n]
+	}
 	return r
 }
 

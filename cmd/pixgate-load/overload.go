@@ -36,6 +36,7 @@ const (
 // overloadRun is one offered rate of the overload phase.
 type overloadRun struct {
 	Mult, Offered, Peak float64 // offered creates per s, as × the peak and absolute; the peak per s
+	PeakPerSec          []int   // the peak's own lifecycles completed in each second of its window
 	PeakCPU             time.Duration
 	PeakCommits         float64
 	Window              time.Duration
@@ -93,7 +94,7 @@ func (r *run) overload(ctx context.Context, rep *report, short bool) {
 
 // overloadAt offers m × the peak's rate for window.
 func (r *run) overloadAt(ctx context.Context, peak phase, m float64, window time.Duration) overloadRun {
-	o := overloadRun{Mult: m, Peak: peak.Result.rate(), Offered: m * peak.Result.rate(), Window: window,
+	o := overloadRun{Mult: m, Peak: peak.Result.rate(), PeakPerSec: peak.Result.PerSecond, Offered: m * peak.Result.rate(), Window: window,
 		PeakCPU: cpuNoLoad(peak.Usage, peak.Result.Ops), PeakCommits: commitsPerOp(peak), QueueMax: map[string]int64{}}
 	r.external++
 	prefix := fmt.Sprintf("ovl%.0f-%d-", m, r.external)
