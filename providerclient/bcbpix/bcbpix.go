@@ -153,6 +153,7 @@ type Pix struct {
 	Tipo        string      `json:"tipo,omitempty"`
 	Status      string      `json:"status,omitempty"`
 	GnExtras    *GnExtras   `json:"gnExtras,omitempty"`
+	Pagador     *PixPagador `json:"pagador,omitempty"` // in Efí's list of charges only (see PixPagador)
 }
 
 // GnExtras is Efí's addition to a webhook item of a PIX sent.

@@ -48,6 +48,7 @@ var (
 // "Conformance").
 var scenarios = []scenario{
 	{"read by PixGate's id", transactions, readByID},
+	{"a paid charge answered alike", []providerclient.Kind{providerclient.KindCharge}, paidAlike},
 	{"a bare 404 proves nothing", transactions, bare404},
 	{"a resend refused by a stranger proves nothing", transfers, strangerRefusal},
 	{"an answer lost, then resent", transactions, lostThenResent},

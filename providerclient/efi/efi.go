@@ -72,7 +72,7 @@ func (c *connector) Kind() string { return providerclient.KindEfi }
 func (c *connector) Capabilities() providerclient.Capabilities {
 	return providerclient.Capabilities{Charges: true, Payouts: true, Refunds: true, Reads: true, Balance: true,
 		Notifications: true, RefundNeedsEndToEndID: true, ReadsByID: true, Infractions: true, InfractionList: true, InfractionDefense: true,
-		Statement: true}
+		Statement: true, PayerDocument: true}
 }
 
 // fetchToken asks POST /oauth/token for a token: HTTP Basic client

@@ -287,9 +287,10 @@ func TestInfractions(t *testing.T) {
 }
 
 // The charge's devedor is who it expected, not who paid: a charge read
-// back names no payer (the BCB API Pix carries none), so the same-holder
-// rule is never told that the expected payer paid.
-func TestPaidChargeNamesNoPayer(t *testing.T) {
+// back names who paid as Efí's list of charges does (pagador), so the
+// account the PIX came from reaches consult and the postback as with the
+// family, and the same-holder rule is told the document that paid.
+func TestPaidChargeNamesWhoPaid(t *testing.T) {
 	e := newEnv(t, sandbox.Config{})
 	ctx := t.Context()
 	id := newID()
@@ -297,13 +298,41 @@ func TestPaidChargeNamesNoPayer(t *testing.T) {
 	if _, err := e.conn.CreateCharge(ctx, req); err != nil {
 		t.Fatal(err)
 	}
+	// Another charge created at the same time, paid by someone else: the
+	// list names both.
+	other := strings.ReplaceAll(newID(), "-", "")
+	if _, err := e.conn.CreateCharge(ctx, providerclient.ChargeRequest{ID: other, Amount: money.FromReais(10, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.sb.PayCharge(other, sandbox.Payer{Name: "Terceiro", Document: "52998224725"}); err != nil {
+		t.Fatal(err)
+	}
 	txid := strings.ReplaceAll(id, "-", "")
-	if _, err := e.sb.PayCharge(txid, sandbox.Payer{Name: "Outra", Document: "11144477735"}); err != nil {
+	if _, err := e.sb.PayCharge(txid, sandbox.Payer{Name: "Outra", Document: "111.444.777-35"}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := e.conn.Read(ctx, providerclient.Ref{Kind: providerclient.KindCharge, ID: id, ProviderID: txid})
-	if err != nil || got.Status != providerclient.StatusPaid || got.Payer != nil || e.conn.Capabilities().PayerDocument {
+	if err != nil || got.Status != providerclient.StatusPaid || len(got.EndToEndID) != 32 || !e.conn.Capabilities().PayerDocument {
 		t.Fatalf("read: %+v, %v; capabilities %+v", got, err, e.conn.Capabilities())
+	}
+	if p := got.Payer; p == nil || p.Name != "Outra" || p.Document != "11144477735" {
+		t.Fatalf("who paid: %+v", p)
+	}
+	if a := got.PayerAccount; a == nil || a.Name != "Outra" || a.Document != "11144477735" {
+		t.Fatalf("the account the PIX came from: %+v", a)
+	}
+	if n := e.v.Checked()["GET /cob"]; n == 0 {
+		t.Fatalf("the list of charges was not read through the BCB's specification: %v", e.v.Checked())
+	}
+	// A charge not yet paid is read without the list.
+	pending := strings.ReplaceAll(newID(), "-", "")
+	if _, err := e.conn.CreateCharge(ctx, providerclient.ChargeRequest{ID: pending, Amount: money.FromReais(1, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	before := e.v.Checked()["GET /cob"]
+	if got, err := e.conn.Read(ctx, providerclient.Ref{Kind: providerclient.KindCharge, ProviderID: pending}); err != nil || got.Payer != nil ||
+		e.v.Checked()["GET /cob"] != before {
+		t.Fatalf("a pending charge: %+v, %v", got, err)
 	}
 }
 

@@ -52,8 +52,9 @@ func cobTransaction(c bcbpix.Cob) providerclient.Transaction {
 		Status: cobStatus(c.Status), Description: c.SolicitacaoPagador}
 	t.Amount, _ = bcbpix.ParseAmount(c.Valor.Original)
 	// devedor is who the charge expected, not who paid: the BCB API Pix
-	// names no payer of a received PIX (its pagador was removed), so
-	// Transaction.Payer stays unset.
+	// names no payer of a received PIX (its pagador was removed), and
+	// neither does Efí's charge read; who paid is read from Efí's list of
+	// charges (paidBy).
 	if t.Status == providerclient.StatusPaid && len(c.Pix) > 0 {
 		p := c.Pix[0]
 		t.Amount, _ = bcbpix.ParseAmount(p.Valor)

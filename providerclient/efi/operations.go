@@ -241,6 +241,11 @@ func (c *connector) Read(ctx context.Context, ref providerclient.Ref) (*provider
 			return nil, err
 		}
 		t := cobTransaction(*cob)
+		if t.Status == providerclient.StatusPaid {
+			if err := c.paidBy(ctx, *cob, &t); err != nil {
+				return nil, err
+			}
+		}
 		return &t, nil
 	case providerclient.KindPayout:
 		idEnvio, err := refID(ref, idPattern)

@@ -23,6 +23,7 @@ func (f efiFace) routes() []route {
 		{"POST", bcbpix.PathToken, false, s.handleToken},
 		{"PUT", bcbpix.PathCob, true, f.putCob},
 		{"GET", bcbpix.PathCob, true, f.getCob},
+		{"GET", bcbpix.PathCobList, true, f.listCob},
 		{"GET", bcbpix.PathPix, true, f.getPix},
 		{"GET", bcbpix.PathPixList, true, f.listPix},
 		{"GET", bcbpix.PathSentList, true, f.listSent},

@@ -16,6 +16,10 @@ import (
 // them.
 func (f wooviFace) listTransactions(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	if id := q.Get(wooviapi.ChargeParam); id != "" {
+		f.chargeTransactions(w, id)
+		return
+	}
 	from, errFrom := time.Parse(time.RFC3339Nano, q.Get("start"))
 	to, errTo := time.Parse(time.RFC3339Nano, q.Get("end"))
 	skip, errSkip := atoiOr(q.Get("skip"), 0)
@@ -37,7 +41,7 @@ func (f wooviFace) listTransactions(w http.ResponseWriter, r *http.Request) {
 		switch l.r.kind {
 		case contract.TypeReceivePix:
 			c := f.chargeOf(l.r, time.Now())
-			t.Status, t.Charge = wooviapi.TransactionPayment, &c
+			t.Status, t.Charge, t.Payer = wooviapi.TransactionPayment, &c, wooviPerson(l.r.paidBy)
 		case contract.TypePayment:
 			t.Status = wooviapi.TransactionWithdraw
 		default:
@@ -54,4 +58,55 @@ func atoiOr(s string, def int) (int, error) {
 		return def, nil
 	}
 	return strconv.Atoi(s)
+}
+
+// chargeTransactions is GET /api/v1/transaction?charge=: the movements of
+// one charge, named by its correlationID (Woovi's document: "the charge ID
+// or correlation ID or transaction ID of charge"): the PAYMENT that paid
+// it, with its endToEndId and payer, and its refunds that settled, as
+// they happened (not as a statement discrepancy shows them). An unknown
+// charge has none.
+func (f wooviFace) chargeTransactions(w http.ResponseWriter, id string) {
+	s := f.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ans wooviapi.TransactionList
+	ans.Transactions = []wooviapi.Transaction{}
+	if c := f.record(id, contract.TypeReceivePix); c != nil && c.status != contract.StatusPending {
+		now := time.Now()
+		for _, o := range s.order {
+			at, settled := settledAt(o)
+			switch {
+			case !settled:
+			case o == c:
+				ch := f.chargeOf(c, now)
+				ans.Transactions = append(ans.Transactions, wooviapi.Transaction{Value: int64(c.amount), Time: wooviTime(at),
+					EndToEndID: c.endToEndID, TransactionID: c.id, Type: wooviapi.TransactionConfirmed,
+					Status: wooviapi.TransactionPayment, Charge: &ch, Payer: wooviPerson(c.paidBy)})
+			case returnsMoney(o.kind) && o.pixID == c.id:
+				ans.Transactions = append(ans.Transactions, wooviapi.Transaction{Value: int64(o.amount), Time: wooviTime(at),
+					EndToEndID: o.endToEndID, TransactionID: o.id, Type: wooviapi.TransactionConfirmed,
+					Status: wooviapi.TransactionRefund})
+			}
+		}
+	}
+	ans.PageInfo.Limit = len(ans.Transactions)
+	writeJSON(w, http.StatusOK, ans)
+}
+
+// wooviPerson is who paid, as Woovi's Customer: a name, an email and a
+// taxID object typed BR:CPF or BR:CNPJ.
+func wooviPerson(p contract.Party) *wooviapi.Person {
+	if p.Name == "" && p.TaxID == "" {
+		return nil
+	}
+	out := &wooviapi.Person{Name: p.Name, Email: p.Email}
+	if p.TaxID != "" {
+		typ := wooviapi.TaxIDCNPJ
+		if len(p.TaxID) == 11 {
+			typ = wooviapi.TaxIDCPF
+		}
+		out.TaxID = &wooviapi.TaxID{TaxID: p.TaxID, Type: typ}
+	}
+	return out
 }

@@ -14,7 +14,8 @@ import (
 
 func (c *connector) CreateCharge(ctx context.Context, req providerclient.ChargeRequest) (*providerclient.Charge, error) {
 	op := providerclient.OpCharge
-	in := wooviapi.ChargeRequest{CorrelationID: req.ID, Value: int64(req.Amount), Comment: truncate(req.PayerQuestion, 140),
+	corr := chargeCorrelationID(req.ID)
+	in := wooviapi.ChargeRequest{CorrelationID: corr, Value: int64(req.Amount), Comment: truncate(req.PayerQuestion, 140),
 		ExpiresIn: int(req.Expiration / time.Second)}
 	if p := req.Payer; p.Name != "" {
 		in.Customer = &wooviapi.Customer{Name: p.Name, TaxID: p.Document, Email: p.Email}
@@ -36,7 +37,7 @@ func (c *connector) CreateCharge(ctx context.Context, req providerclient.ChargeR
 		refusal := err
 		again, err := providerclient.AfterRefusal(ctx, refusal, func(ctx context.Context) (*wooviapi.ChargeAnswer, error) {
 			var a wooviapi.ChargeAnswer
-			if err := c.get(ctx, "/api/v1/charge/"+escape(req.ID), &a); err != nil {
+			if err := c.get(ctx, "/api/v1/charge/"+escape(corr), &a); err != nil {
 				return nil, err
 			}
 			return &a, nil
@@ -130,7 +131,8 @@ func (c *connector) Refund(ctx context.Context, req providerclient.RefundRequest
 }
 
 // Read reads a transaction by its correlationID: the provider's id, which
-// is PixGate's (ref.ID) when the ref has none yet.
+// is PixGate's (ref.ID; for a charge in the form chargeCorrelationID
+// gives it) when the ref has none yet.
 func (c *connector) Read(ctx context.Context, ref providerclient.Ref) (*providerclient.Transaction, error) {
 	id := cmp.Or(ref.ProviderID, ref.ID)
 	if id == "" {
@@ -139,12 +141,7 @@ func (c *connector) Read(ctx context.Context, ref providerclient.Ref) (*provider
 	}
 	switch ref.Kind {
 	case providerclient.KindCharge:
-		var ans wooviapi.ChargeAnswer
-		if err := c.get(ctx, "/api/v1/charge/"+escape(id), &ans); err != nil {
-			return nil, err
-		}
-		t := chargeTransaction(ans.Charge)
-		return &t, nil
+		return c.readCharge(ctx, ref)
 	case providerclient.KindPayout:
 		return c.readPayment(ctx, id)
 	case providerclient.KindRefund:

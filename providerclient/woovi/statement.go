@@ -63,18 +63,11 @@ func (c *connector) Statement(ctx context.Context, req providerclient.StatementR
 // statementLine is a settled PIX of the list in PixGate's terms; ok is
 // false for what is not one.
 func statementLine(t wooviapi.Transaction) (providerclient.StatementLine, bool) {
-	kind, state := t.Status, t.Type
-	if !isMovement(kind) {
-		kind, state = t.Type, t.Status
-	}
+	kind, state := movement(t)
 	if state != "" && state != wooviapi.TransactionConfirmed {
 		return providerclient.StatementLine{}, false
 	}
-	e2e := t.EndToEndID
-	if e2e == "" {
-		e2e = t.EndToEndIDAlt
-	}
-	l := providerclient.StatementLine{EndToEndID: e2e, Amount: money.Money(t.Value), SettledAt: parseTime(t.Time),
+	l := providerclient.StatementLine{EndToEndID: endToEndID(t), Amount: money.Money(t.Value), SettledAt: parseTime(t.Time),
 		Status: providerclient.StatusCompleted}
 	switch kind {
 	case wooviapi.TransactionPayment:
@@ -91,6 +84,24 @@ func statementLine(t wooviapi.Transaction) (providerclient.StatementLine, bool) 
 	}
 	l.Direction = providerclient.DirectionOf(l.Kind)
 	return l, true
+}
+
+// movement is an item's kind (PAYMENT, WITHDRAW, REFUND, FEE) and state,
+// whichever of "status" and "type" holds each (see wooviapi.Transaction).
+func movement(t wooviapi.Transaction) (kind, state string) {
+	if isMovement(t.Status) {
+		return t.Status, t.Type
+	}
+	return t.Type, t.Status
+}
+
+// endToEndID is an item's end-to-end id, under either of the names the
+// document gives it (endToEndId, endToEndID).
+func endToEndID(t wooviapi.Transaction) string {
+	if t.EndToEndID != "" {
+		return t.EndToEndID
+	}
+	return t.EndToEndIDAlt
 }
 
 func isMovement(s string) bool {

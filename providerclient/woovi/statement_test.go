@@ -19,13 +19,14 @@ func TestStatement(t *testing.T) {
 	ctx := t.Context()
 	req := providerclient.ChargeRequest{ID: newID(), Amount: money.FromReais(25, 0),
 		Payer: providerclient.Party{Name: "Fulano de Tal", Document: "52998224725"}}
-	if _, err := e.conn.CreateCharge(ctx, req); err != nil {
+	ch, err := e.conn.CreateCharge(ctx, req)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.sb.PayCharge(req.ID, sandbox.Payer{}); err != nil {
+	if _, err := e.sb.PayCharge(ch.ProviderID, sandbox.Payer{}); err != nil {
 		t.Fatal(err)
 	}
-	rreq := providerclient.RefundRequest{ID: newID(), Amount: money.FromReais(10, 0), Charge: providerclient.Ref{ProviderID: req.ID}}
+	rreq := providerclient.RefundRequest{ID: newID(), Amount: money.FromReais(10, 0), Charge: providerclient.Ref{ProviderID: ch.ProviderID}}
 	if _, err := e.conn.Refund(ctx, rreq); err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestStatement(t *testing.T) {
 	}
 	refund, _ := e.conn.Read(ctx, providerclient.Ref{Kind: providerclient.KindRefund, ProviderID: rreq.ID})
 	sent, _ := e.conn.Read(ctx, providerclient.Ref{Kind: providerclient.KindPayout, ProviderID: preq.ID})
-	if l := got[providerclient.KindCharge]; l.ExternalID != req.ID || l.Amount != req.Amount || l.Direction != providerclient.In {
+	if l := got[providerclient.KindCharge]; l.ExternalID != ch.ProviderID || l.ProviderID != ch.ProviderID || l.Amount != req.Amount || l.Direction != providerclient.In {
 		t.Errorf("charge line %+v", l)
 	}
 	if l := got[providerclient.KindRefund]; refund == nil || l.EndToEndID != refund.EndToEndID || l.Amount != rreq.Amount || l.Direction != providerclient.Out {

@@ -2,9 +2,10 @@
 // sent to a key, refunds of charges, reads of each, the balance, and
 // webhooks signed with Woovi's RSA key. The AppID (Config.ClientID) goes in
 // the Authorization header of every call. PixGate's record id is each
-// object's correlationID, Woovi's idempotency key, so a retry after an
-// unknown outcome names the same charge, payment or refund, and the
-// provider's id of each is that correlationID.
+// object's correlationID, Woovi's idempotency key (a charge's without its
+// hyphens, see chargeCorrelationID), so a retry after an unknown outcome
+// names the same charge, payment or refund, and the provider's id of each
+// is that correlationID.
 package woovi
 
 import (
@@ -72,7 +73,7 @@ func (c *connector) Kind() string { return providerclient.KindWoovi }
 
 func (c *connector) Capabilities() providerclient.Capabilities {
 	return providerclient.Capabilities{Charges: true, Payouts: true, Refunds: true, Reads: true, Balance: true,
-		Notifications: true, SignedNotifications: c.key != nil, ReadsByID: true, Statement: true}
+		Notifications: true, SignedNotifications: c.key != nil, ReadsByID: true, Statement: true, PayerDocument: true}
 }
 
 // call sends in (nil: no body) with the AppID and returns the answer.

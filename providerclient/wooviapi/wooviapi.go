@@ -222,7 +222,8 @@ const (
 	TransactionConfirmed = "CONFIRMED"
 )
 
-// Transaction is one item of the transaction list.
+// Transaction is one item of the transaction list. Payer is who paid
+// (the document's Transaction.payer, a Customer).
 type Transaction struct {
 	Value         int64   `json:"value"`
 	Time          string  `json:"time"`
@@ -232,7 +233,36 @@ type Transaction struct {
 	Type          string  `json:"type,omitempty"`
 	Status        string  `json:"status,omitempty"`
 	Charge        *Charge `json:"charge,omitempty"`
+	Payer         *Person `json:"payer,omitempty"`
 }
+
+// ChargeParam filters the transaction list by a charge: "You can use the
+// charge ID or correlation ID or transaction ID of charge to get a list of
+// transactions related" to it.
+const ChargeParam = "charge"
+
+// Person is a customer or a payer as Woovi answers it (the Customer
+// schema): unlike a charge's customer as asked for (CustomerPayload), its
+// taxID is an object.
+type Person struct {
+	Name          string `json:"name,omitempty"`
+	Email         string `json:"email,omitempty"`
+	Phone         string `json:"phone,omitempty"`
+	TaxID         *TaxID `json:"taxID,omitempty"`
+	CorrelationID string `json:"correlationID,omitempty"`
+}
+
+// TaxID is a tax id and its type (BR:CPF, BR:CNPJ).
+type TaxID struct {
+	TaxID string `json:"taxID"`
+	Type  string `json:"type,omitempty"`
+}
+
+// Tax id types, as the document's examples write them.
+const (
+	TaxIDCPF  = "BR:CPF"
+	TaxIDCNPJ = "BR:CNPJ"
+)
 
 // TransactionList is the answer of GET /api/v1/transaction.
 type TransactionList struct {
