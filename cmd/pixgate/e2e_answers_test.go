@@ -18,11 +18,7 @@ func TestE2EV2PaidChargeAlikeOnEachContract(t *testing.T) {
 	for _, kind := range []string{"family", "efi", "woovi"} {
 		t.Run(kind, func(t *testing.T) {
 			storagetest.Parallel(t, devStackConns)
-			env := []string{"PIXGATE_PROVIDER_KIND", kind, "PIXGATE_SANDBOX_TLS_DIR", t.TempDir()}
-			if kind == "efi" {
-				env = append(env, "PIXGATE_SANDBOX_TLS_ADDR", freePorts(t, 1)[0])
-			}
-			s := newDevStack(t, env...)
+			s := newDevStack(t, contractEnv(t, kind)...)
 			token := s.v2Token(s.token)
 			code, ch := s.v2("/v2/pix/qrcode", token, map[string]any{"amount": 10.00, "external_id": "pedido-" + kind,
 				"postbackUrl": s.receiver.URL + "/pix", "payer": map[string]any{"name": "Fulano de Tal", "document": "529.982.247-25"}})
