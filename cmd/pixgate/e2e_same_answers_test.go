@@ -30,7 +30,7 @@ func TestSameAnswersWhateverTheProvider(t *testing.T) {
 		for _, kind := range kinds {
 			t.Run(kind, func(t *testing.T) {
 				storagetest.Parallel(t, devStackConns)
-				got := sameFlow(newDevStack(t, contractEnv(t, kind)...))
+				got := sameFlow(newDevStack(t, contractEnv(t, kind)...), kind)
 				mu.Lock()
 				answers[kind] = got
 				mu.Unlock()
@@ -79,11 +79,12 @@ func contractEnv(t *testing.T, kind string) []string {
 // them: every connector reports who paid.
 var optionalMember = map[string]bool{"debitParty.name": true, "debitParty.bank": true}
 
-// sameFlow runs the flow and returns each answer's shape: a charge created
-// on v1 and on v2 without a validity, paid at the sandbox, its postback,
-// read on v1 and consulted on v2; a withdrawal and a refund completed, read
-// on both.
-func sameFlow(s *devStack) map[string]map[string]string {
+// sameFlow runs the flow through kind's connector and returns each
+// answer's shape: a charge created on v1 and on v2 without a validity, paid
+// at the sandbox, its postback, read on v1 and consulted on v2 (who paid
+// it and the PIX named alike in all three); a withdrawal and a refund
+// completed, read on both.
+func sameFlow(s *devStack, kind string) map[string]map[string]string {
 	t := s.t
 	out := map[string]map[string]string{}
 	v2 := s.v2Token(s.token)
@@ -98,15 +99,30 @@ func sameFlow(s *devStack) map[string]map[string]string {
 		t.Fatalf("v2 qrcode: %d %v", code, v2Charge)
 	}
 	out["v2 charge created"] = shapeOf(v2Charge)
-	if c, v := s.control(http.MethodPost, "/sandbox/charges/"+pixID+"/pay", nil); c != http.StatusOK {
+	if c, v := s.control(http.MethodPost, "/sandbox/charges/"+pixID+"/pay",
+		map[string]any{"payer": map[string]any{"name": "Beltrano da Silva", "document": "123.456.789-09"}}); c != http.StatusOK {
 		t.Fatalf("pay: %d %v", c, v)
 	}
 	s.eventually("charge PAID", 10*time.Second, func() bool { return s.status("charges", id) == "PAID" })
 	_, paid := s.call(http.MethodGet, "/api/v1/charges/"+id, nil)
 	out["v1 charge paid"] = shapeOf(paid)
-	out["v2 consult of the paid charge"] = shapeOf(s.consult(v2, pixID))
+	consulted := s.consult(v2, pixID)
+	out["v2 consult of the paid charge"] = shapeOf(consulted)
 	s.eventually("the charge's postback", 10*time.Second, func() bool { return len(s.receiver.deliveries()) > 0 })
-	out["postback of the paid charge"] = shapeOf(s.receiver.verified(t, s.webhookSecret)[0])
+	postback := s.receiver.verified(t, s.webhookSecret)[0]
+	out["postback of the paid charge"] = shapeOf(postback)
+	// Who paid, as the provider said: efi and woovi name the payer given at
+	// the sandbox (its own account stands there on the family's), and the
+	// postback names the PIX the consult does.
+	for what, rb := range map[string]map[string]any{"consult": consulted, "postback": postback} {
+		debit, _ := rb["debitParty"].(map[string]any)
+		if kind != "family" && (debit["taxId"] != "12345678909" || debit["name"] != "Beltrano da Silva") {
+			t.Errorf("%s of the paid charge: debitParty %v, want who paid", what, rb["debitParty"])
+		}
+		if rb["endToEndId"] != consulted["endToEndId"] || paid["end_to_end_id"] != consulted["endToEndId"] {
+			t.Errorf("%s names the PIX %v, consult %v, v1 %v", what, rb["endToEndId"], consulted["endToEndId"], paid["end_to_end_id"])
+		}
+	}
 
 	s.credit("100.00")
 	code, w := s.call(http.MethodPost, "/api/v1/withdrawals", map[string]any{"amount": 7.00, "creditParty": creditParty("beltrano@example.com")})
