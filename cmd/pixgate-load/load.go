@@ -56,7 +56,9 @@ func (c *collector) record(lat time.Duration, ok bool, err string) {
 	if ok {
 		c.res.Ops++
 		c.res.Latencies = append(c.res.Latencies, lat)
-		if sec := int(time.Since(c.start) / time.Second); sec >= 0 {
+		// Only from begin, and within a day: a collector that never began
+		// counts no seconds (since the zero time, it would be billions).
+		if sec := int(time.Since(c.start) / time.Second); !c.start.IsZero() && sec >= 0 && sec < 86400 {
 			for len(c.res.PerSecond) <= sec {
 				c.res.PerSecond = append(c.res.PerSecond, 0)
 			}
@@ -76,14 +78,19 @@ func (c *collector) record(lat time.Duration, ok bool, err string) {
 func (c *collector) window(ctx context.Context, t *topology, warmup, measure time.Duration) (result, *probe) {
 	sleepCtx(ctx, warmup)
 	pr := t.newProbe(ctx)
-	c.mu.Lock()
-	c.start = time.Now()
-	c.mu.Unlock()
-	c.recording.Store(true)
+	c.begin()
 	start := time.Now()
 	sleepCtx(ctx, measure)
 	c.recording.Store(false)
 	return c.done(time.Since(start)), pr
+}
+
+// begin starts recording, and counting each second from now.
+func (c *collector) begin() {
+	c.mu.Lock()
+	c.start = time.Now()
+	c.mu.Unlock()
+	c.recording.Store(true)
 }
 
 func (c *collector) done(elapsed time.Duration) result {
@@ -139,7 +146,7 @@ func closedLoop(ctx context.Context, hc *fasthttp.HostClient, conns int, warmup,
 		})
 	}
 	sleepCtx(ctx, warmup)
-	c.recording.Store(true)
+	c.begin()
 	start := time.Now()
 	sleepCtx(ctx, measure)
 	c.recording.Store(false)
@@ -157,7 +164,7 @@ func closedLoop(ctx context.Context, hc *fasthttp.HostClient, conns int, warmup,
 func openLoop(ctx context.Context, hc *fasthttp.HostClient, rate float64, measure time.Duration, inflight, want int,
 	build request, sent func(i int, due time.Time)) result {
 	var c collector
-	c.recording.Store(true)
+	c.begin()
 	type job struct {
 		i   int
 		due time.Time

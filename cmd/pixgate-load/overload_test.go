@@ -53,6 +53,21 @@ func TestCollectorCountsEachSecond(t *testing.T) {
 	if r = c.done(2 * time.Second); len(r.PerSecond) != 2 {
 		t.Fatalf("a window of 2 s counted %v", r.PerSecond)
 	}
+	// Recording that did not begin by begin counts its operations, and no
+	// second: counted from the zero time, one would be billions of seconds.
+	var bare collector
+	bare.recording.Store(true)
+	bare.record(time.Millisecond, true, "")
+	if r := bare.done(time.Second); r.Ops != 1 || len(r.PerSecond) != 0 {
+		t.Fatalf("ops %d, per second %d long", r.Ops, len(r.PerSecond))
+	}
+	// begin counts from now.
+	var begun collector
+	begun.begin()
+	begun.record(time.Millisecond, true, "")
+	if r := begun.done(time.Second); len(r.PerSecond) != 1 || r.PerSecond[0] != 1 {
+		t.Fatalf("begun: per second %v", r.PerSecond)
+	}
 }
 
 // The overload's steadiness goal names the peak's own lowest second
