@@ -45,6 +45,7 @@ func (p *Proc) Start(ctx context.Context) error {
 	// Its own process group: an interrupt of the harness does not reach it,
 	// the harness stops it in order.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: p.Cred}
+	dieWithParent(cmd.SysProcAttr)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("%s: %w", p.Name, err)
 	}
