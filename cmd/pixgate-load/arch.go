@@ -159,25 +159,27 @@ func openAll(ctx context.Context, pool *pgxpool.Pool, n int) error {
 	return nil
 }
 
-// finish waits until every lifecycle begun has finished (its commits are
-// the phase's), then checks the program's work; it returns the
-// statements sent since stm0.
-func (a *arch) finish(ctx context.Context, stm0 uint64) (int64, error) {
+// finish ends a phase of the arch lifecycle: it waits until every
+// lifecycle begun has finished (their commits are the phase's), stops the
+// consumers (each has removed its last message), counts the statements
+// sent since stm0 and the commits since count began, checks the program's
+// work, and reports the phase, its lifecycles those reserved after
+// reserved0.
+func (a *arch) finish(ctx context.Context, name, desc string, res result, u usage, count commitCount, stm0 uint64, reserved0 int64) (phase, error) {
 	if err := waitFor(ctx, archWait, func() bool { return a.completed.Load() >= a.reserved.Load() }); err != nil {
 		a.fail(fmt.Errorf("%d of %d lifecycles finished within %s", a.completed.Load(), a.reserved.Load(), archWait))
 	}
-	a.stopConsumers() // each has removed its last message
+	a.stopConsumers()
 	statements := int64(a.statements.Count() - stm0)
 	if err, _ := a.failed.Load().(error); err != nil {
-		return 0, fmt.Errorf("arch lifecycle: %w", err)
+		return phase{}, fmt.Errorf("arch lifecycle: %w", err)
 	}
-	return statements, nil
-}
-
-// archPhase is what the arch lifecycle's phases report.
-func archPhase(name, desc string, res result, u usage, commits, statements int64, lifecycles int64) phase {
-	return phase{Name: name, Result: res, Usage: u, Only: []string{"postgres", "redis", archProviderName, "load"},
-		Commits: commits, Statements: statements, Lifecycles: int(lifecycles), Desc: desc}
+	commits := count.since(ctx)
+	if err := a.check(ctx); err != nil {
+		return phase{}, fmt.Errorf("arch lifecycle: %w", err)
+	}
+	return phase{Name: name, Desc: desc, Result: res, Usage: u, Only: []string{"postgres", "redis", archProviderName, "load"},
+		Commits: commits, Statements: statements, Lifecycles: int(a.reserved.Load() - reserved0)}, nil
 }
 
 // runArch measures the arch lifecycle closed-loop for measure after
@@ -210,16 +212,8 @@ func runArch(ctx context.Context, t *topology, recvURL string, warmup, measure t
 	u := pr.finish(ctx)
 	cancel()
 	clients.Wait()
-	statements, err := a.finish(ctx, stm0)
-	if err != nil {
-		return phase{}, err
-	}
-	commits := count.since(ctx)
-	if err := a.check(ctx); err != nil {
-		return phase{}, fmt.Errorf("arch lifecycle: %w", err)
-	}
-	return archPhase("arch", fmt.Sprintf("arch lifecycle: the architecture's durable steps, 6 commits and 3 Redis hops a withdrawal, the provider a process of its own, "+
-		"no framework, no queue library, %d in flight over %d wallets", bareClients, bareWallets), res, u, commits, statements, a.reserved.Load()), nil
+	return a.finish(ctx, "arch", fmt.Sprintf("arch lifecycle: the architecture's durable steps, 6 commits and 3 Redis hops a withdrawal, the provider a process of its own, "+
+		"no framework, no queue library, %d in flight over %d wallets", bareClients, bareWallets), res, u, count, stm0, 0)
 }
 
 // check, after the phase (its commits counted), that the arch lifecycle

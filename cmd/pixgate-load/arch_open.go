@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -55,14 +54,6 @@ func runArchOpen(ctx context.Context, t *topology, recvURL, name string, rate fl
 	elapsed := time.Since(start) // the window they were begun in, as for PixGate's
 	wg.Wait()
 	u := pr.finish(ctx)
-	statements, err := a.finish(ctx, stm0)
-	if err != nil {
-		return phase{}, err
-	}
-	commits := count.since(ctx)
-	if err := a.check(ctx); err != nil {
-		return phase{}, fmt.Errorf("arch lifecycle: %w", err)
-	}
 	res := result{Elapsed: elapsed}
 	for _, l := range lat {
 		if l > 0 {
@@ -71,7 +62,7 @@ func runArchOpen(ctx context.Context, t *topology, recvURL, name string, rate fl
 	}
 	slices.Sort(res.Latencies)
 	res.Ops, res.Errors = len(res.Latencies), n-len(res.Latencies)
-	p := archPhase(name, "arch lifecycle at the same rate, open-loop, begun → postback received", res, u, commits, statements, a.reserved.Load()-reserved0)
+	p, err := a.finish(ctx, name, "arch lifecycle at the same rate, open-loop, begun → postback received", res, u, count, stm0, reserved0)
 	p.Offered = rate
-	return p, nil
+	return p, err
 }
