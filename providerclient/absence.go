@@ -39,3 +39,17 @@ func Unproved(refusal, readErr error) error {
 	}
 	return e
 }
+
+// Unanswered is a refusal of a read that completes one already found (the
+// PIX that paid a charge, who paid it): the transaction exists, so the
+// refusal proves nothing absent; it is an unknown outcome, and the read is
+// asked again later. what says what could not be read. Any other error is
+// returned as it is.
+func Unanswered(err error, what string) error {
+	var pe *Error
+	if errors.As(err, &pe) && errors.Is(pe.Kind, ErrRejected) {
+		pe.Kind, pe.Absent = ErrUnknownOutcome, false
+		pe.Message = what + " could not be listed: " + pe.Message
+	}
+	return err
+}

@@ -2,7 +2,6 @@ package efi
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -42,12 +41,7 @@ func (c *connector) paidBy(ctx context.Context, cob bcbpix.Cob, t *providerclien
 		}
 		var list bcbpix.CobsConsultadas
 		if err := decode(providerclient.OpRead, res, &list); err != nil {
-			var pe *providerclient.Error
-			if errors.As(err, &pe) && errors.Is(pe.Kind, providerclient.ErrRejected) {
-				pe.Kind, pe.Absent = providerclient.ErrUnknownOutcome, false
-				pe.Message = "who paid the charge could not be listed: " + pe.Message
-			}
-			return err
+			return providerclient.Unanswered(err, "who paid the charge")
 		}
 		for _, other := range list.Cobs {
 			if other.Txid != cob.Txid {

@@ -77,12 +77,7 @@ func (c *connector) paidWith(ctx context.Context, t *providerclient.Transaction)
 	}
 	var ans wooviapi.TransactionList
 	if err := decode(providerclient.OpRead, res, &ans); err != nil {
-		var pe *providerclient.Error
-		if errors.As(err, &pe) && errors.Is(pe.Kind, providerclient.ErrRejected) {
-			pe.Kind, pe.Absent = providerclient.ErrUnknownOutcome, false
-			pe.Message = "the PIX that paid the charge could not be listed: " + pe.Message
-		}
-		return err
+		return providerclient.Unanswered(err, "the PIX that paid the charge")
 	}
 	for _, tx := range ans.Transactions {
 		kind, _ := movement(tx)
