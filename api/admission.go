@@ -87,9 +87,8 @@ type admission struct {
 	// Only the refreshing goroutine touches these.
 	lastProcessed int64
 	lastAt        time.Time
-	rate          float64      // tasks taken up per second, smoothed
-	askedAt       atomic.Int64 // unix ns when the last read started
-	refreshing    atomic.Bool
+	rate          float64       // tasks taken up per second, smoothed
+	reads         tasks.Refresh // paces the reads: one at a time, every admissionRefresh
 }
 
 // newAdmission returns nil (admit everything) when the bound is negative
@@ -101,7 +100,8 @@ func newAdmission(bound int64, queueTime, retryAfter time.Duration, read Backlog
 	if now == nil {
 		now = time.Now
 	}
-	return &admission{bound: bound, queueTime: queueTime, retryAfter: retryAfter, read: read, now: now}
+	return &admission{bound: bound, queueTime: queueTime, retryAfter: retryAfter, read: read, now: now,
+		reads: tasks.Refresh{Every: admissionRefresh}}
 }
 
 // queuedTasks reads the backlog from the asynq queues' pending lists, and
@@ -142,9 +142,9 @@ func (a *admission) check() *apiError {
 	if a == nil {
 		return nil
 	}
-	now := a.now().UnixNano()
-	if now-a.askedAt.Load() >= int64(admissionRefresh) && a.refreshing.CompareAndSwap(false, true) {
-		a.askedAt.Store(now)
+	at := a.now()
+	now := at.UnixNano()
+	if a.reads.Start(at) {
 		if a.readAt.Load() == 0 {
 			a.refresh() // the process's first figure: read in the request
 		} else {
@@ -162,7 +162,7 @@ func (a *admission) check() *apiError {
 // be read is no evidence of a backlog, and what is accepted is in Postgres.
 // So does a figure with no worker alive (all stopped, or none started).
 func (a *admission) refresh() {
-	defer a.refreshing.Store(false)
+	defer a.reads.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	b, err := a.read(ctx)

@@ -57,11 +57,13 @@ func TestAdmissionDecision(t *testing.T) {
 	}
 
 	clock = clock.Add(admissionStale + time.Millisecond) // no request read it since
-	a.refreshing.Store(true)                             // and no read starts now
+	if !a.reads.Start(clock) {                           // and no read starts now: this one is held
+		t.Fatal("no read was due")
+	}
 	if err := a.check(); err != nil {
 		t.Fatalf("a stale figure refused: %v", err)
 	}
-	a.refreshing.Store(false)
+	a.reads.Done()
 
 	backlog.Store(-1) // the read fails
 	a.refresh()
@@ -84,7 +86,8 @@ func TestAdmissionCountsCreatesAdmittedSinceTheRead(t *testing.T) {
 	var backlog atomic.Int64
 	clock := time.Unix(1_800_000_000, 0)
 	a := newAdmission(10, -1, time.Second, fixedBacklog(&backlog), func() time.Time { return clock })
-	a.askedAt.Store(clock.Add(time.Hour).UnixNano()) // the test reads; no request does
+	a.reads.Every = time.Hour // the test reads; no request does
+	a.reads.Start(clock)
 	backlog.Store(4)
 	a.refresh()
 	for i := range 6 {
@@ -111,7 +114,8 @@ func TestAdmissionByTimeInQueue(t *testing.T) {
 	a := newAdmission(1000, 2*time.Second, time.Second, func(context.Context) (Backlog, error) {
 		return Backlog{Queued: queued, Processed: processed, Servers: servers}, nil
 	}, func() time.Time { return clock })
-	a.askedAt.Store(clock.Add(time.Hour).UnixNano()) // the test reads; no request does
+	a.reads.Every = time.Hour // the test reads; no request does
+	a.reads.Start(clock)
 	queued = admissionFloor
 	a.refresh()
 	if a.check() == nil {

@@ -32,18 +32,17 @@ const behindRefresh = 200 * time.Millisecond
 // most once every behindRefresh, by one goroutine started by whichever
 // send finds it old; a worker that sends nothing reads nothing.
 type behind struct {
-	read       func(ctx context.Context) (int64, error)
-	figure     atomic.Int64
-	askedAt    atomic.Int64 // unix ns
-	refreshing atomic.Bool
-	slots      chan struct{} // the sends that may run while behind
+	read   func(ctx context.Context) (int64, error)
+	figure atomic.Int64
+	reads  tasks.Refresh // paces the reads: one at a time, every behindRefresh
+	slots  chan struct{} // the sends that may run while behind
 }
 
 func newBehind(rdb redis.UniversalClient, sendsWhenBehind int) *behind {
 	if rdb == nil {
 		return nil
 	}
-	return &behind{read: laterStages(rdb), slots: make(chan struct{}, max(sendsWhenBehind, 1))}
+	return &behind{read: laterStages(rdb), reads: tasks.Refresh{Every: behindRefresh}, slots: make(chan struct{}, max(sendsWhenBehind, 1))}
 }
 
 // laterStages reads the tasks waiting in the events and postbacks queues.
@@ -62,11 +61,9 @@ func laterStages(rdb redis.UniversalClient) func(ctx context.Context) (int64, er
 // isBehind reports the last figure against the bound, and starts a read
 // when it is old. A failed read says nothing is behind.
 func (b *behind) isBehind() bool {
-	now := time.Now().UnixNano()
-	if now-b.askedAt.Load() >= int64(behindRefresh) && b.refreshing.CompareAndSwap(false, true) {
-		b.askedAt.Store(now)
+	if b.reads.Start(time.Now()) {
 		go func() {
-			defer b.refreshing.Store(false)
+			defer b.reads.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			defer cancel()
 			n, err := b.read(ctx)

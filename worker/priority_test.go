@@ -17,7 +17,8 @@ import (
 // run at once.
 func TestSendsYieldWhileLaterStagesAreBehind(t *testing.T) {
 	b := &behind{read: func(context.Context) (int64, error) { return 0, nil }, slots: make(chan struct{}, 1)}
-	b.askedAt.Store(time.Now().Add(time.Hour).UnixNano()) // no read during the test
+	b.reads.Every = time.Hour // no read during the test
+	b.reads.Start(time.Now())
 	w := &Worker{behind: b}
 	var ran atomic.Int32
 	release := make(chan struct{})
