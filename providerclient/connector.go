@@ -109,6 +109,10 @@ type Capabilities struct {
 	// paid it (Transaction.Payer or PayerAccount), which the same-holder
 	// rule needs.
 	PayerDocument bool
+	// DueCharges: CreateCharge takes a ChargeRequest with Due (a due-date
+	// charge), and Read a Ref with Due reads one back; a paid one's
+	// Transaction.Amount is what the payer paid on the day.
+	DueCharges bool
 }
 
 // All reports whether every operation PixGate needs is supported.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/money/due"
 )
 
 // Kind is what a transaction is, whatever the contract calls it.
@@ -68,6 +69,11 @@ type ChargeRequest struct {
 	// NotifyURL is where the provider sends notifications, for contracts
 	// that take it per call; others register it per account.
 	NotifyURL string
+	// Due, when set, makes it a due-date charge (the BCB's cobv): Amount
+	// is Due.Original, Expiration is ignored (the charge can be paid until
+	// the end of Due.LastDay in Brasília), and Payer's name and document
+	// are required. Needs Capabilities.DueCharges.
+	Due *due.Terms
 }
 
 // Charge is an issued charge.
@@ -127,6 +133,9 @@ type Ref struct {
 	EndToEndID string
 	// Charge is the refunded charge of a refund.
 	Charge *Ref
+	// Due: the charge is a due-date charge (contracts that read those
+	// elsewhere, as the BCB's cobv).
+	Due bool
 }
 
 // Transaction is what the provider says of one transaction.

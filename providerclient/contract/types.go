@@ -1,6 +1,9 @@
 package contract
 
-import "github.com/pixgate/pixgate/storage/money"
+import (
+	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/money/due"
+)
 
 // Token is the answer of POST /v2/oauth/token.
 type Token struct {
@@ -22,6 +25,11 @@ type ChargeRequest struct {
 	// family's clients send it, and a provider without it uses its default
 	// (the answer's calendar.expiration).
 	Expiration int `json:"expiration,omitempty"`
+	// Due makes it a due-date charge: PixGate's extension of the contract
+	// (docs/due-charges.md), in the same form as v1's; amount is the
+	// original amount, expiration is not taken, and payer's name and
+	// document are required.
+	Due *due.Terms `json:"due,omitempty"`
 }
 
 // Payer is who is expected to pay a charge; a charge's answer names it

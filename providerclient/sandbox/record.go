@@ -5,6 +5,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/money/due"
 )
 
 // record is the sandbox's state of one charge, payment, refund, MED
@@ -29,6 +30,7 @@ type record struct {
 	paidBy   contract.Party // who paid
 	qrcode   string
 	refunded money.Money // refunds not failed
+	due      *due.Terms  // a due-date charge's terms; amount is due.Original
 
 	// payments
 	creditParty contract.Party
