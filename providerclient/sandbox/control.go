@@ -9,6 +9,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/providerclient/pix"
+	"github.com/pixgate/pixgate/storage/money/due"
 )
 
 // Payer is who pays a charge through PayCharge.
@@ -28,6 +29,14 @@ func defaultPayer() contract.Party {
 // goes to its postback URL. A payer without a document means the payer named
 // at creation, whose missing name or tax id the fixed sandbox payer lends.
 func (s *Sandbox) PayCharge(id string, payer Payer) (Transaction, error) {
+	return s.PayChargeAt(id, payer, time.Now())
+}
+
+// PayChargeAt is PayCharge with the payment made at at (its approval
+// time): a due-date charge asks the amount of that day in Brasília (fine
+// and interest when late, discount when early), and refuses a day past
+// its validity.
+func (s *Sandbox) PayChargeAt(id string, payer Payer, at time.Time) (Transaction, error) {
 	by := contract.Party{Name: strings.TrimSpace(payer.Name), Email: strings.TrimSpace(payer.Email)}
 	if payer.Document != "" {
 		doc, err := pix.NormalizeDocument(payer.Document)
@@ -42,9 +51,17 @@ func (s *Sandbox) PayCharge(id string, payer Payer) (Transaction, error) {
 	if r == nil || r.kind != contract.TypeReceivePix {
 		return Transaction{}, ErrNotFound
 	}
-	now := time.Now()
+	now := at
 	if st := r.statusAt(now); st != contract.StatusPending {
 		return s.view(r, now), fmt.Errorf("%w: charge is %s, not PENDING", ErrConflict, st)
+	}
+	amount := r.amount
+	if r.due != nil {
+		b, err := r.due.AmountOn(due.Today(at))
+		if err != nil {
+			return s.view(r, now), fmt.Errorf("%w: %v", ErrConflict, err)
+		}
+		amount = b.Total
 	}
 	if by.TaxID == "" { // the payer named at creation, completed by the sandbox's own
 		by = r.debtor
@@ -56,7 +73,7 @@ func (s *Sandbox) PayCharge(id string, payer Payer) (Transaction, error) {
 		by.Name = defaultPayer().Name
 	}
 	err := s.commit(r, func() {
-		r.status, r.approved, r.paidBy = contract.StatusPaid, now, by
+		r.status, r.approved, r.paidBy, r.amount = contract.StatusPaid, now, by, amount
 		r.endToEndID = newEndToEndID('E', now)
 		s.available += r.amount
 	})
@@ -91,11 +108,17 @@ func (s *Sandbox) ExpireCharge(id string) (Transaction, error) {
 func (s *Sandbox) handlePay(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Payer Payer `json:"payer"`
+		// At is when the payer's bank pays (RFC 3339); now when absent.
+		At *time.Time `json:"at"`
 	}
 	if !decodeJSON(w, r, &body) {
 		return
 	}
-	t, err := s.PayCharge(r.PathValue("id"), body.Payer)
+	at := time.Now()
+	if body.At != nil {
+		at = *body.At
+	}
+	t, err := s.PayChargeAt(r.PathValue("id"), body.Payer, at)
 	writeControl(w, t, err)
 }
 

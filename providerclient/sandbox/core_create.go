@@ -7,6 +7,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/providerclient/pix/brcode"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/money/due"
 )
 
 // The core's creations, shared by every face: each face parses and checks
@@ -23,6 +24,10 @@ type chargeSpec struct {
 	description    string
 	postbackURL    string
 	expiration     time.Duration
+	// due makes it a due-date charge: amount is due.Original, it can be
+	// paid until the end of due.LastDay in Brasília, and its BR Code names
+	// a location (cobv) whose payload says the amount of the day.
+	due *due.Terms
 }
 
 // createCharge creates a PENDING charge with a dynamic BR Code, or returns
@@ -31,9 +36,16 @@ func (s *Sandbox) createCharge(sp chargeSpec, now time.Time) (rec *record, creat
 	if sp.expiration <= 0 {
 		sp.expiration = s.cfg.ChargeExpiration
 	}
+	expires, amount, loc := now.Add(sp.expiration), sp.amount, s.location(sp.id)
+	if sp.due != nil {
+		// The amount depends on the day it is paid: the payer's bank reads
+		// it at the location, so the BR Code carries none.
+		sp.amount = sp.due.Original
+		expires, amount, loc = sp.due.LastDay().End(), 0, s.location("cobv/"+sp.id)
+	}
 	code, err := brcode.Encode(brcode.Payload{
 		MerchantName: s.cfg.MerchantName, MerchantCity: s.cfg.MerchantCity,
-		Location: s.location(sp.id), Amount: sp.amount,
+		Location: loc, Amount: amount,
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("encode the BR Code: %w", err)
@@ -46,8 +58,8 @@ func (s *Sandbox) createCharge(sp chargeSpec, now time.Time) (rec *record, creat
 	rec = &record{
 		kind: contract.TypeReceivePix, id: sp.id, externalID: sp.externalID,
 		amount: sp.amount, status: contract.StatusPending, postbackURL: sp.postbackURL,
-		description: sp.description, created: now, expires: now.Add(sp.expiration),
-		debtor: sp.debtor, qrcode: code,
+		description: sp.description, created: now, expires: expires,
+		debtor: sp.debtor, qrcode: code, due: sp.due,
 	}
 	if err := s.commit(rec, func() { s.insert(rec) }); err != nil {
 		return nil, false, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/money/due"
 )
 
 // Store keeps a sandbox's charges, payments, refunds and account across
@@ -64,6 +65,10 @@ type Record struct {
 	Debtor  contract.Party // charges: the payer named at creation
 	PaidBy  contract.Party // charges: who paid
 	QRCode  string         // charges
+	// Due is a due-date charge's terms, DueOriginal its original amount
+	// (Amount is what was paid, once paid).
+	Due         *due.Terms
+	DueOriginal money.Money
 
 	CreditParty contract.Party // payments
 
@@ -174,7 +179,7 @@ func (s *Sandbox) undoer(r *record) func() {
 }
 
 func (r *record) stored() Record {
-	return Record{
+	sr := Record{
 		Kind: r.kind, ID: r.id, ExternalID: r.externalID, Amount: r.amount, Status: r.status,
 		Description: r.description, PostbackURL: r.postbackURL, Created: r.created, Approved: r.approved,
 		EndToEndID: r.endToEndID, Failure: r.failure,
@@ -182,10 +187,21 @@ func (r *record) stored() Record {
 		CreditParty: r.creditParty, PixID: r.pixID,
 		Analysis: r.analysis, Defense: r.defense, ReturnID: r.returnID,
 	}
+	if r.due != nil {
+		d := *r.due
+		sr.Due, sr.DueOriginal = &d, d.Original
+	}
+	return sr
 }
 
 func fromStored(sr Record) *record {
-	return &record{
+	var terms *due.Terms
+	if sr.Due != nil {
+		d := *sr.Due
+		d.Original = sr.DueOriginal
+		terms = &d
+	}
+	return &record{due: terms,
 		kind: sr.Kind, id: sr.ID, externalID: sr.ExternalID, amount: sr.Amount, status: sr.Status,
 		description: sr.Description, postbackURL: sr.PostbackURL, created: sr.Created, approved: sr.Approved,
 		endToEndID: sr.EndToEndID, failure: sr.Failure,
