@@ -51,19 +51,21 @@ func (t *Tx) MarkChargePaid(ctx context.Context, id uuid.UUID, s Settlement) (c 
 	}
 	rows, _ := t.tx.Query(ctx, `WITH h AS (
 			SELECT i.cashin_hold AS hold,
+			       CASE WHEN $10::bigint > 0 THEN $10::bigint ELSE c.amount END AS amt,
+			       CASE WHEN $10::bigint > 0 THEN $11::bigint ELSE c.fee END AS fe,
 			       $8::text IS NOT NULL AND i.same_holder AND c.payer_document IS DISTINCT FROM nullif($9, '') AS returned,
 			       EXISTS (SELECT FROM ledger_accounts a WHERE a.integrator_id = c.integrator_id AND a.kind = 'debt' AND a.balance < 0) AS owes
 			FROM charges c JOIN integrators i ON i.id = c.integrator_id WHERE c.id = $1)
-		UPDATE charges SET status = 'PAID', paid_at = $2, pix_id = coalesce(pix_id, nullif($3, '')),
+		UPDATE charges SET status = 'PAID', paid_at = $2, amount = h.amt, fee = h.fe, pix_id = coalesce(pix_id, nullif($3, '')),
 			end_to_end_id = nullif($4, ''), updated_at = now(),
 			payer_account_name = nullif($5, ''), payer_account_tax_id = nullif($6, ''), payer_account_bank = nullif($7, ''),
 			available_at = $2::timestamptz + CASE WHEN h.returned THEN interval '0' ELSE h.hold END,
-			held_amount = CASE WHEN h.hold > interval '0' AND NOT h.returned THEN amount - fee ELSE 0 END,
+			held_amount = CASE WHEN h.hold > interval '0' AND NOT h.returned THEN h.amt - h.fe ELSE 0 END,
 			released_at = CASE WHEN h.hold > interval '0' AND NOT h.returned THEN NULL ELSE now() END,
-			refunded_amount = CASE WHEN h.returned THEN amount ELSE refunded_amount END,
+			refunded_amount = CASE WHEN h.returned THEN h.amt ELSE refunded_amount END,
 			returned_reason = CASE WHEN h.returned THEN $8 END
 		FROM h WHERE id = $1 AND status IN ('PENDING', 'EXPIRED') RETURNING `+chargeColumns+`, h.owes`, id, s.At, s.PixID, s.EndToEndID,
-		s.PayerAccount.Name, s.PayerAccount.TaxID, s.PayerAccount.Bank, reason, s.PayerDocument)
+		s.PayerAccount.Name, s.PayerAccount.TaxID, s.PayerAccount.Bank, reason, s.PayerDocument, s.Amount, s.Fee)
 	var owes bool
 	c, err = pgx.CollectExactlyOneRow(rows, func(r pgx.CollectableRow) (Charge, error) {
 		var c Charge

@@ -96,6 +96,9 @@ type Settlement struct {
 	// never).
 	PayerDocument string
 	Return        *ChargeReturn
+	// Amount and Fee are, for a due-date charge, what was paid on the day
+	// and the fee on it (ChargeDue.Settle); zero for any other.
+	Amount, Fee money.Money
 }
 
 // Failure is why a transfer failed, and the provider's transaction id when
