@@ -13,6 +13,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money/due"
 )
 
 // alsoFunc runs in the transaction that applies a confirmed state, with its
@@ -89,14 +90,14 @@ func (w *Worker) applyCharge(ctx context.Context, txn *providerclient.Transactio
 	}
 	switch txn.Status {
 	case providerclient.StatusPaid:
-		if txn.Amount != c.Amount {
+		s := settlement(txn)
+		if why := paidAsAsked(c, txn, &s); why != "" {
 			// Never credit an amount the charge did not ask for; an operator
 			// must look at it.
 			w.log.Error("provider reports a payment of a different amount; not credited", "charge_id", c.ID,
-				"charge_amount", c.Amount.String(), "provider_amount", txn.Amount.String())
-			return w.record(ctx, outcome{refused, fmt.Sprintf("paid %s but the charge is %s", txn.Amount, c.Amount)}, also)
+				"charge_amount", c.Amount.String(), "provider_amount", txn.Amount.String(), "why", why)
+			return w.record(ctx, outcome{refused, why}, also)
 		}
-		s := settlement(txn)
 		s.PayerDocument, s.Return = sameHolderReturn(c, txn)
 		return w.transition(ctx, "charge paid", also, func(tx Tx) (bool, error) {
 			paid, changed, err := tx.MarkChargePaid(ctx, c.ID, s)
@@ -179,6 +180,26 @@ func approvedAt(txn *providerclient.Transaction) time.Time {
 		return txn.SettledAt
 	}
 	return time.Now()
+}
+
+// paidAsAsked says why a payment the provider confirmed is not what the
+// charge asked ("" when it is). An immediate charge asks its amount; a
+// due-date charge not yet paid asks what its terms ask on the day it was
+// paid in Brasília, whose amount and fee s then carries. A charge already
+// paid asks what it was paid.
+func paidAsAsked(c storage.Charge, txn *providerclient.Transaction, s *storage.Settlement) string {
+	if c.Due == nil || c.Status == storage.ChargePaid || c.Status == storage.ChargeRefunded {
+		if txn.Amount != c.Amount {
+			return fmt.Sprintf("paid %s but the charge is %s", txn.Amount, c.Amount)
+		}
+		return ""
+	}
+	fee, why, ok := c.Due.Settle(due.Today(s.At), txn.Amount)
+	if !ok {
+		return why
+	}
+	s.Amount, s.Fee = txn.Amount, fee
+	return ""
 }
 
 // settlement is what PixGate keeps of a confirmed payment: the provider's

@@ -12,9 +12,11 @@ import (
 )
 
 // chargeRef names a charge for the provider to read: PixGate's id, the
-// provider's and, once paid, the end-to-end id of the PIX that paid it.
+// provider's and, once paid, the end-to-end id of the PIX that paid it;
+// and whether it is a due-date charge, which some contracts read
+// elsewhere.
 func chargeRef(c storage.Charge) providerclient.Ref {
-	r := providerclient.Ref{Kind: providerclient.KindCharge, ID: c.ID.String()}
+	r := providerclient.Ref{Kind: providerclient.KindCharge, ID: c.ID.String(), Due: c.Due != nil}
 	if c.PixID != nil {
 		r.ProviderID = *c.PixID
 	}
