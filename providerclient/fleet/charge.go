@@ -95,7 +95,7 @@ func (f *Fleet) createAttempt(ctx context.Context, m *member, req providerclient
 // outcome (err), and says what the read allows.
 func (f *Fleet) resolveCharge(ctx context.Context, m *member, req providerclient.ChargeRequest, err error) (Verdict, *providerclient.Charge, error) {
 	rctx, cancel := context.WithTimeout(ctx, f.opts.ReadTimeout)
-	_, rerr := m.hasty.Read(rctx, providerclient.Ref{Kind: providerclient.KindCharge, ID: req.ID})
+	_, rerr := m.hasty.Read(rctx, providerclient.Ref{Kind: providerclient.KindCharge, ID: req.ID, Due: req.Due != nil})
 	cancel()
 	if ReadVerdict(rerr) == MoveOn {
 		return MoveOn, nil, err

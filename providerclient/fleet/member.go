@@ -108,6 +108,11 @@ func (g *guarded) Kind() string                              { return g.next.Kin
 func (g *guarded) Capabilities() providerclient.Capabilities { return g.next.Capabilities() }
 
 func (g *guarded) CreateCharge(ctx context.Context, req providerclient.ChargeRequest) (*providerclient.Charge, error) {
+	if req.Due != nil && !g.next.Capabilities().DueCharges {
+		// Never asked: a connector without due-date charges would issue an
+		// immediate one. Unsupported moves the charge on along its route.
+		return nil, &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrUnsupported, Message: "due-date charges"}
+	}
 	req.NotifyURL = g.m.notifyURL(req.NotifyURL)
 	return run(ctx, g, providerclient.OpCharge, func() (*providerclient.Charge, error) { return g.next.CreateCharge(ctx, req) })
 }
