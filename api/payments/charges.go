@@ -17,6 +17,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient/fleet"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/money/due"
 )
 
 // ChargeRequest is a validated charge request, values normalized (the
@@ -33,6 +34,9 @@ type ChargeRequest struct {
 	// Expiration is how long the charge can be paid, in seconds; nil
 	// leaves it to the provider.
 	Expiration *int
+	// Due makes it a due-date charge (validated, normalized): Amount is the
+	// original amount, Expiration is not taken.
+	Due *due.Terms
 }
 
 // fingerprint identifies the request for idempotency: a replay of the same
@@ -53,7 +57,8 @@ func (r ChargeRequest) fingerprint() []byte {
 		PostbackURL   *string         `json:"u"`
 		Split         json.RawMessage `json:"s"`
 		Expiration    *int            `json:"x,omitempty"`
-	}{"charge/v1", r.ExternalID, r.Amount, r.Payer, r.PayerQuestion, r.PostbackURL, r.Split, r.Expiration})
+		Due           *due.Terms      `json:"d,omitempty"`
+	}{"charge/v1", r.ExternalID, r.Amount, r.Payer, r.PayerQuestion, r.PostbackURL, r.Split, r.Expiration, r.Due})
 }
 
 // CreateCharge creates a dynamic-QR charge and has the provider issue it.
@@ -69,12 +74,23 @@ func (s *Service) CreateCharge(ctx context.Context, in storage.Integrator, r Cha
 		return ch, false, &RuleError{Rule: ErrAmountNotAboveFee, Field: "amount",
 			Detail: fmt.Sprintf("must exceed the cash-in fee of R$ %s", fee)}
 	}
+	var dueCharge *storage.ChargeDue
+	if r.Due != nil {
+		if dueCharge, err = s.checkDue(in, &r); err != nil {
+			return ch, false, err
+		}
+	}
 	if s.provider == nil { // refuse before writing anything
 		return ch, false, &providerclient.Error{Op: "create charge", Kind: providerclient.ErrUnavailable, Message: "no provider configured"}
 	}
 	route, err := s.store.RouteFor(ctx, in.ID)
 	if err != nil {
 		return ch, false, err
+	}
+	if r.Due != nil {
+		if route, err = s.dueRoute(route); err != nil {
+			return ch, false, err
+		}
 	}
 	if len(route.Charges) == 0 { // every provider of the route disabled
 		return ch, false, &providerclient.Error{Op: "create charge", Kind: providerclient.ErrUnavailable, Message: "no provider on the integrator's route"}
@@ -90,7 +106,7 @@ func (s *Service) CreateCharge(ctx context.Context, in storage.Integrator, r Cha
 		ID: id, IntegratorID: in.ID, ExternalID: r.ExternalID,
 		Amount: r.Amount, Fee: fee, Payer: r.Payer,
 		PayerQuestion: r.PayerQuestion, PostbackURL: r.PostbackURL, Split: r.Split, Expiration: r.Expiration,
-		RequestHash: r.fingerprint(), Provider: route.Charges[0].Provider,
+		RequestHash: r.fingerprint(), Provider: route.Charges[0].Provider, Due: dueCharge,
 	})
 	if err != nil {
 		return ch, false, err
@@ -161,6 +177,10 @@ func (s *Service) requestQRCode(ctx context.Context, ch storage.Charge, route fl
 	req.Expiration = DefaultChargeExpiration
 	if ch.Expiration != nil {
 		req.Expiration = time.Duration(*ch.Expiration) * time.Second
+	}
+	if ch.Due != nil {
+		terms := ch.Due.Terms
+		req.Due, req.Expiration = &terms, 0
 	}
 	var (
 		pc       *providerclient.Charge

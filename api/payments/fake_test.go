@@ -58,7 +58,7 @@ func (f *fakeStore) CreateCharge(_ context.Context, nc storage.NewCharge) (stora
 	f.writes++
 	c := &storage.Charge{ID: nc.ID, IntegratorID: nc.IntegratorID, ExternalID: nc.ExternalID, Amount: nc.Amount, Fee: nc.Fee,
 		Status: storage.ChargePending, Payer: nc.Payer, PayerQuestion: nc.PayerQuestion, PostbackURL: nc.PostbackURL, Split: nc.Split,
-		Expiration: nc.Expiration, Provider: nc.Provider}
+		Expiration: nc.Expiration, Provider: nc.Provider, Due: nc.Due}
 	f.charges[nc.ID], f.hashes[nc.ID] = c, nc.RequestHash
 	return *c, true, nil
 }
