@@ -287,6 +287,7 @@ func (s *Server) routes() {
 	v1 := s.app.Group("/api/v1")
 	v1.Get("/balance", s.v1Auth(storage.ScopeBalanceRead), s.getBalance)
 	v1.Post("/charges", s.v1Auth(storage.ScopeChargesWrite), requireJSON, s.createCharge)
+	v1.Post("/charges/batch", s.v1Auth(storage.ScopeChargesWrite), requireJSON, s.createChargeBatch)
 	v1.Get("/charges", s.v1Auth(storage.ScopeChargesRead), s.listCharges)
 	v1.Get("/charges/:charge", s.v1Auth(storage.ScopeChargesRead), s.getCharge)
 	// A charge's refunds are read with charges:read: they are part of its

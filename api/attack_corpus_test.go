@@ -133,6 +133,9 @@ func (r appRoutes) of(p probe) string {
 		method = http.MethodPost
 	}
 	path, _, _ = strings.Cut(path, "?")
+	if slices.Contains(r.patterns, path) { // a literal route before a pattern that also matches
+		return method + " " + path
+	}
 	for _, pattern := range r.patterns {
 		if matchRoute(pattern, path) {
 			return method + " " + pattern

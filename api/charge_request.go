@@ -29,6 +29,9 @@ func (s *Server) parseChargeRequest(body object) (payments.ChargeRequest, error)
 	r.PayerQuestion = body.optionalText("payerQuestion", maxShortTextLen)
 	r.Split = body.split()
 	r.Expiration = body.expiration()
+	if r.Due = body.dueTerms(); r.Due != nil && r.Expiration != nil {
+		body.errs.add(body.path("expiration"), "is not taken by a due-date charge: it can be paid until its due date plus due.days_after")
+	}
 	if err := body.errs.err(); err != nil {
 		return payments.ChargeRequest{}, err
 	}

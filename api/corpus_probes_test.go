@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -18,6 +19,9 @@ func corpusProbes(s corpusSecrets, chargeID, withdrawalID, foreignChargeID, char
 	var ps []probe
 	ps = append(ps, jsonBodyProbes("POST /api/v1/charges", "/api/v1/charges", s.v1Token, chargeBodies())...)
 	ps = append(ps, jsonBodyProbes("POST /api/v1/withdrawals", "/api/v1/withdrawals", s.v1Token, withdrawalBodies())...)
+	ps = append(ps, jsonBodyProbes("POST /api/v1/charges/batch", "/api/v1/charges/batch", s.v1Token, chargeBatchBodies())...)
+	ps = append(ps, transportProbes("POST /api/v1/charges/batch", http.MethodPost, "/api/v1/charges/batch", s.v1Token)...)
+	ps = append(ps, credentialProbes("POST /api/v1/charges/batch", http.MethodPost, "/api/v1/charges/batch", s)...)
 	for _, path := range []string{"/api/v1/charges", "/api/v1/withdrawals"} {
 		ps = append(ps, transportProbes("POST "+path, http.MethodPost, path, s.v1Token)...)
 		ps = append(ps, listProbes(path, s.v1Token)...)
@@ -120,9 +124,34 @@ func chargeBodies() map[string]string {
 		"payer twice":             `{"amount": 10, "payer": {"name": "Ana", "document": "52998224725"}, "payer": {"name": "Bia", "document": "52998224725"}}`,
 		"document twice":          `{"amount": 10, "payer": {"name": "Ana", "document": "52998224725", "document": "11222333000181"}}`,
 		"all null":                `{"amount": null, "payer": null, "external_id": null}`,
+		"due deep":                c(map[string]string{"due": deepObject}),
+		"due array":               c(map[string]string{"due": `[]`}),
+		"due date SQL":            c(map[string]string{"due": `{"date": "2026-12-10' OR '1'='1"}`}),
+		"due fine 1e309":          c(map[string]string{"due": `{"date": "2026-12-10", "fine": {"mode": "fixed", "value": 1e309}}`}),
+		"due fine -0":             c(map[string]string{"due": `{"date": "2026-12-10", "fine": {"mode": "percent", "value": -0}}`}),
+		"due days_after huge":     c(map[string]string{"due": `{"date": "2026-12-10", "days_after": 123456789012345678901234567890}`}),
+		"due date twice":          c(map[string]string{"due": `{"date": "2026-12-10", "date": "2027-12-10"}`}),
+		"due dates deep":          c(map[string]string{"due": `{"date": "2026-12-10", "discount": {"mode": "fixed_until", "dates": [` + deepObject + `]}}`}),
+		"due mode NUL":            c(map[string]string{"due": `{"date": "2026-12-10", "rebate": {"mode": "fixed\u0000", "value": 1}}`}),
 	}
 	for i, v := range append(append([]string{}, sqlText...), traversalText...) {
 		b["external_id hostile "+string(rune('a'+i))] = c(map[string]string{"external_id": jsonQuote(v)})
+	}
+	return b
+}
+
+// chargeBatchBodies: each hostile charge inside an otherwise valid batch
+// (which refuses the whole batch), and hostile batches.
+func chargeBatchBodies() map[string]string {
+	b := map[string]string{
+		"charges object":   `{"charges": {"amount": 10}}`,
+		"charges null":     `{"charges": null}`,
+		"charges deep":     `{"charges": [` + deepObject + `]}`,
+		"charges twice":    `{"charges": [], "charges": [` + validCharge(nil) + `]}`,
+		"charges too many": chargeBatch(slices.Repeat([]string{validCharge(nil)}, maxChargeBatch+1)...),
+	}
+	for name, body := range chargeBodies() {
+		b["item "+name] = chargeBatch(validCharge(map[string]string{"external_id": `"lote-ok"`}), body)
 	}
 	return b
 }

@@ -54,6 +54,9 @@ type chargeView struct {
 	Disputed       bool    `json:"disputed"`
 	// Provider names the provider that holds the charge.
 	Provider string `json:"provider"`
+	// Due is a due-date charge's terms and what they ask today; null for
+	// an immediate charge.
+	Due *dueView `json:"due"`
 }
 
 type payerView struct {
@@ -74,6 +77,7 @@ func viewCharge(c storage.Charge) chargeView {
 		EndToEndID:     c.EndToEndID,
 		AvailableAt:    timePtr(c.AvailableAt),
 		ReturnedReason: c.ReturnedReason, Disputed: c.Disputed, Provider: c.Provider,
+		Due: viewDue(c, time.Now()),
 	}
 }
 
