@@ -83,7 +83,8 @@ var optionalMember = map[string]bool{"debitParty.name": true, "debitParty.bank":
 // answer's shape: a charge created on v1 and on v2 without a validity, paid
 // at the sandbox, its postback, read on v1 and consulted on v2 (who paid
 // it and the PIX named alike in all three); a withdrawal and a refund
-// completed, read on both.
+// completed, read on both; due-date charges paid on time, late and early
+// (dueFlow).
 func sameFlow(s *devStack, kind string) map[string]map[string]string {
 	t := s.t
 	out := map[string]map[string]string{}
@@ -152,6 +153,7 @@ func sameFlow(s *devStack, kind string) map[string]map[string]string {
 	})
 	out["v1 refund completed"] = shapeOf(r)
 	out["v2 consult of the refund"] = shapeOf(s.consult(v2, r["pix_id"].(string)))
+	dueFlow(s, out)
 	s.auditClean()
 	return out
 }
