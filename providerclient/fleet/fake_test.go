@@ -28,6 +28,12 @@ type fake struct {
 	hold    chan struct{}
 	entered chan struct{}
 	notify  []string // the NotifyURL of every create
+	// due: it takes due-date charges.
+	due bool
+}
+
+func (f *fake) Capabilities() providerclient.Capabilities {
+	return providerclient.Capabilities{DueCharges: f.due}
 }
 
 func newFake(name string) *fake { return &fake{name: name, calls: map[string]int{}} }
