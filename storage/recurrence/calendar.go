@@ -98,19 +98,7 @@ func (c Calendar) Cycle(d due.Date) (int, bool) {
 	if _, ok := c.Due(n); !ok {
 		return 0, false
 	}
-	if c.bounded() && n == c.last() && !d.Before(c.Periodicity.After(c.Start, n+1)) {
-		return 0, false
-	}
 	return n, true
-}
-
-// bounded reports whether the calendar ends.
-func (c Calendar) bounded() bool { return c.Count > 0 || !c.End.IsZero() }
-
-// last is a bounded calendar's last cycle number.
-func (c Calendar) last() int {
-	n, _ := c.Cycles()
-	return n - 1
 }
 
 // cycleAt is the n with After(Start, n) ≤ d < After(Start, n+1), d not
