@@ -25,6 +25,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"github.com/pixgate/pixgate/storage/recurrence"
 )
 
 // Connector is one provider, in PixGate's terms. Every method is safe for
@@ -77,6 +79,10 @@ type Connector interface {
 	// transactions it settled that day and, where the contract says, the
 	// day's balances. Each page is its own call, safe to repeat.
 	Statement(ctx context.Context, req StatementRequest) (*StatementPage, error)
+
+	// Recurrences: Pix Automático; a connector without them answers
+	// ErrUnsupported.
+	Recurrences
 }
 
 // Capabilities lists what a provider can do through its connector.
@@ -113,6 +119,10 @@ type Capabilities struct {
 	// charge), and Read a Ref with Due reads one back; a paid one's
 	// Transaction.Amount is what the payer paid on the day.
 	DueCharges bool
+	// Recurrences: the connector is a Recurrences (Pix Automático), for
+	// the journeys in Journeys.
+	Recurrences bool
+	Journeys    []recurrence.Journey
 }
 
 // All reports whether every operation PixGate needs is supported.

@@ -14,6 +14,10 @@ const (
 	OpListInfractions  = "list infractions"
 	OpDefendInfraction = "defend infraction"
 	OpLookupKey        = "look up key"
+
+	OpCreateRecurrence = "create recurrence"
+	OpReadRecurrence   = "read recurrence"
+	OpCancelRecurrence = "cancel recurrence"
 )
 
 // Wrap gives a connector the layers every provider gets: retries around a
