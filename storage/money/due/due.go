@@ -29,9 +29,10 @@ type Terms struct {
 	Original money.Money `json:"-"`
 	// Date is the due date (the BCB's dataDeVencimento).
 	Date Date `json:"date"`
-	// DaysAfter is how many calendar days after Date the charge can still
-	// be paid (validadeAposVencimento); 0 in a request means
-	// DefaultDaysAfter, and Normalize fills it in.
+	// DaysAfter is how many calendar days after the due date the charge
+	// can still be paid (validadeAposVencimento; LastDay says which day
+	// that makes); 0 in a request means DefaultDaysAfter, and Normalize
+	// fills it in.
 	DaysAfter int `json:"days_after"`
 	// Fine is charged once when paid after the due date (multa).
 	Fine *Fine `json:"fine,omitempty"`
