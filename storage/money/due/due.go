@@ -154,10 +154,18 @@ type Breakdown struct {
 var ErrPastValidity = errors.New("the charge can no longer be paid: its validity after the due date has passed")
 
 // FieldError names the member of the terms that is wrong, as a JSON path
-// below the terms ("fine.value", "discount.dates[1].until").
+// below the terms ("fine.value", "discount.dates[1].until"); the path is
+// empty when the terms themselves are (not a JSON object).
 type FieldError struct {
 	Field   string
 	Message string
 }
 
-func (e *FieldError) Error() string { return e.Field + " " + e.Message }
+// Error is the sentence "field message"; the message alone when Field is
+// empty (the terms themselves).
+func (e *FieldError) Error() string {
+	if e.Field == "" {
+		return e.Message
+	}
+	return e.Field + " " + e.Message
+}
