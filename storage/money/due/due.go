@@ -29,9 +29,10 @@ type Terms struct {
 	Original money.Money `json:"-"`
 	// Date is the due date (the BCB's dataDeVencimento).
 	Date Date `json:"date"`
-	// DaysAfter is how many calendar days after Date the charge can still
-	// be paid (validadeAposVencimento); 0 in a request means
-	// DefaultDaysAfter, and Normalize fills it in.
+	// DaysAfter is how many calendar days after the due date the charge
+	// can still be paid (validadeAposVencimento; LastDay says which day
+	// that makes); 0 in a request means DefaultDaysAfter, and Normalize
+	// fills it in.
 	DaysAfter int `json:"days_after"`
 	// Fine is charged once when paid after the due date (multa).
 	Fine *Fine `json:"fine,omitempty"`
@@ -153,10 +154,18 @@ type Breakdown struct {
 var ErrPastValidity = errors.New("the charge can no longer be paid: its validity after the due date has passed")
 
 // FieldError names the member of the terms that is wrong, as a JSON path
-// below the terms ("fine.value", "discount.dates[1].until").
+// below the terms ("fine.value", "discount.dates[1].until"); the path is
+// empty when the terms themselves are (not a JSON object).
 type FieldError struct {
 	Field   string
 	Message string
 }
 
-func (e *FieldError) Error() string { return e.Field + " " + e.Message }
+// Error is the sentence "field message"; the message alone when Field is
+// empty (the terms themselves).
+func (e *FieldError) Error() string {
+	if e.Field == "" {
+		return e.Message
+	}
+	return e.Field + " " + e.Message
+}
