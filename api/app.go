@@ -222,6 +222,14 @@ type Server struct {
 	admission *admission
 }
 
+// now is the API's time (Deps.Clock, else the system's).
+func (s *Server) now() time.Time {
+	if s.deps.Clock != nil {
+		return s.deps.Clock()
+	}
+	return time.Now()
+}
+
 // New builds the Fiber application.
 func New(cfg Config, deps Deps) *Server {
 	cfg = cfg.withDefaults()

@@ -3,6 +3,7 @@ package api
 import (
 	"github.com/pixgate/pixgate/api/payments"
 	"github.com/pixgate/pixgate/providerclient/pix"
+	"github.com/pixgate/pixgate/storage/money/due"
 )
 
 // parseChargeRequest reads a charge request's body (v1 and v2 alike) into
@@ -29,7 +30,7 @@ func (s *Server) parseChargeRequest(body object) (payments.ChargeRequest, error)
 	r.PayerQuestion = body.optionalText("payerQuestion", maxShortTextLen)
 	r.Split = body.split()
 	r.Expiration = body.expiration()
-	if r.Due = body.dueTerms(); r.Due != nil && r.Expiration != nil {
+	if r.Due = body.dueTerms(r.Amount, due.Today(s.now())); r.Due != nil && r.Expiration != nil {
 		body.errs.add(body.path("expiration"), "is not taken by a due-date charge: it can be paid until its due date plus due.days_after")
 	}
 	if err := body.errs.err(); err != nil {

@@ -37,7 +37,7 @@ func (s *Service) checkDue(in storage.Integrator, r *ChargeRequest) (*storage.Ch
 		return nil, &RuleError{Rule: ErrDuePassed, Field: "due.date",
 			Detail: fmt.Sprintf("leaves %s (the due date plus days_after) as the last day it can be paid, which has passed (today is %s in Brasília)", last, today)}
 	}
-	if least := terms.Minimum(); least <= in.CashIn.Compute(least) {
+	if least := terms.Minimum(due.Today(s.cfg.Now())); least <= in.CashIn.Compute(least) {
 		return nil, &RuleError{Rule: ErrAmountNotAboveFee, Field: "amount",
 			Detail: fmt.Sprintf("less the most rebate and discount the terms give, R$ %s, must exceed the cash-in fee on it of R$ %s", least, in.CashIn.Compute(least))}
 	}

@@ -58,7 +58,7 @@ func TestDueChargeRules(t *testing.T) {
 		rule  error
 		field string
 	}{
-		{"last day passed", func() ChargeRequest { return dueRequest(10000, "2026-11-20", 9) }, &dueProvider{}, ErrDuePassed, "due.date"},
+		{"last day passed", func() ChargeRequest { return dueRequest(10000, "2026-11-10", 9) }, &dueProvider{}, ErrDuePassed, "due.date"},
 		{"no payer name", func() ChargeRequest {
 			r := dueRequest(10000, "2026-12-10", 0)
 			r.Payer.Name = ""
@@ -81,7 +81,7 @@ func TestDueChargeRules(t *testing.T) {
 	}
 	// The last day is today in Brasília (30 November): still taken.
 	s := New(Config{Now: func() time.Time { return now }}, newFakeStore(), &dueProvider{}, nil)
-	if _, _, err := s.CreateCharge(context.Background(), integrator(money.Fixed(100), money.Fixed(0)), dueRequest(10000, "2026-11-20", 10)); err != nil {
+	if _, _, err := s.CreateCharge(context.Background(), integrator(money.Fixed(100), money.Fixed(0)), dueRequest(10000, "2026-11-10", 20)); err != nil {
 		t.Fatalf("payable today: %v", err)
 	}
 	// The least a rebate leaves must exceed the fee on it.

@@ -11,10 +11,12 @@ import (
 )
 
 // dueCase is a due-date charge of the flow: its terms relative to today in
-// Brasília, and the day its payer's bank pays it.
+// Brasília, and how many days from now its payer's bank pays it (the
+// sandbox pays at a time the test names).
 type dueCase struct {
 	name  string
 	terms func(today due.Date) map[string]any
+	payIn int
 }
 
 // dueCases: on time (with a rebate), late (fine and interest), early
@@ -22,24 +24,25 @@ type dueCase struct {
 var dueCases = []dueCase{
 	{"on time", func(today due.Date) map[string]any {
 		return map[string]any{"date": today.String(), "rebate": map[string]any{"mode": "fixed", "value": 1.00}}
-	}},
+	}, 0},
 	{"late", func(today due.Date) map[string]any {
-		return map[string]any{"date": today.AddDays(-3).String(), "days_after": 30,
+		return map[string]any{"date": today.String(), "days_after": 30,
 			"fine":     map[string]any{"mode": "percent", "value": 2.00},
 			"interest": map[string]any{"mode": "percent_per_month", "value": 1.00}}
-	}},
+	}, 12},
 	{"early", func(today due.Date) map[string]any {
 		return map[string]any{"date": today.AddDays(10).String(),
 			"discount": map[string]any{"mode": "fixed_until", "dates": []any{map[string]any{"until": today.AddDays(5).String(), "value": 5.00}}}}
-	}},
+	}, 0},
 }
 
 // dueFlow runs due-date charges through the stack's connector: each
-// created on v1 (the late one on v2), paid at the sandbox today, credited
-// for exactly what its terms ask today (the fee on that, net in the
-// wallet), its postback naming the amount paid; a payment after the last
-// day refused by the payer's bank and nothing credited; a charge already
-// past its last day refused at creation. It adds each answer's shape to
+// created on v1 (the late one on v2) and paid at the sandbox (the late one
+// twelve days after its due date), credited for exactly what its terms ask
+// on the day paid (the fee on that, net in the wallet), its postback
+// naming the amount paid; a payment after the last day refused by the
+// payer's bank and nothing credited; a due date before today refused at
+// creation. It adds each answer's shape to
 // out, for the providers to be compared.
 func dueFlow(s *devStack, out map[string]map[string]string) {
 	t := s.t
@@ -60,13 +63,14 @@ func dueFlow(s *devStack, out map[string]map[string]string) {
 		out["v1 due charge "+c.name+" created"] = shapeOf(ch)
 		d, _ := ch["due"].(map[string]any)
 		asked, _ := d["amount_due"].(map[string]any)
-		want := dueExpected(t, c, today)
-		if fmt.Sprint(asked["total"]) != want.String() {
+		if want := dueExpected(t, c, today, today); fmt.Sprint(asked["total"]) != want.String() {
 			t.Errorf("due %s: amount_due %v, want %s", c.name, d["amount_due"], want)
 		}
+		payAt := time.Now().Add(time.Duration(c.payIn) * 24 * time.Hour)
+		want := dueExpected(t, c, today, due.Today(payAt))
 		id, pixID := ch["id"].(string), ch["pix_id"].(string)
 		before := s.wallet().Available
-		if code, v := s.control(http.MethodPost, "/sandbox/charges/"+pixID+"/pay", map[string]any{}); code != http.StatusOK {
+		if code, v := s.control(http.MethodPost, "/sandbox/charges/"+pixID+"/pay", map[string]any{"at": payAt.UTC().Format(time.RFC3339)}); code != http.StatusOK {
 			t.Fatalf("due %s: pay %d %v", c.name, code, v)
 		}
 		s.eventually("due "+c.name+" PAID", 10*time.Second, func() bool { return s.status("charges", id) == "PAID" })
@@ -83,27 +87,28 @@ func dueFlow(s *devStack, out map[string]map[string]string) {
 		}
 	}
 	// The payer's bank is refused after the last day; nothing is credited.
-	body := map[string]any{"amount": 100.00, "payer": payer, "external_id": "due-gone", "due": map[string]any{"date": today.AddDays(-3).String(), "days_after": 3}}
+	body := map[string]any{"amount": 100.00, "payer": payer, "external_id": "due-gone", "due": map[string]any{"date": today.String(), "days_after": 1}}
 	code, ch := s.call(http.MethodPost, "/api/v1/charges", body)
 	if code != http.StatusCreated {
-		t.Fatalf("due last day today: %d %v", code, ch)
+		t.Fatalf("due with a day after: %d %v", code, ch)
 	}
-	late := time.Now().Add(24 * time.Hour).UTC().Format(time.RFC3339)
+	late := time.Now().Add(10 * 24 * time.Hour).UTC().Format(time.RFC3339) // past any weekend and holiday after it
 	if code, v := s.control(http.MethodPost, "/sandbox/charges/"+ch["pix_id"].(string)+"/pay", map[string]any{"at": late}); code != http.StatusConflict {
 		t.Errorf("paid after the last day: %d %v, want 409", code, v)
 	}
 	if st := s.status("charges", ch["id"].(string)); st != "PENDING" {
 		t.Errorf("charge paid after its last day is %s", st)
 	}
-	body["external_id"], body["due"] = "due-past", map[string]any{"date": today.AddDays(-3).String(), "days_after": 2}
+	body["external_id"], body["due"] = "due-past", map[string]any{"date": today.AddDays(-1).String()}
 	if code, v := s.call(http.MethodPost, "/api/v1/charges", body); code != http.StatusUnprocessableEntity {
 		t.Errorf("a charge past its last day: %d %v, want 422", code, v)
 	}
 }
 
-// dueExpected is what case c asks today: its terms' own arithmetic
-// (docs/due-charges.md, checked there against its table of cases).
-func dueExpected(t interface{ Fatal(...any) }, c dueCase, today due.Date) money.Money {
+// dueExpected is what case c, created today, asks on day: its terms' own
+// arithmetic (docs/due-charges.md, checked there against its table of
+// cases).
+func dueExpected(t interface{ Fatal(...any) }, c dueCase, today, day due.Date) money.Money {
 	var terms due.Terms
 	raw := c.terms(today)
 	b, err := jsonRoundTrip(raw, &terms)
@@ -112,7 +117,7 @@ func dueExpected(t interface{ Fatal(...any) }, c dueCase, today due.Date) money.
 	}
 	terms.Original = 10000
 	terms.Normalize()
-	got, err := terms.AmountOn(today)
+	got, err := terms.AmountOn(day)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,6 @@
 package due
 
 import (
-	"time"
-
 	"github.com/pixgate/pixgate/storage/money"
 )
 
@@ -14,9 +12,6 @@ const floor money.Money = 1
 // maxAmount is the largest amount the BCB's format carries
 // (\d{1,10}\.\d{2}): what a value may be, and what a charge may ask.
 const maxAmount money.Money = 999_999_999_999
-
-// now is the clock Validate and Minimum read today from; tests set it.
-var now = time.Now
 
 // Normalize fills in the defaults in place: DefaultDaysAfter for a
 // DaysAfter of 0, and CalendarDays for the day count of interest and of a
@@ -51,9 +46,9 @@ func (t Terms) daysAfter() int {
 func (t Terms) LastDay() Date { return nextBusinessDay(t.dueDay().AddDays(t.daysAfter())) }
 
 // Minimum is the least any day the charge can still be paid asks, from
-// today in Brasília (a charge is not paid before it exists): the most
+// today (in Brasília; a charge is not paid before it exists): the most
 // rebate and discount, no fine or interest, never below R$ 0.01.
-func (t Terms) Minimum() money.Money { return max(t.lowest(Today(now())).Total, floor) }
+func (t Terms) Minimum(today Date) money.Money { return max(t.lowest(today).Total, floor) }
 
 // AmountOn is what the charge asks when paid on day; ErrPastValidity after
 // LastDay. docs/due-charges.md holds the rules.

@@ -77,7 +77,7 @@ func TestMinimum(t *testing.T) {
 		{"100.00", `{"date":"2025-03-14","rebate":{"mode":"fixed","value":150}}`, floor},
 	} {
 		terms := requestTerms(t, c.original, c.body)
-		if got := terms.Minimum(); got != c.want {
+		if got := terms.Minimum(testDay); got != c.want {
 			t.Errorf("%s: Minimum() = %s, want %s", c.body, got, c.want)
 		}
 	}
@@ -86,7 +86,7 @@ func TestMinimum(t *testing.T) {
 func TestMinimumOnceLate(t *testing.T) {
 	atToday(t, "2025-03-20")
 	terms := requestTerms(t, "100.00", `{"date":"2025-03-14","rebate":{"mode":"fixed","value":5},"discount":{"mode":"fixed_per_day","value":1},"fine":{"mode":"fixed","value":2}}`)
-	if got := terms.Minimum(); got != 9500 {
+	if got := terms.Minimum(testDay); got != 9500 {
 		t.Errorf("Minimum() = %s, want 95.00: no discount is left, fine and interest aside", got)
 	}
 }

@@ -3,20 +3,19 @@ package due
 import (
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/pixgate/pixgate/storage/money"
 )
 
-// atToday sets the clock Validate and Minimum read to noon of day in
-// Brasília, for the test.
+// testDay is the day the tests' Validate and Minimum are asked on.
+var testDay Date
+
+// atToday makes day the tests' today, for the test.
 func atToday(t *testing.T, day string) {
 	t.Helper()
-	d := mustDate(t, day)
-	at := time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, brasilia)
-	old := now
-	now = func() time.Time { return at }
-	t.Cleanup(func() { now = old })
+	old := testDay
+	testDay = mustDate(t, day)
+	t.Cleanup(func() { testDay = old })
 }
 
 // requestTerms reads terms as a request carries them, sets the amount and

@@ -13,13 +13,14 @@ const MaxDaysAfter = 3650
 // maxDaysAhead bounds how far from today the due date may be, likewise.
 const maxDaysAhead = 3650
 
-// Validate checks the terms as a request carries them, after Normalize and
-// with Original set (the charge's amount; the checks that need it are
-// skipped while it is 0). The first problem is a *FieldError naming the
-// member.
-func (t Terms) Validate() error {
+// Validate checks the terms as a request carries them on the day today
+// (Brasília), after Normalize and with Original set (the charge's amount;
+// the checks that need it are skipped while it is 0). The first problem
+// is a *FieldError naming the member.
+func (t Terms) Validate(today Date) error {
 	for _, check := range []func() *FieldError{
-		t.checkDates, t.checkFine, t.checkInterest, t.checkRebate, t.checkDiscount, t.checkAmounts,
+		func() *FieldError { return t.checkDates(today) }, t.checkFine, t.checkInterest, t.checkRebate, t.checkDiscount,
+		func() *FieldError { return t.checkAmounts(today) },
 	} {
 		if err := check(); err != nil {
 			return err
@@ -34,8 +35,7 @@ func fieldErr(field, format string, args ...any) *FieldError {
 
 // checkDates: the due date from today on (the BCB refuses one before the
 // charge's creation), and a validity within bounds.
-func (t Terms) checkDates() *FieldError {
-	today := Today(now())
+func (t Terms) checkDates(today Date) *FieldError {
 	switch {
 	case t.Date.IsZero():
 		return fieldErr("date", "is required")

@@ -70,11 +70,11 @@ func (t Terms) checkDated() *FieldError {
 // before it applies (the BCB refuses a rebate or a discount that could
 // take the whole amount), and none, up to the last day, more than the
 // BCB's format carries. Skipped while Original is not set.
-func (t Terms) checkAmounts() *FieldError {
+func (t Terms) checkAmounts(today Date) *FieldError {
 	if t.Original <= 0 {
 		return nil
 	}
-	if low := t.lowest(Today(now())); low.Total < floor {
+	if low := t.lowest(today); low.Total < floor {
 		if t.Original-low.Rebate < floor {
 			return fieldErr("rebate.value", "leaves less than R$ %s to pay of the amount, R$ %s", floor, t.Original)
 		}

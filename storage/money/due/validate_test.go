@@ -24,7 +24,7 @@ func TestValidateAccepts(t *testing.T) {
 		`{"date":"2025-03-14","rebate":{"mode":"fixed","value":50},"discount":{"mode":"fixed_until","dates":[{"until":"2025-02-20","value":60},{"until":"2025-03-10","value":49.99}]}}`,
 	} {
 		terms := requestTerms(t, "100.00", body)
-		if err := terms.Validate(); err != nil {
+		if err := terms.Validate(testDay); err != nil {
 			t.Errorf("%s: %v", body, err)
 		}
 	}
@@ -82,7 +82,7 @@ func TestValidateRefuses(t *testing.T) {
 		{`{"date":"2025-03-14","days_after":3650,"interest":{"mode":"percent_per_day","value":9999999999}}`, "interest.value"},
 	} {
 		terms := requestTerms(t, "100.00", c.body)
-		err := terms.Validate()
+		err := terms.Validate(testDay)
 		var fe *FieldError
 		if !errors.As(err, &fe) || fe.Field != c.field {
 			t.Errorf("%s: Validate() = %v, want a *FieldError on %s", c.body, err, c.field)
@@ -97,7 +97,7 @@ func TestValidateRefuses(t *testing.T) {
 func TestValidateWithoutTheAmount(t *testing.T) {
 	atToday(t, "2025-03-01")
 	terms := requestTerms(t, "0", `{"date":"2025-03-14","rebate":{"mode":"fixed","value":100}}`)
-	if err := terms.Validate(); err != nil {
+	if err := terms.Validate(testDay); err != nil {
 		t.Errorf("the floor needs the amount; without it Validate() = %v", err)
 	}
 }
