@@ -28,11 +28,14 @@ const (
 	ScopeInfractionsRead  = "infractions:read"
 	ScopeInfractionsWrite = "infractions:write"
 	ScopePixKeysRead      = "pix_keys:read"
+	ScopeRecurrencesWrite = "recurrences:write"
+	ScopeRecurrencesRead  = "recurrences:read"
 )
 
 // AllScopes is what a key carries when none are named.
 var AllScopes = []string{ScopeChargesWrite, ScopeChargesRead, ScopeWithdrawalsWrite, ScopeWithdrawalsRead,
-	ScopeRefundsWrite, ScopeBalanceRead, ScopeTransactionsRead, ScopeInfractionsRead, ScopeInfractionsWrite, ScopePixKeysRead}
+	ScopeRefundsWrite, ScopeBalanceRead, ScopeTransactionsRead, ScopeInfractionsRead, ScopeInfractionsWrite, ScopePixKeysRead,
+	ScopeRecurrencesWrite, ScopeRecurrencesRead}
 
 // APIKey is a stored key; its secret exists only as a SHA-256 hash.
 type APIKey struct {

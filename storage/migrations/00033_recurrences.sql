@@ -52,7 +52,15 @@ ALTER TABLE postbacks DROP CONSTRAINT postbacks_resource_type_check;
 ALTER TABLE postbacks ADD CONSTRAINT postbacks_resource_type_check
     CHECK (resource_type IN ('charge', 'withdrawal', 'refund', 'med_return', 'infraction', 'recurrence'));
 
+-- The scopes of the recurrence endpoints. A key that carried every scope
+-- there was (the default) carries the new ones too; a key limited on
+-- purpose stays as it was.
+UPDATE api_keys SET scopes = scopes || ARRAY['recurrences:write', 'recurrences:read']
+WHERE scopes @> ARRAY['charges:write', 'charges:read', 'withdrawals:write', 'withdrawals:read', 'refunds:write',
+                      'balance:read', 'transactions:read', 'infractions:read', 'infractions:write', 'pix_keys:read'];
+
 -- +goose Down
+UPDATE api_keys SET scopes = array_remove(array_remove(scopes, 'recurrences:write'), 'recurrences:read');
 ALTER TABLE postbacks DROP CONSTRAINT postbacks_resource_type_check;
 ALTER TABLE postbacks ADD CONSTRAINT postbacks_resource_type_check
     CHECK (resource_type IN ('charge', 'withdrawal', 'refund', 'med_return', 'infraction'));

@@ -1,0 +1,100 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/recurrence"
+)
+
+// RecurrenceIssue is what the provider answered when it registered a
+// recurrence.
+type RecurrenceIssue struct {
+	ProviderID string
+	QRCode     string
+	// Provider is the provider that registered it, when not the one it was
+	// created for; "" keeps that one.
+	Provider string
+}
+
+// IssueRecurrence records the provider's registration of a CREATED
+// recurrence not yet registered. Recording the same one twice is harmless.
+func (db *DB) IssueRecurrence(ctx context.Context, id uuid.UUID, is RecurrenceIssue) (Recurrence, error) {
+	rows, _ := db.pool.Query(ctx, `UPDATE recurrences SET provider_id = $2, qrcode = nullif($3, ''), failure_reason = NULL,
+			provider = coalesce(nullif($4::text, ''), provider), updated_at = now()
+		WHERE id = $1 AND status = 'CREATED' AND (provider_id IS NULL OR provider_id = $2) RETURNING `+recurrenceColumns,
+		id, is.ProviderID, is.QRCode, is.Provider)
+	r, err := pgx.CollectExactlyOneRow(rows, scanRecurrence)
+	if err != nil {
+		return Recurrence{}, fmt.Errorf("storage: issue recurrence %s: %w", id, stateChanged(err))
+	}
+	return r, nil
+}
+
+// FailRecurrence records that the provider did not register a CREATED
+// recurrence: it is FAILED, and the same request again reopens it.
+func (db *DB) FailRecurrence(ctx context.Context, id uuid.UUID, reason string) (Recurrence, error) {
+	rows, _ := db.pool.Query(ctx, `UPDATE recurrences SET status = 'FAILED', failure_reason = $2, updated_at = now()
+		WHERE id = $1 AND status = 'CREATED' AND provider_id IS NULL RETURNING `+recurrenceColumns, id, reason)
+	r, err := pgx.CollectExactlyOneRow(rows, scanRecurrence)
+	if err != nil {
+		return Recurrence{}, fmt.Errorf("storage: fail recurrence %s: %w", id, stateChanged(err))
+	}
+	return r, nil
+}
+
+// ReopenRecurrence moves a FAILED recurrence back to CREATED, to be asked
+// of the provider again.
+func (db *DB) ReopenRecurrence(ctx context.Context, id uuid.UUID) (Recurrence, error) {
+	rows, _ := db.pool.Query(ctx, `UPDATE recurrences SET status = 'CREATED', updated_at = now()
+		WHERE id = $1 AND status = 'FAILED' AND provider_id IS NULL RETURNING `+recurrenceColumns, id)
+	r, err := pgx.CollectExactlyOneRow(rows, scanRecurrence)
+	if err != nil {
+		return Recurrence{}, fmt.Errorf("storage: reopen recurrence %s: %w", id, stateChanged(err))
+	}
+	return r, nil
+}
+
+// RecurrenceChange is a recurrence's move to another status, with what
+// the provider said of it.
+type RecurrenceChange struct {
+	To          recurrence.RecurrenceStatus
+	PayerMax    money.Money // 0: unknown
+	ApprovedAt  time.Time   // zero: unknown (now, when it becomes APPROVED)
+	CancelledBy string
+	EndCode     string
+	EndReason   string
+}
+
+// MoveRecurrence moves a recurrence from status from to c.To, guarded by
+// from: changed is false (and the recurrence as it is returned) when it is
+// no longer there. An end status records when it ended.
+func (t *Tx) MoveRecurrence(ctx context.Context, id uuid.UUID, from recurrence.RecurrenceStatus, c RecurrenceChange) (r Recurrence, changed bool, err error) {
+	var approved *time.Time
+	if !c.ApprovedAt.IsZero() {
+		approved = &c.ApprovedAt
+	}
+	rows, _ := t.tx.Query(ctx, `UPDATE recurrences SET status = $3, updated_at = now(),
+			payer_max = coalesce(nullif($4::bigint, 0), payer_max),
+			approved_at = CASE WHEN $3 = 'APPROVED' THEN coalesce($5, approved_at, now()) ELSE approved_at END,
+			cancelled_by = coalesce(nullif($6, ''), cancelled_by), end_code = coalesce(nullif($7, ''), end_code),
+			end_reason = coalesce(nullif($8, ''), end_reason),
+			ended_at = CASE WHEN $3 IN ('REJECTED', 'EXPIRED', 'CANCELLED', 'COMPLETED') THEN now() ELSE ended_at END
+		WHERE id = $1 AND status = $2 RETURNING `+recurrenceColumns,
+		id, from, c.To, c.PayerMax, approved, c.CancelledBy, c.EndCode, c.EndReason)
+	r, err = pgx.CollectExactlyOneRow(rows, scanRecurrence)
+	if err == pgx.ErrNoRows {
+		rows, _ := t.tx.Query(ctx, `SELECT `+recurrenceColumns+` FROM recurrences WHERE id = $1`, id)
+		r, err = pgx.CollectExactlyOneRow(rows, scanRecurrence)
+		return r, false, notFound(err)
+	}
+	if err != nil {
+		return Recurrence{}, false, fmt.Errorf("storage: move recurrence %s: %w", id, err)
+	}
+	return r, true, nil
+}
