@@ -39,12 +39,15 @@ type fakeStore struct {
 	sends map[uuid.UUID]int
 	moves []string
 	route *storage.Route
+	// recurrences by id (fake_recurrence_test.go)
+	recurrences map[uuid.UUID]storage.Recurrence
 }
 
 func newFakeStore() *fakeStore {
 	return &fakeStore{charges: map[uuid.UUID]storage.Charge{}, transfers: map[uuid.UUID]storage.Transfer{},
 		events: map[int64]storage.ProviderEvent{}, recovery: map[uuid.UUID]storage.Recovery{},
-		touched: map[uuid.UUID]int{}, scheduled: map[uuid.UUID]time.Time{}, infractions: map[uuid.UUID]storage.Infraction{}}
+		touched: map[uuid.UUID]int{}, scheduled: map[uuid.UUID]time.Time{}, infractions: map[uuid.UUID]storage.Infraction{},
+		recurrences: map[uuid.UUID]storage.Recurrence{}}
 }
 
 var _ store = (*fakeStore)(nil)
@@ -54,9 +57,11 @@ func (s *fakeStore) InTx(_ context.Context, fn func(Tx) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	charges, transfers, events, infractions := maps.Clone(s.charges), maps.Clone(s.transfers), maps.Clone(s.events), maps.Clone(s.infractions)
+	recurrences := maps.Clone(s.recurrences)
 	postings, postbacks, actions, outbox := len(s.postings), len(s.postbacks), len(s.actions), len(s.outbox)
 	if err := fn(fakeTx{s}); err != nil {
 		s.charges, s.transfers, s.events, s.infractions, s.outbox = charges, transfers, events, infractions, s.outbox[:outbox]
+		s.recurrences = recurrences
 		s.postings, s.postbacks, s.actions = s.postings[:postings], s.postbacks[:postbacks], s.actions[:actions]
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/recurrence"
 )
 
 // What the worker needs of storage and of the provider, one narrow
@@ -110,6 +111,14 @@ type Tx interface {
 	RecordOperatorAction(ctx context.Context, a storage.OperatorAction) (storage.OperatorAction, error)
 	OpenInfraction(ctx context.Context, ni storage.NewInfraction) (storage.Infraction, bool, error)
 	CloseInfraction(ctx context.Context, id uuid.UUID, cl storage.InfractionClosing) (storage.Infraction, *storage.Transfer, bool, error)
+	MoveRecurrence(ctx context.Context, id uuid.UUID, from recurrence.RecurrenceStatus, c storage.RecurrenceChange) (storage.Recurrence, bool, error)
+}
+
+// recurrenceStore is the Pix Automático recurrences whose changes the
+// worker applies.
+type recurrenceStore interface {
+	RecurrenceByID(ctx context.Context, id uuid.UUID) (storage.Recurrence, error)
+	RecurrenceByProviderID(ctx context.Context, provider, id string) (storage.Recurrence, error)
 }
 
 // store is every role at once, as one database serves them.
@@ -117,6 +126,7 @@ type store interface {
 	chargeStore
 	transferStore
 	infractionStore
+	recurrenceStore
 	eventStore
 	postbackStore
 	outboxStore

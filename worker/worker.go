@@ -114,6 +114,7 @@ type Worker struct {
 	charges     chargeStore
 	transfers   transferStore
 	infractions infractionStore
+	recurrences recurrenceStore
 	events      eventStore
 	postbacks   postbackStore
 	tx          txRunner
@@ -163,7 +164,7 @@ func New(cfg Config, deps Deps) *Worker {
 func newWorker(cfg Config, st store, provider Provider, queue enqueuer, log *slog.Logger, metrics *workerMetrics) *Worker {
 	cfg = cfg.withDefaults()
 	return &Worker{cfg: cfg, log: log, metrics: metrics, now: time.Now, postbackHTTP: postback.NewHTTPClient(cfg.Postbacks),
-		charges: st, transfers: st, infractions: st, events: st, postbacks: st, tx: st, provider: provider, queue: queue,
+		charges: st, transfers: st, infractions: st, recurrences: st, events: st, postbacks: st, tx: st, provider: provider, queue: queue,
 		eventShares: newShares(cfg.Lanes.withDefaults().Events)}
 }
 

@@ -96,6 +96,7 @@ type Service struct {
 	cfg         Config
 	store       Store
 	infractions InfractionStore // nil: the MED operations answer ErrNotFound
+	recurrences RecurrenceStore // nil: recurrences answer ErrNotFound
 	provider    Provider        // nil: charges are refused before anything is written
 	log         *slog.Logger
 }
@@ -112,5 +113,6 @@ func New(cfg Config, store Store, provider Provider, log *slog.Logger) *Service 
 		log = slog.New(slog.DiscardHandler)
 	}
 	infractions, _ := store.(InfractionStore)
-	return &Service{cfg: cfg, store: store, infractions: infractions, provider: provider, log: log}
+	recurrences, _ := store.(RecurrenceStore)
+	return &Service{cfg: cfg, store: store, infractions: infractions, recurrences: recurrences, provider: provider, log: log}
 }

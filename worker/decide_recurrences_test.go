@@ -1,0 +1,71 @@
+package worker
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/recurrence"
+)
+
+// A recurrence follows what its provider says, through the core's
+// transitions: approved once (one postback, with the payer's maximum),
+// however often it is told; a status its history cannot reach is refused
+// and changes nothing; a notification the provider does not confirm
+// changes nothing.
+func TestRecurrenceFollowsItsProvider(t *testing.T) {
+	st := newFakeStore()
+	pid, url := "rec-1", "https://shop.example/hook"
+	rec := storage.Recurrence{ID: uuid.New(), IntegratorID: 1, Provider: providerclient.DefaultName, ProviderID: &pid,
+		Status: recurrence.RecurrenceCreated, Journey: recurrence.JourneyQR, PostbackURL: &url}
+	st.recurrences[rec.ID] = rec
+	p := recurrenceReader{fakeProvider: &fakeProvider{}, rec: &providerclient.Recurrence{ProviderID: pid,
+		Status: recurrence.RecurrenceApproved, PayerMax: 5000}}
+	w := newWorker(Config{}, st, p, &fakeQueue{}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	ctx := context.Background()
+	event := func(id int64) storage.ProviderEvent {
+		ev := storage.ProviderEvent{ID: id, TransactionType: string(providerclient.KindRecurrence), TransactionID: pid, Status: "APPROVED"}
+		st.events[id] = ev
+		return ev
+	}
+	for i := range int64(3) {
+		if err := w.applyRecurrenceEvent(ctx, event(i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := st.recurrences[rec.ID]
+	if got.Status != recurrence.RecurrenceApproved || got.PayerMax == nil || *got.PayerMax != 5000 {
+		t.Fatalf("recurrence %s, payer max %v", got.Status, got.PayerMax)
+	}
+	if n := len(st.postbacks); n != 1 || st.postbacks[0].Event != "APPROVED" || st.postbacks[0].ResourceType != "recurrence" {
+		t.Fatalf("postbacks %+v", st.postbacks)
+	}
+	// APPROVED cannot become REJECTED: refused, nothing changes.
+	p.rec.Status = recurrence.RecurrenceRejected
+	w.provider = p
+	if err := w.applyRecurrenceEvent(ctx, event(4)); err != nil {
+		t.Fatal(err)
+	}
+	if st.recurrences[rec.ID].Status != recurrence.RecurrenceApproved || len(st.postbacks) != 1 {
+		t.Fatalf("after a status it cannot reach: %s, %d postbacks", st.recurrences[rec.ID].Status, len(st.postbacks))
+	}
+	// Cancelled by the payer: CANCELLED, with who, and its postback.
+	p.rec.Status, p.rec.CancelledBy = recurrence.RecurrenceCancelled, recurrence.PartyPayer
+	if err := w.applyRecurrenceEvent(ctx, event(5)); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.recurrences[rec.ID]; got.Status != recurrence.RecurrenceCancelled || *got.CancelledBy != "PAYER" || len(st.postbacks) != 2 {
+		t.Fatalf("cancelled: %+v, %d postbacks", got, len(st.postbacks))
+	}
+	// One the provider does not know: ignored.
+	p.err = &providerclient.Error{Kind: providerclient.ErrNotFound}
+	w.provider = p
+	if err := w.applyRecurrenceEvent(ctx, event(6)); err != nil || len(st.postbacks) != 2 {
+		t.Fatalf("unconfirmed: %v, %d postbacks", err, len(st.postbacks))
+	}
+}

@@ -1,0 +1,64 @@
+package worker
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/recurrence"
+)
+
+func (s *fakeStore) RecurrenceByID(_ context.Context, id uuid.UUID) (storage.Recurrence, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.recurrences[id]
+	if !ok {
+		return r, storage.ErrNotFound
+	}
+	return r, nil
+}
+
+func (s *fakeStore) RecurrenceByProviderID(_ context.Context, provider, id string) (storage.Recurrence, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.recurrences {
+		if r.Provider == provider && r.ProviderID != nil && *r.ProviderID == id {
+			return r, nil
+		}
+	}
+	return storage.Recurrence{}, storage.ErrNotFound
+}
+
+// MoveRecurrence moves it only from the status the move expects, as
+// storage does.
+func (x fakeTx) MoveRecurrence(_ context.Context, id uuid.UUID, from recurrence.RecurrenceStatus, c storage.RecurrenceChange) (storage.Recurrence, bool, error) {
+	r, ok := x.s.recurrences[id]
+	if !ok {
+		return r, false, storage.ErrNotFound
+	}
+	if r.Status != from {
+		return r, false, nil
+	}
+	r.Status = c.To
+	if c.PayerMax > 0 {
+		r.PayerMax = &c.PayerMax
+	}
+	if c.CancelledBy != "" {
+		r.CancelledBy = &c.CancelledBy
+	}
+	x.s.recurrences[id] = r
+	return r, true, nil
+}
+
+// recurrenceReader answers every read with its recurrence.
+type recurrenceReader struct {
+	*fakeProvider
+	rec *providerclient.Recurrence
+	err error
+}
+
+func (p recurrenceReader) ReadRecurrence(context.Context, providerclient.RecurrenceRef) (*providerclient.Recurrence, error) {
+	return p.rec, p.err
+}
