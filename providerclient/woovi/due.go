@@ -8,6 +8,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/wooviapi"
+	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/storage/money/due"
 )
 
@@ -15,10 +16,12 @@ import (
 // due date (daysForDueDate) and the end of each dated discount
 // (daysActive) in whole days from the day it creates the charge, gives a
 // discount only before the due date, the largest of those still active,
-// and charges interest as a percentage of the charge's value per calendar
-// day late. Terms that Woovi cannot hold exactly are refused before any
-// call, naming the field, never approximated (docs/provider.md,
-// "Due-date charges (woovi)").
+// and takes every percentage (fine, interest, discount) of the charge's
+// value, interest per calendar day late. The connector sends the days
+// PixGate counts (calendar.go) and the value less any rebate; terms that
+// Woovi cannot hold exactly are refused before any call as unsupported,
+// naming the field, never approximated (docs/provider.md, "Due-date
+// charges (woovi)").
 
 // midnightMargin is how near a midnight in Brasília a due-date charge is
 // not asked for: Woovi counts its days from the day it creates the charge,
@@ -56,17 +59,24 @@ func lastMoment(t due.Terms) time.Time {
 	return t.LastDay().End()
 }
 
-// dueTerms fills in t's due date, validity, fine, interest and discount,
-// or refuses what Woovi cannot hold.
+// dueTerms fills in t's due date, validity, rebate, fine, interest and
+// discount, or refuses what Woovi cannot hold.
 func dueTerms(in *wooviapi.ChargeRequest, t due.Terms, today due.Date) error {
-	days := t.Date.Sub(today)
-	if days < 1 {
-		return refuse("due.date", "a due date before tomorrow is not supported by this provider (daysForDueDate counts whole days from the day the charge is created)")
+	date, ok := countedDay(t.Date)
+	if !ok {
+		return refuse("due.date", ashWednesdayWhy)
 	}
-	if t.Rebate != nil {
-		return refuse("due.rebate", "a rebate is not supported by this provider")
+	if date.Sub(today) < 1 {
+		return refuse("due.date", "a due date before tomorrow is not supported by this provider, whose daysForDueDate counts whole days from the day the charge is created")
 	}
-	in.Type, in.DaysForDueDate, in.DaysAfterDueDate = wooviapi.ChargeOverdue, days, t.DaysAfter
+	last, ok := countedDay(date.AddDays(t.DaysAfter))
+	if !ok {
+		return refuse("due.days_after", "the last day "+ashWednesdayWhy)
+	}
+	in.Type, in.DaysForDueDate, in.DaysAfterDueDate = wooviapi.ChargeOverdue, date.Sub(today), last.Sub(date)
+	if err := rebate(in, t.Rebate); err != nil {
+		return err
+	}
 	var err error
 	if in.Fines, err = fine(t.Fine); err != nil {
 		return err
@@ -74,15 +84,45 @@ func dueTerms(in *wooviapi.ChargeRequest, t due.Terms, today due.Date) error {
 	if in.Interests, err = interest(t.Interest); err != nil {
 		return err
 	}
-	in.DiscountSettings, err = discount(t.Discount, t.Date, today)
+	in.DiscountSettings, err = discount(t.Discount, date, today)
 	return err
+}
+
+// ashWednesdayWhy is why a date on Ash Wednesday is refused.
+const ashWednesdayWhy = "falls on Ash Wednesday, a business day for PixGate and a holiday in Woovi's calendar, which this provider may count otherwise"
+
+// rebate is taken off whatever the day, and every percentage of PixGate's
+// terms is of the amount after it, as Woovi's are of the charge's value:
+// the charge's value is the amount less the rebate (half up, of the
+// amount, when a percentage).
+func rebate(in *wooviapi.ChargeRequest, r *due.Rebate) error {
+	if r == nil {
+		return nil
+	}
+	var off money.Money
+	switch r.Mode {
+	case due.RebateFixed:
+		off = r.Value.Money()
+	case due.RebatePercent:
+		off = money.Percent(int64(r.Value) * 100).Compute(money.Money(in.Value)) // hundredths of a percent in millionths
+	default:
+		return refuse("due.rebate.mode", fmt.Sprintf("%q is not supported by this provider", r.Mode))
+	}
+	if in.Value-int64(off) < 1 {
+		return refuse("due.rebate.value", "leaves nothing of the amount")
+	}
+	in.Value -= int64(off)
+	return nil
 }
 
 // refuse is the refusal of a term Woovi cannot hold, made before any call:
 // the provider holds nothing of it.
 func refuse(field, why string) error {
-	return &providerclient.Error{Op: providerclient.OpCharge, Kind: providerclient.ErrRejected, Absent: true,
-		Message: field + ": " + why}
+	kind := providerclient.ErrUnsupported // another provider may hold it: the route moves on
+	if field == "payer.name" || field == "payer.document" {
+		kind = providerclient.ErrRejected // no provider would
+	}
+	return &providerclient.Error{Op: providerclient.OpCharge, Kind: kind, Absent: true, Message: field + ": " + why}
 }
 
 // fine is charged once, from the day after the due date: centavos, or
@@ -149,10 +189,11 @@ func perDayDiscount(modality string, d *due.Discount) (*wooviapi.DiscountSetting
 	return &wooviapi.DiscountSettings{Modality: modality, Value: int64(*d.Value)}, nil
 }
 
-// datedDiscount holds each discount until its date. Woovi gives the
-// largest discount still active, and none on the due date itself: the
-// same as "the discount of the nearest date not passed" only when later
-// dates never give more, and when every date is before the due date.
+// datedDiscount holds each discount until its date as PixGate counts it.
+// Woovi gives the largest discount still active, and none on the due date
+// itself: the same as "the discount of the nearest date not passed" only
+// when later dates never give more, and when every date counts before the
+// due date.
 func datedDiscount(modality string, dates []due.DatedDiscount, date, today due.Date) (*wooviapi.DiscountSettings, error) {
 	if len(dates) == 0 {
 		return nil, refuse("due.discount.dates", "at least one date is required by this provider")
@@ -165,17 +206,20 @@ func datedDiscount(modality string, dates []due.DatedDiscount, date, today due.D
 	out := &wooviapi.DiscountSettings{Modality: modality}
 	for k, i := range order {
 		dd, field := dates[i], fmt.Sprintf("due.discount.dates[%d]", i)
+		until, ok := countedDay(dd.Until)
 		switch {
-		case !dd.Until.Before(date):
-			return nil, refuse(field+".until", "a discount on or after the due date is not supported by this provider, whose discounts end the day before the due date")
-		case dd.Until.Sub(today) < 1:
+		case !ok:
+			return nil, refuse(field+".until", ashWednesdayWhy)
+		case !until.Before(date):
+			return nil, refuse(field+".until", "a discount on the due date is not supported by this provider, whose discounts end the day before it")
+		case until.Sub(today) < 1:
 			return nil, refuse(field+".until", "must be after the day the charge is created for this provider (daysActive is at least 1)")
 		case k > 0 && dd.Until == dates[order[k-1]].Until:
 			return nil, refuse(field+".until", "two discounts until the same day are not supported by this provider")
 		case k > 0 && dd.Value > dates[order[k-1]].Value:
 			return nil, refuse(field+".value", "a discount larger than that of an earlier date is not supported by this provider, which gives the largest discount still active")
 		}
-		out.DiscountFixedDate = append(out.DiscountFixedDate, wooviapi.DiscountFixedDate{DaysActive: dd.Until.Sub(today), Value: int64(dd.Value)})
+		out.DiscountFixedDate = append(out.DiscountFixedDate, wooviapi.DiscountFixedDate{DaysActive: until.Sub(today), Value: int64(dd.Value)})
 	}
 	return out, nil
 }

@@ -30,12 +30,25 @@ func awayFromMidnight(t *testing.T) due.Date {
 	}
 }
 
+// workday is the first day from d on that is a business day and no Ash
+// Wednesday: one the connector sends as it is.
+func workday(d due.Date) due.Date {
+	for {
+		if c, ok := woovi.CountedDay(d); ok && c == d {
+			return d
+		}
+		d = d.AddDays(1)
+	}
+}
+
+// dueRequest is a due-date charge with a fine, interest and two dated
+// discounts (in no order), all on days the connector sends as they are.
 func dueRequest(today due.Date) providerclient.ChargeRequest {
-	terms := &due.Terms{Original: money.FromReais(100, 0), Date: today.AddDays(5), DaysAfter: 10,
+	terms := &due.Terms{Original: money.FromReais(100, 0), Date: workday(today.AddDays(20)), DaysAfter: 10,
 		Fine:     &due.Fine{Mode: due.FinePercent, Value: 200},
 		Interest: &due.Interest{Mode: due.InterestPercentPerDay, Value: 10, Days: due.CalendarDays},
 		Discount: &due.Discount{Mode: due.DiscountFixedUntil, Dates: []due.DatedDiscount{
-			{Until: today.AddDays(3), Value: 100}, {Until: today.AddDays(1), Value: 300}}}}
+			{Until: workday(today.AddDays(5)), Value: 100}, {Until: workday(today.AddDays(1)), Value: 300}}}}
 	return providerclient.ChargeRequest{ID: newID(), Amount: terms.Original, PayerQuestion: "mensalidade", Due: terms,
 		Payer: providerclient.Party{Name: "Fulano de Tal", Document: "52998224725"}}
 }
@@ -88,29 +101,31 @@ func TestDueChargeCreatedPaidAndReadBack(t *testing.T) {
 	}
 }
 
-// Terms Woovi cannot hold exactly are refused before any call, as a
-// refusal that left nothing behind, naming the field.
+// Terms Woovi cannot hold exactly are refused before any call, as
+// unsupported (the route moves on) and leaving nothing behind, naming the
+// field; a payer without a document, which no provider would take, is
+// rejected.
 func TestDueTermsWooviCannotHoldAreRefusedBeforeAnyCall(t *testing.T) {
 	e := newEnv(t)
 	today := awayFromMidnight(t)
 	v := due.Value(10)
 	for field, change := range map[string]func(*providerclient.ChargeRequest){
-		"due.rebate":        func(r *providerclient.ChargeRequest) { r.Due.Rebate = &due.Rebate{Mode: due.RebateFixed, Value: 100} },
 		"due.interest.days": func(r *providerclient.ChargeRequest) { r.Due.Interest.Days = due.BusinessDays },
 		"due.interest.mode": func(r *providerclient.ChargeRequest) { r.Due.Interest.Mode = due.InterestPercentPerMonth },
 		"due.discount.days": func(r *providerclient.ChargeRequest) {
 			r.Due.Discount = &due.Discount{Mode: due.DiscountFixedPerDay, Value: &v, Days: due.BusinessDays}
 		},
-		"due.discount.dates[1].until": func(r *providerclient.ChargeRequest) { r.Due.Discount.Dates[1].Until = r.Due.Date },
-		"due.discount.dates[0].until": func(r *providerclient.ChargeRequest) { r.Due.Discount.Dates[0].Until = today },
+		"due.discount.dates[0].until": func(r *providerclient.ChargeRequest) { r.Due.Discount.Dates[0].Until = r.Due.Date },
+		"due.discount.dates[1].until": func(r *providerclient.ChargeRequest) { r.Due.Discount.Dates[1].Until = today.AddDays(-3) },
 		"due.discount.dates[0].value": func(r *providerclient.ChargeRequest) { r.Due.Discount.Dates[0].Value = 400 },
-		"due.date":                    func(r *providerclient.ChargeRequest) { r.Due.Date, r.Due.Discount = today, nil },
+		"due.date":                    func(r *providerclient.ChargeRequest) { r.Due.Date, r.Due.Discount = today.AddDays(-3), nil },
 		"payer.document":              func(r *providerclient.ChargeRequest) { r.Payer.Document = "" },
 	} {
 		req := dueRequest(today)
 		change(&req)
 		_, err := e.conn.CreateCharge(t.Context(), req)
-		if !errors.Is(err, providerclient.ErrRejected) || !errors.Is(err, providerclient.ErrProvedAbsent) || !strings.Contains(err.Error(), field+": ") {
+		if !errors.Is(err, providerclient.ErrRejected) || !errors.Is(err, providerclient.ErrProvedAbsent) || !strings.Contains(err.Error(), field+": ") ||
+			errors.Is(err, providerclient.ErrUnsupported) != strings.HasPrefix(field, "due.") {
 			t.Errorf("%s: %v; want a refusal naming it", field, err)
 		}
 	}
