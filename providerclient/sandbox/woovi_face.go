@@ -13,12 +13,14 @@ import (
 	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/providerclient/wooviapi"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/money/due"
 )
 
-// wooviFace is Woovi's (OpenPix) API: charges, refunds of charges, PIX
-// payments to a key (approved at once), reads of each, the account's
-// balance, and webhooks to Config.WebhookURL signed with Config.SigningKey.
-// The AppID (Config.ClientID) authenticates every call.
+// wooviFace is Woovi's (OpenPix) API: charges, with a due date too
+// (woovi_due.go), refunds of charges, PIX payments to a key (approved at
+// once), reads of each, the account's balance, and webhooks to
+// Config.WebhookURL signed with Config.SigningKey. The AppID
+// (Config.ClientID) authenticates every call.
 type wooviFace struct{ s *Sandbox }
 
 func (f wooviFace) routes() []route {
@@ -115,10 +117,21 @@ func (f wooviFace) chargeOf(r *record, now time.Time) wooviapi.Charge {
 	if !r.approved.IsZero() {
 		updated = r.approved
 	}
-	return wooviapi.Charge{Value: int64(r.amount), Status: st, CorrelationID: r.id, BrCode: r.qrcode, Comment: r.description,
+	c := wooviapi.Charge{Value: int64(r.amount), Status: st, CorrelationID: r.id, BrCode: r.qrcode, Comment: r.description,
 		TransactionID: r.id, ExpiresIn: wooviapi.StringOrNum(r.expires.Sub(r.created) / time.Second),
-		ExpiresDate: wooviTime(r.expires), CreatedAt: wooviTime(r.created), UpdatedAt: wooviTime(updated)}
+		ExpiresDate: wooviTime(r.expires), CreatedAt: wooviTime(r.created), UpdatedAt: wooviTime(updated),
+		Type: wooviapi.ChargeDynamic}
+	if r.due != nil {
+		// The charge keeps the value it was made with; what the payer paid
+		// on the day is its PAYMENT's (the transaction list).
+		c.Value, c.Type, c.DueDate = int64(r.due.Original), wooviapi.ChargeOverdue, wooviDate(r.due.Date)
+	}
+	return c
 }
+
+// wooviDate is a day as Woovi writes one: its start in Brasília, in UTC
+// (2026-07-25T03:00:00.000Z).
+func wooviDate(d due.Date) string { return wooviTime(d.AddDays(-1).End().Add(time.Nanosecond)) }
 
 func (f wooviFace) paymentOf(r *record) wooviapi.PaymentAnswer {
 	st := wooviapi.PaymentCreated // the document's Payment.status has no APPROVED

@@ -11,6 +11,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/providerclient/pix"
 	"github.com/pixgate/pixgate/providerclient/wooviapi"
+	"github.com/pixgate/pixgate/storage/money/due"
 )
 
 // wooviDecode reads a JSON body; a bad one is answered 400.
@@ -59,9 +60,15 @@ func (f wooviFace) postCharge(w http.ResponseWriter, r *http.Request) {
 			debtor.TaxID = doc
 		}
 	}
+	now := time.Now()
+	terms, msg := wooviDue(req, amount, due.Today(now))
+	if msg != "" {
+		f.writeError(w, http.StatusBadRequest, msg)
+		return
+	}
 	rec, created, err := f.s.createCharge(chargeSpec{id: req.CorrelationID, externalID: req.CorrelationID, amount: amount,
 		debtor: debtor, description: req.Comment, postbackURL: f.s.cfg.WebhookURL,
-		expiration: time.Duration(req.ExpiresIn) * time.Second}, time.Now())
+		expiration: time.Duration(req.ExpiresIn) * time.Second, due: terms}, now)
 	switch {
 	case err != nil:
 		f.writeError(w, http.StatusServiceUnavailable, err.Error())

@@ -10,6 +10,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/pix"
 	"github.com/pixgate/pixgate/providerclient/wooviapi"
+	"github.com/pixgate/pixgate/storage/money"
 )
 
 // chargeCorrelationID is the correlationID of PixGate's charge id: its
@@ -32,7 +33,8 @@ func chargeCorrelationID(id string) string { return strings.ReplaceAll(id, "-", 
 // else by PixGate's id as a correlationID, and, only when Woovi proves
 // that one absent, by the hyphenated form charges made before were given
 // (a create of then whose answer was lost). A paid charge comes with the
-// PIX that paid it (paidWith).
+// PIX that paid it (paidWith); a due-date charge's (ref.Due, or Woovi's
+// type OVERDUE) with the amount that PIX paid on its day.
 func (c *connector) readCharge(ctx context.Context, ref providerclient.Ref) (*providerclient.Transaction, error) {
 	ids := []string{ref.ProviderID}
 	if ref.ProviderID == "" {
@@ -53,7 +55,7 @@ func (c *connector) readCharge(ctx context.Context, ref providerclient.Ref) (*pr
 	}
 	t := chargeTransaction(ans.Charge)
 	if t.Status == providerclient.StatusPaid {
-		if err := c.paidWith(ctx, &t); err != nil {
+		if err := c.paidWith(ctx, &t, ref.Due || ans.Charge.Type == wooviapi.ChargeOverdue); err != nil {
 			return nil, err
 		}
 	}
@@ -69,7 +71,12 @@ func (c *connector) readCharge(ctx context.Context, ref providerclient.Ref) (*pr
 // answered as Woovi's charge read says. A failed list leaves the read
 // unanswered: the charge exists, so no refusal of the list proves
 // anything absent, and what the worker keeps of a payment it keeps once.
-func (c *connector) paidWith(ctx context.Context, t *providerclient.Transaction) error {
+//
+// A due-date charge (isDue) asks an amount that depends on the day it is
+// paid, and Woovi's charge keeps the value it was created with: what was
+// paid is the PAYMENT's value, and without it the read is unanswered,
+// never answered with the original amount.
+func (c *connector) paidWith(ctx context.Context, t *providerclient.Transaction, isDue bool) error {
 	q := url.Values{wooviapi.ChargeParam: {t.ProviderID}}
 	res, err := c.call(ctx, providerclient.OpRead, http.MethodGet, wooviapi.PathTransactions+"?"+q.Encode(), nil)
 	if err != nil {
@@ -85,6 +92,9 @@ func (c *connector) paidWith(ctx context.Context, t *providerclient.Transaction)
 			continue
 		}
 		t.EndToEndID = endToEndID(tx)
+		if isDue {
+			t.Amount = money.Money(tx.Value)
+		}
 		if at := parseTime(tx.Time); !at.IsZero() {
 			t.SettledAt = at
 		}
@@ -94,6 +104,10 @@ func (c *connector) paidWith(ctx context.Context, t *providerclient.Transaction)
 			t.Payer, t.PayerAccount = p, &providerclient.Party{Name: p.Name, Document: p.Document}
 		}
 		return nil
+	}
+	if isDue {
+		return &providerclient.Error{Op: providerclient.OpRead, Kind: providerclient.ErrUnknownOutcome, StatusCode: res.Status,
+			Message: "the due-date charge is paid, and Woovi's transaction list names no PIX that paid it: the amount paid is unknown"}
 	}
 	return nil
 }

@@ -20,6 +20,11 @@ func (c *connector) CreateCharge(ctx context.Context, req providerclient.ChargeR
 	if p := req.Payer; p.Name != "" {
 		in.Customer = &wooviapi.Customer{Name: p.Name, TaxID: p.Document, Email: p.Email}
 	}
+	if req.Due != nil {
+		if err := dueCharge(&in, req, time.Now()); err != nil {
+			return nil, err
+		}
+	}
 	res, err := c.call(ctx, op, http.MethodPost, wooviapi.PathCharge, in)
 	if err != nil {
 		return nil, err
@@ -62,6 +67,8 @@ func (c *connector) CreateCharge(ctx context.Context, req providerclient.ChargeR
 		Expiration: time.Duration(ch.ExpiresIn) * time.Second}
 	if t, err := time.Parse(time.RFC3339Nano, ch.ExpiresDate); err == nil {
 		out.ExpiresAt = t
+	} else if req.Due != nil {
+		out.ExpiresAt = lastMoment(*req.Due)
 	} else if ch.ExpiresIn > 0 {
 		out.ExpiresAt = time.Now().Add(out.Expiration)
 	}

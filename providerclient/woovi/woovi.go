@@ -1,11 +1,11 @@
-// Package woovi is the connector of Woovi's (OpenPix) API: charges, PIX
-// sent to a key, refunds of charges, reads of each, the balance, and
-// webhooks signed with Woovi's RSA key. The AppID (Config.ClientID) goes in
-// the Authorization header of every call. PixGate's record id is each
-// object's correlationID, Woovi's idempotency key (a charge's without its
-// hyphens, see chargeCorrelationID), so a retry after an unknown outcome
-// names the same charge, payment or refund, and the provider's id of each
-// is that correlationID.
+// Package woovi is the connector of Woovi's (OpenPix) API: charges, with
+// a due date too, PIX sent to a key, refunds of charges, reads of each,
+// the balance, and webhooks signed with Woovi's RSA key. The AppID
+// (Config.ClientID) goes in the Authorization header of every call.
+// PixGate's record id is each object's correlationID, Woovi's idempotency
+// key (a charge's without its hyphens, see chargeCorrelationID), so a
+// retry after an unknown outcome names the same charge, payment or refund,
+// and the provider's id of each is that correlationID.
 package woovi
 
 import (
@@ -71,9 +71,12 @@ func ParsePublicKey(text string) (*rsa.PublicKey, error) {
 func (c *connector) Name() string { return c.cfg.Name }
 func (c *connector) Kind() string { return providerclient.KindWoovi }
 
+// Capabilities: due-date charges are Woovi's charges of type OVERDUE
+// (due.go), whose terms it cannot hold are refused.
 func (c *connector) Capabilities() providerclient.Capabilities {
 	return providerclient.Capabilities{Charges: true, Payouts: true, Refunds: true, Reads: true, Balance: true,
-		Notifications: true, SignedNotifications: c.key != nil, ReadsByID: true, Statement: true, PayerDocument: true}
+		Notifications: true, SignedNotifications: c.key != nil, ReadsByID: true, Statement: true, PayerDocument: true,
+		DueCharges: true}
 }
 
 // call sends in (nil: no body) with the AppID and returns the answer.

@@ -58,13 +58,21 @@ const (
 	EventRefundSentNo    = "PIX_TRANSACTION_REFUND_SENT_REJECTED"
 )
 
-// ChargeRequest is the body of POST /api/v1/charge (ChargePayload).
+// ChargeRequest is the body of POST /api/v1/charge (ChargePayload). Type
+// and the fields after it make a due-date charge (see due.go); Woovi
+// considers them only for type OVERDUE.
 type ChargeRequest struct {
-	CorrelationID string    `json:"correlationID"`
-	Value         int64     `json:"value"`
-	Comment       string    `json:"comment,omitempty"`
-	ExpiresIn     int       `json:"expiresIn,omitempty"`
-	Customer      *Customer `json:"customer,omitempty"`
+	CorrelationID    string            `json:"correlationID"`
+	Value            int64             `json:"value"`
+	Comment          string            `json:"comment,omitempty"`
+	ExpiresIn        int               `json:"expiresIn,omitempty"`
+	Customer         *Customer         `json:"customer,omitempty"`
+	Type             string            `json:"type,omitempty"`
+	DaysForDueDate   int               `json:"daysForDueDate,omitempty"`
+	DaysAfterDueDate int               `json:"daysAfterDueDate,omitempty"`
+	Interests        *Rate             `json:"interests,omitempty"`
+	Fines            *Rate             `json:"fines,omitempty"`
+	DiscountSettings *DiscountSettings `json:"discountSettings,omitempty"`
 }
 
 // Customer is a charge's payer (CustomerPayload).
@@ -88,6 +96,10 @@ type Charge struct {
 	ExpiresDate   string      `json:"expiresDate,omitempty"`
 	CreatedAt     string      `json:"createdAt,omitempty"`
 	UpdatedAt     string      `json:"updatedAt,omitempty"`
+	// Type is DYNAMIC or OVERDUE (a due-date charge), DueDate an OVERDUE
+	// charge's due date (ISO 8601).
+	Type    string `json:"type,omitempty"`
+	DueDate string `json:"dueDate,omitempty"`
 }
 
 // ChargeAnswer is the answer of POST /api/v1/charge and GET

@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -61,12 +63,76 @@ func New(base string) (*Validator, error) {
 			doc.Paths.Delete(p)
 		}
 	}
+	closeRequestBodies(doc)
 	doc.Servers = openapi3.Servers{{URL: strings.TrimRight(base, "/")}}
 	router, err := legacy.NewRouter(doc, openapi3.DisableSchemaDefaultsValidation(), openapi3.DisableExamplesValidation())
 	if err != nil {
 		return nil, err
 	}
 	return &Validator{router: router, checked: map[string]int{}}, nil
+}
+
+// closeRequestBodies closes every object of the kept routes' request
+// bodies that the document leaves open (additionalProperties unsaid): a
+// request field the document does not name fails the check, so the
+// connector sends Woovi's fields only (a due-date charge's among them),
+// never one of its own making. Answers stay open: Woovi's carry more than
+// the document names. Of composed schemas, only a oneOf or anyOf whose
+// parts all name the same fields (CustomerPayload's differ only in what
+// they require) is closed, part by part; others are left as they are,
+// each part naming only some of the fields.
+func closeRequestBodies(doc *openapi3.T) {
+	seen := map[*openapi3.Schema]bool{}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.RequestBody == nil || op.RequestBody.Value == nil {
+				continue
+			}
+			for _, mt := range op.RequestBody.Value.Content {
+				closeObject(mt.Schema, seen)
+			}
+		}
+	}
+}
+
+func closeObject(ref *openapi3.SchemaRef, seen map[*openapi3.Schema]bool) {
+	if ref == nil || ref.Value == nil || seen[ref.Value] {
+		return
+	}
+	s := ref.Value
+	seen[s] = true
+	if parts := append(slices.Clone(s.OneOf), s.AnyOf...); len(parts)+len(s.AllOf) > 0 {
+		if len(s.AllOf) == 0 && sameFields(parts) {
+			for _, p := range parts {
+				closeObject(p, seen)
+			}
+		}
+		return
+	}
+	if len(s.Properties) > 0 && s.AdditionalProperties.Has == nil && s.AdditionalProperties.Schema == nil {
+		closed := false
+		s.AdditionalProperties.Has = &closed
+	}
+	for _, p := range s.Properties {
+		closeObject(p, seen)
+	}
+	closeObject(s.Items, seen)
+}
+
+// sameFields reports whether every part names the same properties.
+func sameFields(parts openapi3.SchemaRefs) bool {
+	names := func(r *openapi3.SchemaRef) []string {
+		if r == nil || r.Value == nil {
+			return nil
+		}
+		return slices.Sorted(maps.Keys(r.Value.Properties))
+	}
+	for _, p := range parts[1:] {
+		if !slices.Equal(names(p), names(parts[0])) {
+			return false
+		}
+	}
+	return len(names(parts[0])) > 0
 }
 
 // ErrNotInSpec: the route is not one the document describes.
