@@ -30,7 +30,7 @@ func (t *Terms) Normalize() {
 
 // dueDay is the due date as it counts: Date, or the first business day
 // after it when Date is not one. Paying on it is paying on time.
-func (t Terms) dueDay() Date { return nextBusinessDay(t.Date) }
+func (t Terms) dueDay() Date { return NextBusinessDay(t.Date) }
 
 // daysAfter is DaysAfter with its default.
 func (t Terms) daysAfter() int {
@@ -43,7 +43,7 @@ func (t Terms) daysAfter() int {
 // LastDay is the last day the charge can be paid: DaysAfter calendar days
 // after the due date as it counts, moved on to the next business day when
 // it is not one, as the BCB's validadeAposVencimento examples read.
-func (t Terms) LastDay() Date { return nextBusinessDay(t.dueDay().AddDays(t.daysAfter())) }
+func (t Terms) LastDay() Date { return NextBusinessDay(t.dueDay().AddDays(t.daysAfter())) }
 
 // Minimum is the least any day the charge can still be paid asks, from
 // today (in Brasília; a charge is not paid before it exists): the most
@@ -101,7 +101,7 @@ func (t Terms) lowest(from Date) Breakdown {
 		return best
 	}
 	for _, d := range t.Discount.Dates {
-		if until := nextBusinessDay(d.Until); until.After(from) && !until.After(due) {
+		if until := NextBusinessDay(d.Until); until.After(from) && !until.After(due) {
 			if b := t.raw(until); b.Total < best.Total {
 				best = b
 			}
@@ -210,7 +210,7 @@ func (d Discount) perDay() bool {
 // is day or later; -1 when none does.
 func (d Discount) holding(day Date) int {
 	for i, e := range d.Dates {
-		if !nextBusinessDay(e.Until).Before(day) {
+		if !NextBusinessDay(e.Until).Before(day) {
 			return i
 		}
 	}

@@ -32,9 +32,9 @@ var fixedHolidays = [...]struct {
 // Easter Sunday: Carnival Monday and Tuesday, Good Friday, Corpus Christi.
 var easterOffsets = [...]int{-48, -47, -2, 60}
 
-// easter is Easter Sunday of the Gregorian year y (the anonymous
+// Easter is Easter Sunday of the Gregorian year y (the anonymous
 // Gregorian algorithm, also known as Meeus/Jones/Butcher).
-func easter(y int) Date {
+func Easter(y int) Date {
 	a, b, c := y%19, y/100, y%100
 	d, e := b/4, b%4
 	f := (b + 8) / 25
@@ -55,7 +55,7 @@ func isHoliday(d Date) bool {
 			return true
 		}
 	}
-	e := easter(d.Year)
+	e := Easter(d.Year)
 	for _, off := range easterOffsets {
 		if e.AddDays(off) == d {
 			return true
@@ -74,9 +74,10 @@ func isBusinessDay(d Date) bool {
 	return !isHoliday(d)
 }
 
-// nextBusinessDay is d when it is a business day, else the first business
-// day after it.
-func nextBusinessDay(d Date) Date {
+// NextBusinessDay is d when it is a business day (Monday to Friday, no
+// national holiday), else the first business day after it: the day a due
+// date, a last day or a discount's date counts as.
+func NextBusinessDay(d Date) Date {
 	for !isBusinessDay(d) {
 		d = d.AddDays(1)
 	}

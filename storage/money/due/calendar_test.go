@@ -46,8 +46,8 @@ func TestHolidaysOfKnownYears(t *testing.T) {
 func TestEaster(t *testing.T) {
 	for _, s := range []string{"2000-04-23", "2008-03-23", "2011-04-24", "2019-04-21", "2038-04-25"} {
 		d := mustDate(t, s)
-		if got := easter(d.Year); got != d {
-			t.Errorf("easter(%d) = %s, want %s", d.Year, got, d)
+		if got := Easter(d.Year); got != d {
+			t.Errorf("Easter(%d) = %s, want %s", d.Year, got, d)
 		}
 	}
 }
@@ -70,8 +70,8 @@ func TestBusinessDays(t *testing.T) {
 		if got := isBusinessDay(d); got != c.business {
 			t.Errorf("isBusinessDay(%s) = %v", c.day, got)
 		}
-		if got := nextBusinessDay(d).String(); got != c.next {
-			t.Errorf("nextBusinessDay(%s) = %s, want %s", c.day, got, c.next)
+		if got := NextBusinessDay(d).String(); got != c.next {
+			t.Errorf("NextBusinessDay(%s) = %s, want %s", c.day, got, c.next)
 		}
 	}
 }
