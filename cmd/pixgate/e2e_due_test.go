@@ -20,15 +20,16 @@ type dueCase struct {
 }
 
 // dueCases: on time (with a rebate), late (fine and interest), early
-// (a dated discount). Every connector takes these terms.
+// (a dated discount). Every connector takes these terms (woovi takes no
+// due date today, and interest only per calendar day).
 var dueCases = []dueCase{
 	{"on time", func(today due.Date) map[string]any {
-		return map[string]any{"date": today.String(), "rebate": map[string]any{"mode": "fixed", "value": 1.00}}
+		return map[string]any{"date": today.AddDays(2).String(), "rebate": map[string]any{"mode": "fixed", "value": 1.00}}
 	}, 0},
 	{"late", func(today due.Date) map[string]any {
-		return map[string]any{"date": today.String(), "days_after": 30,
+		return map[string]any{"date": today.AddDays(1).String(), "days_after": 30,
 			"fine":     map[string]any{"mode": "percent", "value": 2.00},
-			"interest": map[string]any{"mode": "percent_per_month", "value": 1.00}}
+			"interest": map[string]any{"mode": "percent_per_day", "value": 0.10}}
 	}, 12},
 	{"early", func(today due.Date) map[string]any {
 		return map[string]any{"date": today.AddDays(10).String(),
@@ -87,7 +88,7 @@ func dueFlow(s *devStack, out map[string]map[string]string) {
 		}
 	}
 	// The payer's bank is refused after the last day; nothing is credited.
-	body := map[string]any{"amount": 100.00, "payer": payer, "external_id": "due-gone", "due": map[string]any{"date": today.String(), "days_after": 1}}
+	body := map[string]any{"amount": 100.00, "payer": payer, "external_id": "due-gone", "due": map[string]any{"date": today.AddDays(1).String(), "days_after": 1}}
 	code, ch := s.call(http.MethodPost, "/api/v1/charges", body)
 	if code != http.StatusCreated {
 		t.Fatalf("due with a day after: %d %v", code, ch)
