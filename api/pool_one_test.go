@@ -91,6 +91,10 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 		{"v1 charge conflict", post("/api/v1/charges", validCharge(map[string]string{"amount": "99.00"})), []int{http.StatusConflict}},
 		{"v1 charge", get("/api/v1/charges/" + charge.str("id")), ok},
 		{"v1 charge batch replay", post("/api/v1/charges/batch", chargeBatch(validCharge(nil))), ok},
+		// The env's sandbox serves no recurrences (no extensions): 422 journey_not_supported.
+		{"v1 recurrence", post("/api/v1/recurrences", validRecurrence(nil)), []int{http.StatusUnprocessableEntity}},
+		{"v1 recurrence get", get("/api/v1/recurrences/plano-ouro-1"), []int{http.StatusNotFound}},
+		{"v1 recurrence cancel", post("/api/v1/recurrences/plano-ouro-1/cancel", ""), []int{http.StatusNotFound}},
 		{"v1 charges", get("/api/v1/charges?per_page=5"), ok},
 		{"v1 withdrawal replay", post("/api/v1/withdrawals", validWithdrawal(nil)), ok},
 		{"v1 withdrawal conflict", post("/api/v1/withdrawals", validWithdrawal(map[string]string{"amount": "1.00"})), []int{http.StatusConflict}},

@@ -1,0 +1,56 @@
+package api
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/pixgate/pixgate/storage/money"
+)
+
+// A recurrence request is read field by field, each problem a 422 naming
+// it, nothing written; a journey no provider of the route offers is
+// journey_not_supported, before anything is written.
+func TestCreateRecurrenceRefusesBadInput(t *testing.T) {
+	e := newEnv(t)
+	_, token := e.integrator("Loja Assinatura", money.Fixed(10), money.Fixed(50))
+	r := func(edits map[string]string) string { return validRecurrence(edits) }
+	for _, tt := range []struct{ name, body, field string }{
+		{"journey unknown", r(map[string]string{"journey": `"BOLETO"`}), "journey"},
+		{"journey missing", r(map[string]string{"journey": "-"}), "journey"},
+		{"external_id missing", r(map[string]string{"external_id": "-"}), "external_id"},
+		{"payer missing", r(map[string]string{"payer": "-"}), "payer"},
+		{"payer document bad", r(map[string]string{"payer": `{"name":"F","document":"111"}`}), "payer.document"},
+		{"push without the payer's bank", r(map[string]string{"journey": `"PUSH"`}), "payer.bank"},
+		{"a bank on a QR journey", r(map[string]string{"payer": `{"name":"F","document":"52998224725","bank":{"ispb":"1","branch":"1","account":"1"}}`}), "payer.bank"},
+		{"contract missing", r(map[string]string{"contract": "-"}), "contract"},
+		{"contract too long", r(map[string]string{"contract": `"123456789012345678901234567890123456"`}), "contract"},
+		{"calendar missing", r(map[string]string{"calendar": "-"}), "calendar"},
+		{"calendar start in the past", r(map[string]string{"calendar": `{"periodicity":"MONTHLY","start":"2000-01-10"}`}), "calendar.start"},
+		{"calendar periodicity", r(map[string]string{"calendar": `{"periodicity":"DAILY","start":"2099-01-10"}`}), "calendar.periodicity"},
+		{"calendar end and count", r(map[string]string{"calendar": `{"periodicity":"MONTHLY","start":"2099-01-10","end":"2099-06-10","count":2}`}), "calendar.count"},
+		{"amount type", r(map[string]string{"amount": `{"type":"sometimes"}`}), "amount.type"},
+		{"amount fixed without value", r(map[string]string{"amount": `{"type":"fixed"}`}), "amount.value"},
+		{"amount fixed with a floor", r(map[string]string{"amount": `{"type":"fixed","value":35,"floor":10}`}), "amount.floor"},
+		{"amount variable with a value", r(map[string]string{"amount": `{"type":"variable","value":35}`}), "amount.value"},
+		{"retry policy", r(map[string]string{"retry_policy": `"ALWAYS"`}), "retry_policy"},
+		{"consent past", r(map[string]string{"consent_expires_at": `"2000-01-01T00:00:00Z"`}), "consent_expires_at"},
+		{"consent too far", r(map[string]string{"consent_expires_at": `"2098-01-01T00:00:00Z"`}), "consent_expires_at"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := e.on(t).call(http.MethodPost, "/api/v1/recurrences", token, tt.body).expectError(t, 422, codeValidation)
+			if _, ok := got.fieldErrors()[tt.field]; !ok {
+				t.Fatalf("errors does not name %q: %s", tt.field, got.raw)
+			}
+		})
+	}
+	// The env's family sandbox serves no recurrences without extensions.
+	got := e.call(http.MethodPost, "/api/v1/recurrences", token, r(nil)).expectError(t, 422, "journey_not_supported")
+	if _, ok := got.fieldErrors()["journey"]; !ok {
+		t.Fatalf("errors does not name journey: %s", got.raw)
+	}
+	if n := e.count(`SELECT count(*) FROM recurrences`); n != 0 {
+		t.Fatalf("%d recurrences written", n)
+	}
+	e.call(http.MethodGet, "/api/v1/recurrences/plano-ouro-1", token, nil).expectError(t, 404, codeNotFound)
+	e.call(http.MethodPost, "/api/v1/recurrences/plano-ouro-1/cancel", token, nil).expectError(t, 404, codeNotFound)
+}
