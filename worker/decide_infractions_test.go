@@ -154,3 +154,28 @@ func mustRead(t *testing.T, d *fakeDisputes, id string) *providerclient.Infracti
 	}
 	return inf
 }
+
+// An infraction the provider still has open goes to the back of the
+// reconciler's queue when read, not only when its read fails: the batch
+// of the longest-stale ones would otherwise be read again every tick
+// (a MED analysis takes days), and the infractions behind it never.
+func TestStillOpenInfractionGoesToTheBack(t *testing.T) {
+	w, st, d, c := medWorker(t)
+	ctx := context.Background()
+	d.set(providerclient.Infraction{ProviderID: "inf-9", Charge: providerclient.Ref{ProviderID: *c.PixID}, Amount: 1000,
+		Status: providerclient.InfractionOpen})
+	inf, _ := d.ReadInfraction(ctx, providerclient.InfractionRef{ProviderID: "inf-9"})
+	if _, err := w.applyInfraction(ctx, providerclient.DefaultName, inf, nil); err != nil {
+		t.Fatal(err)
+	}
+	var id uuid.UUID
+	for k := range st.infractions {
+		id = k
+	}
+	if err := w.reconcileInfractions(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if st.touched[id] != 1 {
+		t.Fatalf("still open after its read: touched %d times, want 1", st.touched[id])
+	}
+}

@@ -41,8 +41,11 @@ func (w *Worker) reconcileInfractions(ctx context.Context, _ int64) error {
 			if err == nil {
 				_, err = w.applyInfraction(ctx, from, inf, nil)
 			}
-			if err != nil || inf.Status == providerclient.InfractionOpen {
+			switch {
+			case err != nil:
 				return touchOnError(err, func() error { return w.infractions.TouchInfraction(ctx, i.ID) })
+			case inf.Status == providerclient.InfractionOpen:
+				return w.infractions.TouchInfraction(ctx, i.ID)
 			}
 			return nil
 		})
