@@ -98,3 +98,19 @@ func (t *Tx) MoveRecurrence(ctx context.Context, id uuid.UUID, from recurrence.R
 	}
 	return r, true, nil
 }
+
+// WaitingRecurrences are the registered recurrences still waiting for
+// their payer's answer (CREATED) that no news moved for olderThan, the
+// longest first: the reconciler reads them at their provider, so that an
+// answer whose notification was lost is applied all the same.
+func (db *DB) WaitingRecurrences(ctx context.Context, olderThan time.Duration, limit int) ([]Recurrence, error) {
+	rows, _ := db.pool.Query(ctx, `SELECT `+recurrenceColumns+` FROM recurrences
+		WHERE status = 'CREATED' AND provider_id IS NOT NULL AND updated_at < now() - $1::interval ORDER BY updated_at LIMIT $2`, olderThan, limit)
+	return pgx.CollectRows(rows, scanRecurrence)
+}
+
+// TouchRecurrence moves a waiting recurrence to the back of that queue.
+func (db *DB) TouchRecurrence(ctx context.Context, id uuid.UUID) error {
+	_, err := db.pool.Exec(ctx, `UPDATE recurrences SET updated_at = now() WHERE id = $1 AND status = 'CREATED'`, id)
+	return err
+}

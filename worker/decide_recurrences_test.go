@@ -69,3 +69,30 @@ func TestRecurrenceFollowsItsProvider(t *testing.T) {
 		t.Fatalf("unconfirmed: %v, %d postbacks", err, len(st.postbacks))
 	}
 }
+
+// The reconciler reads the recurrences still waiting at their provider:
+// an approval whose notification was lost is applied, with its postback;
+// one still waiting goes to the back of the queue.
+func TestReconcilerFindsALostApproval(t *testing.T) {
+	st := newFakeStore()
+	pid, url := "rec-2", "https://shop.example/hook"
+	rec := storage.Recurrence{ID: uuid.New(), IntegratorID: 1, Provider: providerclient.DefaultName, ProviderID: &pid,
+		Status: recurrence.RecurrenceCreated, Journey: recurrence.JourneyQR, PostbackURL: &url}
+	st.recurrences[rec.ID] = rec
+	p := recurrenceReader{fakeProvider: &fakeProvider{}, rec: &providerclient.Recurrence{ProviderID: pid, Status: recurrence.RecurrenceCreated}}
+	w := newWorker(Config{}, st, p, &fakeQueue{}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if err := w.reconcileRecurrences(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	if st.touched[rec.ID] != 1 || len(st.postbacks) != 0 {
+		t.Fatalf("still waiting: touched %d, %d postbacks", st.touched[rec.ID], len(st.postbacks))
+	}
+	p.rec.Status = recurrence.RecurrenceApproved
+	w.provider = p
+	if err := w.reconcileRecurrences(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	if st.recurrences[rec.ID].Status != recurrence.RecurrenceApproved || len(st.postbacks) != 1 || st.touched[rec.ID] != 1 {
+		t.Fatalf("after the approval: %s, %d postbacks, touched %d", st.recurrences[rec.ID].Status, len(st.postbacks), st.touched[rec.ID])
+	}
+}

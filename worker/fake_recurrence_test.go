@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -29,6 +30,25 @@ func (s *fakeStore) RecurrenceByProviderID(_ context.Context, provider, id strin
 		}
 	}
 	return storage.Recurrence{}, storage.ErrNotFound
+}
+
+func (s *fakeStore) WaitingRecurrences(context.Context, time.Duration, int) ([]storage.Recurrence, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []storage.Recurrence
+	for _, r := range s.recurrences {
+		if r.Status == recurrence.RecurrenceCreated && r.ProviderID != nil {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+func (s *fakeStore) TouchRecurrence(_ context.Context, id uuid.UUID) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.touched[id]++
+	return nil
 }
 
 // MoveRecurrence moves it only from the status the move expects, as

@@ -129,6 +129,7 @@ func (w *Worker) reconcileSteps() []reconcileStep {
 	return append(steps,
 		reconcileStep{"infractions", w.reconcileInfractions},
 		reconcileStep{"infraction poll", w.pollInfractions},
+		reconcileStep{"recurrences", w.reconcileRecurrences},
 		reconcileStep{"unissued charges", w.reconcileUnissuedCharges},
 		reconcileStep{"postbacks", w.redrivePostbacks},
 		reconcileStep{"flagged transfers", w.countFlagged})

@@ -94,6 +94,9 @@ var providerEvents = map[recurrence.RecurrenceStatus]recurrence.RecurrenceEvent{
 // own (the provider's says otherwise than PixGate's history allows) is
 // refused for an operator to look at.
 func (w *Worker) applyRecurrence(ctx context.Context, rec storage.Recurrence, got *providerclient.Recurrence, also alsoFunc) (outcome, error) {
+	if also == nil {
+		also = func(Tx, outcome) error { return nil }
+	}
 	ev, ok := providerEvents[got.Status]
 	if !ok {
 		return w.record(ctx, outcome{noChange, "recurrence is " + string(got.Status) + " at the provider"}, also)
@@ -120,4 +123,39 @@ func (w *Worker) applyRecurrence(ctx context.Context, rec storage.Recurrence, go
 		// a move another worker made first still has its postback.
 		return changed, writePostback(ctx, tx, optional(postback.ForRecurrence(moved)))
 	})
+}
+
+// reconcileRecurrences reads at their providers the recurrences still
+// waiting for their payer's answer that no news moved for StaleAfter, and
+// applies what each says: an approval, a refusal or an expiry whose
+// notification was lost is applied all the same. One still waiting, or
+// whose read fails, goes to the back of the queue.
+func (w *Worker) reconcileRecurrences(ctx context.Context, _ int64) error {
+	waiting, err := w.recurrences.WaitingRecurrences(ctx, w.cfg.Reconcile.StaleAfter, w.cfg.Reconcile.Batch)
+	if err != nil {
+		return err
+	}
+	return forEach(ctx, w, "recurrences", waiting, func(r storage.Recurrence) string { return r.ID.String() },
+		func(r storage.Recurrence) error {
+			touch := func() error { return w.recurrences.TouchRecurrence(ctx, r.ID) }
+			p, err := w.providerAt(r.Provider)
+			if err != nil {
+				return touchOnError(err, touch)
+			}
+			reader, ok := p.(recurrences)
+			if !ok {
+				return touch()
+			}
+			got, err := reader.ReadRecurrence(ctx, providerclient.RecurrenceRef{ID: r.ID.String(), ProviderID: *r.ProviderID})
+			if err == nil {
+				_, err = w.applyRecurrence(ctx, r, got, nil)
+			}
+			switch {
+			case err != nil:
+				return touchOnError(err, touch)
+			case got.Status == recurrence.RecurrenceCreated:
+				return touch()
+			}
+			return nil
+		})
 }

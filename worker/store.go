@@ -119,6 +119,8 @@ type Tx interface {
 type recurrenceStore interface {
 	RecurrenceByID(ctx context.Context, id uuid.UUID) (storage.Recurrence, error)
 	RecurrenceByProviderID(ctx context.Context, provider, id string) (storage.Recurrence, error)
+	WaitingRecurrences(ctx context.Context, olderThan time.Duration, limit int) ([]storage.Recurrence, error)
+	TouchRecurrence(ctx context.Context, id uuid.UUID) error
 }
 
 // store is every role at once, as one database serves them.

@@ -45,8 +45,8 @@ CREATE TABLE recurrences (
 );
 CREATE UNIQUE INDEX recurrences_provider_id_idx ON recurrences (provider, provider_id) WHERE provider_id IS NOT NULL;
 CREATE INDEX recurrences_list_idx ON recurrences (integrator_id, id DESC);
--- The reconciler's: consents still waiting, by when they expire.
-CREATE INDEX recurrences_consent_idx ON recurrences (consent_expires_at) WHERE status = 'CREATED' AND provider_id IS NOT NULL;
+-- The reconciler's: consents still waiting, the longest without news first.
+CREATE INDEX recurrences_waiting_idx ON recurrences (updated_at) WHERE status = 'CREATED' AND provider_id IS NOT NULL;
 
 ALTER TABLE postbacks DROP CONSTRAINT postbacks_resource_type_check;
 ALTER TABLE postbacks ADD CONSTRAINT postbacks_resource_type_check
