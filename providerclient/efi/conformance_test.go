@@ -100,3 +100,60 @@ func TestConformanceCatchesAWrongField(t *testing.T) {
 		t.Fatalf("the checking transport let a wrong field through: %v", rec.errors)
 	}
 }
+
+// The same of due-date charges (cobv): a valid request and answer pass,
+// each discount kind included (see the loader's corrections in
+// bcbpixtest), and a wrong field fails.
+func TestConformanceCatchesAWrongDueChargeField(t *testing.T) {
+	e := newEnv(t, sandbox.Config{})
+	url := e.srv.URL + "/v2/cobv/" + strings.Repeat("a", 32)
+	put := func(body string) error {
+		req, _ := http.NewRequest(http.MethodPut, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		return e.v.Request(req, []byte(body))
+	}
+	good := `{"calendario":{"dataDeVencimento":"2026-12-01","validadeAposVencimento":30},` +
+		`"devedor":{"cpf":"12345678909","nome":"Francisco da Silva"},"valor":{"original":"123.45",` +
+		`"multa":{"modalidade":2,"valorPerc":"15.00"},"juros":{"modalidade":2,"valorPerc":"2.00"},` +
+		`"desconto":{"modalidade":1,"descontoDataFixa":[{"data":"2026-11-30","valorPerc":"30.00"}]}},"chave":"k"}`
+	perDay := strings.Replace(good, `{"modalidade":1,"descontoDataFixa":[{"data":"2026-11-30","valorPerc":"30.00"}]}`,
+		`{"modalidade":3,"valorPerc":"1.00"}`, 1)
+	for name, body := range map[string]string{"a dated discount": good, "a discount per day": perDay} {
+		if err := put(body); err != nil {
+			t.Errorf("%s is refused: %v", name, err)
+		}
+	}
+	for name, bad := range map[string]string{
+		"no devedor":                  strings.Replace(good, `"devedor":{"cpf":"12345678909","nome":"Francisco da Silva"},`, ``, 1),
+		"an interest of modalidade 9": strings.Replace(good, `"juros":{"modalidade":2`, `"juros":{"modalidade":9`, 1),
+		"a fine of one decimal":       strings.Replace(good, `"15.00"`, `"15.0"`, 1),
+		"a due date that is no date":  strings.Replace(good, `"2026-12-01"`, `"2026-13-01"`, 1),
+		"a discount of modalidade 7":  strings.Replace(perDay, `"modalidade":3`, `"modalidade":7`, 1),
+	} {
+		if err := put(bad); err == nil {
+			t.Errorf("%s: the request passed the check", name)
+		}
+	}
+
+	// Efí's documented answer, with the location the BCB requires.
+	answer := `{"calendario":{"criacao":"2026-09-09T20:15:00.358Z","dataDeVencimento":"2026-12-31","validadeAposVencimento":30},` +
+		`"txid":"7978c0c97ea847e78e8849634473c1f1","revisao":0,"location":"pix.example.com/qr/c2/cobv/9d36b84fc70b478fb95c12729b90ca25",` +
+		`"loc":{"id":789,"txid":"7978c0c97ea847e78e8849634473c1f1","location":"pix.example.com/qr/c2/cobv/9d36b84fc70b478fb95c12729b90ca25","tipoCob":"cobv","criacao":"2026-09-09T20:15:00.358Z"},` +
+		`"status":"ATIVA","devedor":{"cpf":"12345678909","nome":"Francisco da Silva"},` +
+		`"recebedor":{"logradouro":"Rua 15 Numero 1200, Bairro São Luiz","cidade":"São Paulo","uf":"SP","cep":"70800100","cnpj":"56989000019533","nome":"Empresa de Logística SA"},` +
+		`"valor":{"original":"123.45"},"chave":"k"}`
+	get, _ := http.NewRequest(http.MethodGet, url, nil)
+	h := http.Header{"Content-Type": {"application/json"}}
+	if err := e.v.Response(get, 200, h, []byte(answer)); err != nil {
+		t.Fatalf("a good answer is refused: %v", err)
+	}
+	for name, bad := range map[string]string{
+		"no recebedor":           answer[:strings.Index(answer, `"recebedor"`)] + answer[strings.Index(answer, `"valor"`):],
+		"a recebedor without uf": strings.Replace(answer, `"uf":"SP",`, ``, 1),
+		"a status PAGA":          strings.Replace(answer, `"ATIVA"`, `"PAGA"`, 1),
+	} {
+		if err := e.v.Response(get, 200, h, []byte(bad)); err == nil {
+			t.Errorf("%s: the answer passed the check", name)
+		}
+	}
+}

@@ -1,7 +1,7 @@
 // Package efi is the connector of the Banco Central's API Pix as Efí serves
-// it (BCB API Pix 2.9.0 for charges, received PIX, refunds and webhooks;
-// Efí's own routes for sending a PIX, reading a send and the balance), over
-// mutual TLS with OAuth2 client credentials.
+// it (BCB API Pix 2.9.0 for charges, due-date charges, received PIX,
+// refunds and webhooks; Efí's own routes for sending a PIX, reading a send
+// and the balance), over mutual TLS with OAuth2 client credentials.
 //
 // PixGate's ids become the contract's: a charge's txid, a send's idEnvio
 // and a refund's devolucao id are PixGate's record id without its hyphens
@@ -72,7 +72,7 @@ func (c *connector) Kind() string { return providerclient.KindEfi }
 func (c *connector) Capabilities() providerclient.Capabilities {
 	return providerclient.Capabilities{Charges: true, Payouts: true, Refunds: true, Reads: true, Balance: true,
 		Notifications: true, RefundNeedsEndToEndID: true, ReadsByID: true, Infractions: true, InfractionList: true, InfractionDefense: true,
-		Statement: true, PayerDocument: true}
+		Statement: true, PayerDocument: true, DueCharges: true}
 }
 
 // fetchToken asks POST /oauth/token for a token: HTTP Basic client

@@ -67,6 +67,9 @@ func (c *connector) CreateCharge(ctx context.Context, req providerclient.ChargeR
 	if err != nil {
 		return nil, err
 	}
+	if req.Due != nil {
+		return c.createCobV(ctx, req, txid)
+	}
 	if err := c.ensureWebhook(ctx); err != nil {
 		return nil, err
 	}
@@ -232,6 +235,9 @@ func (c *connector) Refund(ctx context.Context, req providerclient.RefundRequest
 func (c *connector) Read(ctx context.Context, ref providerclient.Ref) (*providerclient.Transaction, error) {
 	switch ref.Kind {
 	case providerclient.KindCharge:
+		if ref.Due {
+			return c.readCobV(ctx, ref)
+		}
 		txid, err := refID(ref, txidPattern)
 		if err != nil {
 			return nil, err
@@ -242,7 +248,7 @@ func (c *connector) Read(ctx context.Context, ref providerclient.Ref) (*provider
 		}
 		t := cobTransaction(*cob)
 		if t.Status == providerclient.StatusPaid {
-			if err := c.paidBy(ctx, *cob, &t); err != nil {
+			if err := c.paidBy(ctx, bcbpix.PathCobList, cob.Txid, cob.Calendario.Criacao, &t); err != nil {
 				return nil, err
 			}
 		}

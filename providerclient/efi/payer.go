@@ -17,17 +17,18 @@ import (
 // at 1000 charges a page, the charges created in the same two seconds.
 const payerPages = 5
 
-// paidBy completes a paid charge t (cob, read by GET /v2/cob/{txid}) with
+// paidBy completes a paid charge t (cob or cobv, read by its txid) with
 // who paid it. Efí's charge read names no payer, and neither does the BCB's
 // Pix; Efí's list of charges does, in each PIX of a charge
-// (bcbpix.PixPagador). So the connector lists the charges CONCLUIDA created
-// within a second of this one's calendario.criacao (the list's inicio and
-// fim filter by creation) and takes the pagador of the PIX of the same
-// end-to-end id. Found nowhere (a list that does not carry it), the charge
-// is answered as its read says. A failed list leaves the read unanswered:
-// the charge exists, so no refusal of the list proves anything absent.
-func (c *connector) paidBy(ctx context.Context, cob bcbpix.Cob, t *providerclient.Transaction) error {
-	created := bcbpix.ParseTime(cob.Calendario.Criacao)
+// (bcbpix.PixPagador). So the connector lists (list: the list of cobs or
+// of cobvs) the charges CONCLUIDA created within a second of this one's
+// calendario.criacao (the list's inicio and fim filter by creation) and
+// takes the pagador of the PIX of the same end-to-end id. Found nowhere (a
+// list that does not carry it), the charge is answered as its read says. A
+// failed list leaves the read unanswered: the charge exists, so no refusal
+// of the list proves anything absent.
+func (c *connector) paidBy(ctx context.Context, list, txid, criacao string, t *providerclient.Transaction) error {
+	created := bcbpix.ParseTime(criacao)
 	if created.IsZero() || t.EndToEndID == "" {
 		return nil
 	}
@@ -35,16 +36,16 @@ func (c *connector) paidBy(ctx context.Context, cob bcbpix.Cob, t *providerclien
 		bcbpix.StatusParam: {bcbpix.CobConcluida}, bcbpix.PerPageParam: {strconv.Itoa(bcbpix.MaxItensPorPagina)}}
 	for page := 0; page < payerPages; page++ {
 		q.Set(bcbpix.PageParam, strconv.Itoa(page))
-		res, err := c.call(ctx, providerclient.OpRead, http.MethodGet, bcbpix.PathCobList+"?"+q.Encode(), nil)
+		res, err := c.call(ctx, providerclient.OpRead, http.MethodGet, list+"?"+q.Encode(), nil)
 		if err != nil {
 			return err
 		}
-		var list bcbpix.CobsConsultadas
-		if err := decode(providerclient.OpRead, res, &list); err != nil {
+		var l chargeList
+		if err := decode(providerclient.OpRead, res, &l); err != nil {
 			return providerclient.Unanswered(err, "who paid the charge")
 		}
-		for _, other := range list.Cobs {
-			if other.Txid != cob.Txid {
+		for _, other := range l.Cobs {
+			if other.Txid != txid {
 				continue
 			}
 			for _, p := range other.Pix {
@@ -54,11 +55,24 @@ func (c *connector) paidBy(ctx context.Context, cob bcbpix.Cob, t *providerclien
 			}
 			return nil
 		}
-		if len(list.Cobs) == 0 || page+1 >= list.Parametros.Paginacao.QuantidadeDePaginas {
+		if len(l.Cobs) == 0 || page+1 >= l.Parametros.Paginacao.QuantidadeDePaginas {
 			return nil
 		}
 	}
 	return nil
+}
+
+// chargeList is what paidBy reads of a list of charges (bcbpix's
+// CobsConsultadas, CobsVConsultadas): each charge's txid and PIX, and the
+// paging.
+type chargeList struct {
+	Parametros struct {
+		Paginacao bcbpix.Paginacao `json:"paginacao"`
+	} `json:"parametros"`
+	Cobs []struct {
+		Txid string       `json:"txid"`
+		Pix  []bcbpix.Pix `json:"pix"`
+	} `json:"cobs"`
 }
 
 // pagador is who paid, and the account it came from as far as Efí names

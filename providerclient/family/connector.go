@@ -37,7 +37,7 @@ func (f *connector) Kind() string { return providerclient.KindFamily }
 func (f *connector) Capabilities() providerclient.Capabilities {
 	return providerclient.Capabilities{Charges: true, Payouts: true, Refunds: true, Reads: true, Balance: true, Notifications: true,
 		PayerDocument: true, Infractions: f.ext, InfractionNotifications: f.ext, InfractionList: f.ext, KeyLookup: f.ext,
-		Statement: f.ext, StatementBalances: f.ext}
+		Statement: f.ext, StatementBalances: f.ext, DueCharges: f.ext}
 }
 
 func (f *connector) CreateCharge(ctx context.Context, req providerclient.ChargeRequest) (*providerclient.Charge, error) {
@@ -45,6 +45,11 @@ func (f *connector) CreateCharge(ctx context.Context, req providerclient.ChargeR
 		Amount: req.Amount, ExternalID: req.ID, PostbackURL: req.NotifyURL, PayerQuestion: req.PayerQuestion,
 		Payer:      &Payer{Name: req.Payer.Name, Document: req.Payer.Document, Email: req.Payer.Email},
 		Expiration: int(req.Expiration / time.Second),
+	}
+	if req.Due != nil {
+		if err := f.dueCharge(req, &in); err != nil {
+			return nil, err
+		}
 	}
 	out, err := f.c.CreateCharge(ctx, in)
 	if err != nil {

@@ -11,14 +11,17 @@ import (
 	"github.com/pixgate/pixgate/providerclient/pix/brcode"
 )
 
-// chargeRequest reads the amount raw, to validate it exactly.
+// chargeRequest reads the amount raw, to validate it exactly, and the due
+// member raw, to name what is wrong in it.
 type chargeRequest struct {
 	contract.ChargeRequest
 	Amount json.RawMessage `json:"amount"`
+	Due    json.RawMessage `json:"due"`
 }
 
 // handleCreateCharge is POST /v2/pix/qrcode: a PENDING charge with a dynamic
-// BR Code. A known external_id returns the charge created for it.
+// BR Code, a due-date charge with due (PixGate's extension; expiration is
+// not taken). A known external_id returns the charge created for it.
 func (s *Sandbox) handleCreateCharge(w http.ResponseWriter, r *http.Request) {
 	var req chargeRequest
 	if !decodeJSON(w, r, &req) {
@@ -53,6 +56,8 @@ func (s *Sandbox) handleCreateCharge(w http.ResponseWriter, r *http.Request) {
 			payer.TaxID = norm
 		}
 	}
+	now := time.Now()
+	terms := v.dueTerms(req.Due, amount, payer, now)
 	if v.failed() {
 		v.write(w)
 		return
@@ -61,7 +66,8 @@ func (s *Sandbox) handleCreateCharge(w http.ResponseWriter, r *http.Request) {
 	rec, _, err := s.createCharge(chargeSpec{
 		id: newTransactionID(), externalID: req.ExternalID, amount: amount, debtor: payer,
 		description: req.PayerQuestion, postbackURL: req.PostbackURL, expiration: time.Duration(req.Expiration) * time.Second,
-	}, time.Now())
+		due: terms,
+	}, now)
 	if err != nil {
 		writeError(w, http.StatusServiceUnavailable, err.Error())
 		return

@@ -19,15 +19,11 @@ func (f efiFace) listCob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	status := r.URL.Query().Get(bcbpix.StatusParam)
-	s := f.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	f.s.mu.Lock()
+	defer f.s.mu.Unlock()
 	now := time.Now()
 	var all []bcbpix.Cob
-	for _, o := range s.order {
-		if o.kind != contract.TypeReceivePix || o.created.Before(from) || !o.created.Before(to) {
-			continue
-		}
+	for _, o := range f.charges(from, to, false) {
 		c := f.cobOf(o, now)
 		if status != "" && c.Status != status {
 			continue
@@ -43,6 +39,18 @@ func (f efiFace) listCob(w http.ResponseWriter, r *http.Request) {
 	ans.Parametros.Paginacao = bcbpix.Paginacao{PaginaAtual: p, ItensPorPagina: per, QuantidadeDePaginas: pages, QuantidadeTotalDeItens: len(all)}
 	ans.Cobs = append([]bcbpix.Cob{}, all[i:j]...)
 	writeJSON(w, http.StatusOK, ans)
+}
+
+// charges are the cobs (due false) or the cobvs (due true) created from
+// from, inclusive, to to, exclusive. Callers hold s.mu.
+func (f efiFace) charges(from, to time.Time, due bool) []*record {
+	var out []*record
+	for _, o := range f.s.order {
+		if o.kind == contract.TypeReceivePix && (o.due != nil) == due && !o.created.Before(from) && o.created.Before(to) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // efiPagador is who paid, as Efí's list of charges names them: a name and

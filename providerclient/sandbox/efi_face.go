@@ -11,10 +11,11 @@ import (
 	"github.com/pixgate/pixgate/providerclient/contract"
 )
 
-// efiFace is the BCB API Pix (charges, received PIX, refunds, webhooks) as
-// Efí serves it, with Efí's send, send-read and balance routes. Its API is
-// meant to be served over mutual TLS (see APIHandler and NewTLSMaterial);
-// its error bodies are the BCB's problem+json.
+// efiFace is the BCB API Pix (charges, due-date charges, received PIX,
+// refunds, webhooks) as Efí serves it, with Efí's send, send-read and
+// balance routes. Its API is meant to be served over mutual TLS (see
+// APIHandler and NewTLSMaterial); its error bodies are the BCB's
+// problem+json.
 type efiFace struct{ s *Sandbox }
 
 func (f efiFace) routes() []route {
@@ -24,6 +25,9 @@ func (f efiFace) routes() []route {
 		{"PUT", bcbpix.PathCob, true, f.putCob},
 		{"GET", bcbpix.PathCob, true, f.getCob},
 		{"GET", bcbpix.PathCobList, true, f.listCob},
+		{"PUT", bcbpix.PathCobV, true, f.putCobV},
+		{"GET", bcbpix.PathCobV, true, f.getCobV},
+		{"GET", bcbpix.PathCobVList, true, f.listCobV},
 		{"GET", bcbpix.PathPix, true, f.getPix},
 		{"GET", bcbpix.PathPixList, true, f.listPix},
 		{"GET", bcbpix.PathSentList, true, f.listSent},
@@ -104,29 +108,45 @@ func (f efiFace) notification(r *record, now time.Time) (string, []byte, []byte)
 	return strings.TrimRight(r.postbackURL, "/") + "/pix", body, nil
 }
 
-// cobOf renders a charge as GET /v2/cob answers it. Callers hold s.mu.
-func (f efiFace) cobOf(r *record, now time.Time) bcbpix.Cob {
-	st := bcbpix.CobAtiva
+// cobStatusOf is a charge's (cob or cobv) status at now.
+func cobStatusOf(r *record, now time.Time) string {
 	switch r.statusAt(now) {
 	case contract.StatusPaid:
-		st = bcbpix.CobConcluida
+		return bcbpix.CobConcluida
 	case contract.StatusExpired:
-		st = bcbpix.CobRemovidaPSP
+		return bcbpix.CobRemovidaPSP
 	}
+	return bcbpix.CobAtiva
+}
+
+// locOf is a charge's payload location, of tipoCob typ.
+func locOf(r *record, location, typ string) *bcbpix.Loc {
+	return &bcbpix.Loc{ID: int64(crc32.ChecksumIEEE([]byte(r.id))), Txid: r.id, Location: location, TipoCob: typ, Criacao: bcbpix.FormatTime(r.created)}
+}
+
+// devedorOf is the payer a charge names, if it names one with a name and a
+// tax id.
+func devedorOf(d contract.Party) *bcbpix.Devedor {
+	if d.Name == "" || d.TaxID == "" {
+		return nil
+	}
+	out := &bcbpix.Devedor{Nome: d.Name}
+	if len(d.TaxID) == 11 {
+		out.CPF = d.TaxID
+	} else {
+		out.CNPJ = d.TaxID
+	}
+	return out
+}
+
+// cobOf renders a charge as GET /v2/cob answers it. Callers hold s.mu.
+func (f efiFace) cobOf(r *record, now time.Time) bcbpix.Cob {
 	loc := f.s.location(r.id)
 	c := bcbpix.Cob{
 		Calendario: bcbpix.Calendario{Criacao: bcbpix.FormatTime(r.created), Expiracao: int(r.expires.Sub(r.created) / time.Second)},
-		Txid:       r.id, Location: loc, Status: st, Valor: bcbpix.Valor{Original: bcbpix.FormatAmount(r.amount)},
+		Txid:       r.id, Location: loc, Status: cobStatusOf(r, now), Valor: bcbpix.Valor{Original: bcbpix.FormatAmount(r.amount)},
 		Chave: f.s.cfg.PixKey, SolicitacaoPagador: r.description, PixCopiaECola: r.qrcode,
-		Loc: &bcbpix.Loc{ID: int64(crc32.ChecksumIEEE([]byte(r.id))), Txid: r.id, Location: loc, TipoCob: "cob", Criacao: bcbpix.FormatTime(r.created)},
-	}
-	if d := r.debtor; d.Name != "" && d.TaxID != "" {
-		c.Devedor = &bcbpix.Devedor{Nome: d.Name}
-		if len(d.TaxID) == 11 {
-			c.Devedor.CPF = d.TaxID
-		} else {
-			c.Devedor.CNPJ = d.TaxID
-		}
+		Loc: locOf(r, loc, "cob"), Devedor: devedorOf(r.debtor),
 	}
 	if r.status == contract.StatusPaid {
 		c.Pix = []bcbpix.Pix{f.pixOf(r, nil)}

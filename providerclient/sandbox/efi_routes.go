@@ -91,8 +91,13 @@ func (f efiFace) putCob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.s.mu.Lock()
-	c := f.cobOf(rec, time.Now())
+	isDue, c := rec.due != nil, f.cobOf(rec, time.Now())
 	f.s.mu.Unlock()
+	if !created && isDue {
+		writeProblem(w, http.StatusBadRequest, "the txid "+txid+" is a due-date charge's",
+			bcbpix.Violacao{Propriedade: "txid", Razao: "already names a cobv", Valor: txid})
+		return
+	}
 	if !created && c.Status != bcbpix.CobAtiva {
 		// BCB API Pix 2.9.0, CobOperacaoInvalida: a charge that exists and
 		// is no longer ATIVA is not changed by a PUT. One still ATIVA is
@@ -108,7 +113,7 @@ func (f efiFace) getCob(w http.ResponseWriter, r *http.Request) {
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
 	rec := f.s.records[r.PathValue("txid")]
-	if rec == nil || rec.kind != contract.TypeReceivePix {
+	if rec == nil || rec.kind != contract.TypeReceivePix || rec.due != nil { // a cobv is read at /v2/cobv
 		writeProblemType(w, http.StatusNotFound, "CobNaoEncontrado", "no charge has this txid")
 		return
 	}

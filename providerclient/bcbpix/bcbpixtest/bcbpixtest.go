@@ -53,19 +53,27 @@ func Load() (*openapi3.T, error) {
 			}
 		}
 	}
-	// CobsConsultadas requires of each charge an "idCob" that no schema
-	// of the document declares and Efí's list does not carry (see
-	// testdata/README.md).
-	if s := doc.Components.Schemas["CobsConsultadas"]; s != nil && s.Value != nil {
-		if items := s.Value.Properties["cobs"]; items != nil && items.Value != nil && items.Value.Items != nil && items.Value.Items.Value != nil {
-			for _, part := range items.Value.Items.Value.AllOf {
-				if part.Value != nil {
-					part.Value.Required = slices.DeleteFunc(part.Value.Required, func(r string) bool { return r == "idCob" })
-				}
+	// CobsConsultadas and CobsVConsultadas require of each charge an
+	// "idCob" that no schema of the document declares and Efí's lists do
+	// not carry (see testdata/README.md).
+	for _, name := range []string{"CobsConsultadas", "CobsVConsultadas"} {
+		dropIDCob(doc.Components.Schemas[name])
+	}
+	correctCobV(doc)
+	return doc, nil
+}
+
+func dropIDCob(s *openapi3.SchemaRef) {
+	if s == nil || s.Value == nil {
+		return
+	}
+	if items := s.Value.Properties["cobs"]; items != nil && items.Value != nil && items.Value.Items != nil && items.Value.Items.Value != nil {
+		for _, part := range items.Value.Items.Value.AllOf {
+			if part.Value != nil {
+				part.Value.Required = slices.DeleteFunc(part.Value.Required, func(r string) bool { return r == "idCob" })
 			}
 		}
 	}
-	return doc, nil
 }
 
 // patternLine is a pattern of the document, as it writes every one: on a

@@ -1,0 +1,54 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/pixgate/pixgate/providerclient/contract"
+	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/money/due"
+)
+
+// dueTerms reads the due member of a family charge, PixGate's extension of
+// POST /v2/pix/qrcode (contract.ChargeRequest.Due): the terms in their JSON
+// form, whose original is the charge's amount, checked by
+// due.Terms.Validate. A due-date charge names its payer, with a document,
+// and falls due today or later (Brasília). Every problem is named in v,
+// below "due"; no due member is nil.
+func (v *validation) dueTerms(raw json.RawMessage, amount money.Money, payer contract.Party, now time.Time) *due.Terms {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var t due.Terms
+	if err := json.Unmarshal(raw, &t); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			v.add("due."+jsonPath(typeErr.Field), "must be a "+jsonKind(typeErr.Type.Kind().String()))
+		} else {
+			v.addErr("due", err)
+		}
+		return nil
+	}
+	t.Original = amount
+	t.Normalize()
+	if payer.Name == "" {
+		v.add("payer.name", "is required for a due-date charge")
+	}
+	if payer.TaxID == "" {
+		v.add("payer.document", "is required for a due-date charge")
+	}
+	switch {
+	case t.Date.IsZero():
+		v.add("due.date", "is required")
+	case t.Date.Before(due.Today(now)):
+		v.add("due.date", "must not be before today in Brasília")
+	}
+	var fe *due.FieldError
+	if err := t.Validate(); errors.As(err, &fe) {
+		v.add("due."+fe.Field, fe.Message)
+	} else if err != nil {
+		v.addErr("due", err)
+	}
+	return &t
+}
