@@ -22,9 +22,9 @@ func (v *validation) dueTerms(raw json.RawMessage, amount money.Money, payer con
 	}
 	var t due.Terms
 	if err := json.Unmarshal(raw, &t); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			v.add("due."+jsonPath(typeErr.Field), "must be a "+jsonKind(typeErr.Type.Kind().String()))
+		var fe *due.FieldError
+		if errors.As(err, &fe) && fe.Field != "" {
+			v.add("due."+fe.Field, fe.Message)
 		} else {
 			v.addErr("due", err)
 		}
@@ -45,7 +45,7 @@ func (v *validation) dueTerms(raw json.RawMessage, amount money.Money, payer con
 		v.add("due.date", "must not be before today in Brasília")
 	}
 	var fe *due.FieldError
-	if err := t.Validate(); errors.As(err, &fe) {
+	if err := t.Validate(due.Today(now)); errors.As(err, &fe) {
 		v.add("due."+fe.Field, fe.Message)
 	} else if err != nil {
 		v.addErr("due", err)

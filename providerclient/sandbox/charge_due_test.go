@@ -77,7 +77,7 @@ func TestFamilyDueChargeRefusals(t *testing.T) {
 		"no document":         {func(b map[string]any) { b["payer"] = map[string]any{"name": "Fulano"} }, "payer.document"},
 		"no due date":         {func(b map[string]any) { delete(b["due"].(map[string]any), "date") }, "due.date"},
 		"a passed date":       {func(b map[string]any) { b["due"].(map[string]any)["date"] = yesterday }, "due.date"},
-		"a date that is not":  {func(b map[string]any) { b["due"].(map[string]any)["date"] = "2026-02-30" }, "due"},
+		"a date that is not":  {func(b map[string]any) { b["due"].(map[string]any)["date"] = "2026-02-30" }, "due.date"},
 		"a fine that is text": {func(b map[string]any) { b["due"].(map[string]any)["fine"] = "2%" }, "due.fine"},
 		"days as text":        {func(b map[string]any) { b["due"].(map[string]any)["days_after"] = "5" }, "due.days_after"},
 	} {

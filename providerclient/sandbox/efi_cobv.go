@@ -97,7 +97,7 @@ func (f efiFace) readCobV(txid string, req bcbpix.CobVRequest, now time.Time) (d
 	}
 	terms.Normalize()
 	var fe *due.FieldError
-	if err := terms.Validate(); errors.As(err, &fe) {
+	if err := terms.Validate(due.Today(now)); errors.As(err, &fe) {
 		return terms, debtor, []bcbpix.Violacao{{Propriedade: bcbpix.DueProperty(fe.Field), Razao: fe.Error()}}
 	} else if err != nil {
 		return terms, debtor, []bcbpix.Violacao{{Propriedade: "cobv.valor", Razao: err.Error()}}

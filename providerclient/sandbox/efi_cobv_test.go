@@ -118,14 +118,21 @@ func TestEfiCobV(t *testing.T) {
 		t.Fatalf("a cobv under a cob's txid: %d", status)
 	}
 
-	// On its due date, where the day's amount is the original.
-	if _, err := e.sb.PayChargeAt(txid, Payer{}, due.Today(time.Now()).AddDays(1).End().Add(-time.Hour)); err != nil {
+	// On its due date: what its terms ask that day (docs/due-charges.md).
+	at := due.Today(time.Now()).AddDays(1).End().Add(-time.Hour)
+	e.sb.mu.Lock()
+	asked, err := e.sb.records[txid].due.AmountOn(due.Today(at))
+	e.sb.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.sb.PayChargeAt(txid, Payer{}, at); err != nil {
 		t.Fatal(err)
 	}
 	_, got = e.call("GET /v2/cobv/"+txid, e.token, nil, nil)
 	pix, _ := got["pix"].([]any)
-	if got["status"] != "CONCLUIDA" || len(pix) != 1 || pix[0].(map[string]any)["valor"] != "100.00" {
-		t.Fatalf("paid: %v", got)
+	if got["status"] != "CONCLUIDA" || len(pix) != 1 || pix[0].(map[string]any)["valor"] != asked.Total.String() {
+		t.Fatalf("paid: %v, want %s", got, asked.Total)
 	}
 	q := "?inicio=" + time.Now().Add(-time.Minute).UTC().Format(time.RFC3339) + "&fim=" + time.Now().Add(time.Minute).UTC().Format(time.RFC3339)
 	_, list := e.call("GET /v2/cobv"+q, e.token, nil, nil)
