@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/pixgate/pixgate/storage/money"
@@ -50,7 +51,7 @@ func dueFlow(s *devStack, out map[string]map[string]string) {
 	today := due.Today(time.Now())
 	v2 := s.v2Token(s.token)
 	for _, c := range dueCases {
-		body := map[string]any{"amount": 100.00, "payer": payer, "due": c.terms(today), "external_id": "due-" + c.name[:4],
+		body := map[string]any{"amount": 100.00, "payer": payer, "due": c.terms(today), "external_id": "due-" + strings.ReplaceAll(c.name, " ", "-"),
 			"postbackUrl": s.receiver.URL + "/pix"}
 		path, token, created := "/api/v1/charges", "", http.StatusCreated
 		if c.name == "late" { // the v2 surface takes the same terms
