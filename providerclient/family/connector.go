@@ -37,7 +37,7 @@ func (f *connector) Kind() string { return providerclient.KindFamily }
 func (f *connector) Capabilities() providerclient.Capabilities {
 	return providerclient.Capabilities{Charges: true, Payouts: true, Refunds: true, Reads: true, Balance: true, Notifications: true,
 		PayerDocument: true, Infractions: f.ext, InfractionNotifications: f.ext, InfractionList: f.ext, KeyLookup: f.ext,
-		Statement: f.ext, StatementBalances: f.ext, DueCharges: f.ext}
+		Statement: f.ext, StatementBalances: f.ext, DueCharges: f.ext, Recurrences: f.ext, Journeys: f.journeys()}
 }
 
 func (f *connector) CreateCharge(ctx context.Context, req providerclient.ChargeRequest) (*providerclient.Charge, error) {
@@ -141,8 +141,7 @@ func (f *connector) ParseNotification(_ http.Header, body []byte) ([]providercli
 	if err != nil {
 		return nil, err
 	}
-	return []providerclient.Event{{Kind: kindOf(n.TransactionType), ProviderID: n.TransactionID,
-		Status: providerclient.Status(n.Status), Payload: body}}, nil
+	return notificationEvents(n, body)
 }
 
 // Neutral translates a consult-transaction answer (or a notification) into

@@ -62,12 +62,6 @@ func ParseNotification(body []byte) (Notification, error) {
 			return Notification{}, &NotificationError{Field: "requestBody", Problem: "must be an object"}
 		}
 	}
-	pick := func(a, b json.RawMessage) json.RawMessage {
-		if len(a) > 0 && string(a) != "null" {
-			return a
-		}
-		return b
-	}
 	var (
 		n   Notification
 		err error
@@ -83,6 +77,57 @@ func ParseNotification(body []byte) (Notification, error) {
 	}
 	n.TransactionType, n.Status = strings.ToUpper(n.TransactionType), strings.ToUpper(n.Status)
 	return n, nil
+}
+
+// pick is a claim's member from requestBody (a) when there, else from the
+// top level (b).
+func pick(a, b json.RawMessage) json.RawMessage {
+	if len(a) > 0 && string(a) != "null" {
+		return a
+	}
+	return b
+}
+
+// notificationEvents is the Event of claim n of body. A RECURRENCE's
+// names PixGate's id too (external_id), when the body carries one.
+func notificationEvents(n Notification, body []byte) ([]providerclient.Event, error) {
+	ev := providerclient.Event{Kind: kindOf(n.TransactionType), ProviderID: n.TransactionID,
+		Status: providerclient.Status(n.Status), Payload: body}
+	if n.TransactionType == contract.TypeRecurrence {
+		var err error
+		ev.Kind = providerclient.KindRecurrence
+		if ev.ID, err = externalIDClaim(body); err != nil {
+			return nil, err
+		}
+	}
+	return []providerclient.Event{ev}, nil
+}
+
+// externalIDClaim is a notification's external_id, from requestBody when
+// there, else from the top level; "" when it carries none. body is one
+// ParseNotification read.
+func externalIDClaim(body []byte) (string, error) {
+	type claim struct {
+		ExternalID json.RawMessage `json:"external_id"`
+	}
+	var outer struct {
+		claim
+		RequestBody json.RawMessage `json:"requestBody"`
+	}
+	var inner claim
+	if err := json.Unmarshal(body, &outer); err != nil {
+		return "", &NotificationError{Problem: "is not valid JSON"}
+	}
+	if r := bytes.TrimSpace(outer.RequestBody); len(r) > 0 && r[0] == '{' {
+		if json.Unmarshal(r, &inner) != nil {
+			return "", &NotificationError{Field: "requestBody", Problem: "must be an object"}
+		}
+	}
+	raw := bytes.TrimSpace(pick(inner.ExternalID, outer.ExternalID))
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	return claimField("external_id", raw, contract.MaxExternalIDLen)
 }
 
 // claimField reads one field of the claim from its raw JSON.

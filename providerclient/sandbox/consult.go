@@ -8,7 +8,8 @@ import (
 )
 
 // handleConsult is POST /v2/consult-transaction: the transaction of pix_id
-// (or pix_Id), wrapped in "requestBody".
+// (or pix_Id), wrapped in "requestBody"; a recurrence as
+// contract.Recurrence describes it.
 func (s *Sandbox) handleConsult(w http.ResponseWriter, r *http.Request) {
 	var req contract.ConsultRequest
 	if !decodeJSON(w, r, &req) {
@@ -19,6 +20,10 @@ func (s *Sandbox) handleConsult(w http.ResponseWriter, r *http.Request) {
 		var v validation
 		v.add("pix_id", "is required")
 		v.write(w)
+		return
+	}
+	if rec, err := s.Recurrence(id); err == nil {
+		writeJSON(w, http.StatusOK, contract.Envelope[contract.Recurrence]{RequestBody: rec})
 		return
 	}
 	t, err := s.Transaction(id)

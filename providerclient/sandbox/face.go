@@ -58,6 +58,8 @@ func (f familyFace) routes() []route {
 		{"POST", contract.PathKeyLookup, true, s.handleKeyLookup},
 		{"POST", contract.PathInfractions, true, s.handleInfractions},
 		{"POST", contract.PathStatement, true, s.handleStatement},
+		{"POST", contract.PathRecurrence, true, s.handleCreateRecurrence},
+		{"POST", contract.PathRecurrenceCancel, true, s.handleCancelRecurrence},
 	}
 }
 
@@ -66,6 +68,9 @@ func (familyFace) writeError(w http.ResponseWriter, status int, msg string) {
 }
 
 func (f familyFace) notification(r *record, now time.Time) (string, []byte, []byte) {
+	if r.kind == contract.TypeRecurrence {
+		return recurrenceNotification(r, now)
+	}
 	t := f.s.view(r, now)
 	body, _ := json.Marshal(contract.Envelope[Transaction]{RequestBody: t})
 	stale, _ := json.Marshal(contract.Envelope[Transaction]{RequestBody: staleView(t)})

@@ -16,16 +16,16 @@ type TransactionList struct {
 
 // Transactions returns every charge, payment, refund and MED return the
 // sandbox holds, in creation order, as consult-transaction describes each;
-// kind (contract.TypeReceivePix, TypePayment, TypeRefund, TypeMedReturn or
-// TypeInfraction) keeps only that type, "" keeps all that move money (not
-// the infractions).
+// kind (contract.TypeReceivePix, TypePayment, TypeRefund, TypeMedReturn,
+// TypeInfraction or TypeRecurrence) keeps only that type, "" keeps all that
+// move money (not the infractions, nor the recurrences).
 func (s *Sandbox) Transactions(kind string) []Transaction {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now()
 	out := make([]Transaction, 0, len(s.order))
 	for _, r := range s.order {
-		if kind == "" && r.kind != contract.TypeInfraction || r.kind == kind {
+		if kind == "" && r.kind != contract.TypeInfraction && r.kind != contract.TypeRecurrence || r.kind == kind {
 			out = append(out, s.view(r, now))
 		}
 	}

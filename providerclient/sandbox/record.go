@@ -6,10 +6,11 @@ import (
 	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/storage/money/due"
+	"github.com/pixgate/pixgate/storage/recurrence"
 )
 
 // record is the sandbox's state of one charge, payment, refund, MED
-// infraction or MED return. Records
+// infraction, MED return or recurrence. Records
 // are only read and written under Sandbox.mu.
 type record struct {
 	kind        string
@@ -42,12 +43,20 @@ type record struct {
 	// closed, description the payer's report)
 	analysis, defense string
 	returnID          string // the MED return of an agreed one
+
+	// recurrences (expires is the consent's deadline, approved when the
+	// payer consented, amount the fixed amount or 0); replaced, never
+	// changed in place, so that a refused commit restores it
+	rec *RecurrenceData
 }
 
 // statusAt reports the status at now: a PENDING charge past its expiration
-// is EXPIRED.
+// is EXPIRED, and so is a CREATED recurrence past its consent's deadline.
 func (r *record) statusAt(now time.Time) string {
 	if r.kind == contract.TypeReceivePix && r.status == contract.StatusPending && !now.Before(r.expires) {
+		return contract.StatusExpired
+	}
+	if r.kind == contract.TypeRecurrence && r.status == string(recurrence.RecurrenceCreated) && !now.Before(r.expires) {
 		return contract.StatusExpired
 	}
 	return r.status

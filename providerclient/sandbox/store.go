@@ -43,13 +43,14 @@ type Account struct {
 	Available, Pending money.Money
 }
 
-// Record is the stored form of one charge, payment, refund, MED infraction
-// or MED return. Only Status, Approved, Expires, EndToEndID, Failure,
-// PaidBy, Analysis, Defense and ReturnID change after creation.
+// Record is the stored form of one charge, payment, refund, MED infraction,
+// MED return or recurrence. Only Status, Approved, Expires, EndToEndID,
+// Failure, PaidBy, Analysis, Defense, ReturnID and Recurrence change after
+// creation.
 // What refunds took from a charge is not stored: it is the sum of the
 // charge's refunds that did not fail.
 type Record struct {
-	Kind        string // contract.TypeReceivePix, TypePayment, TypeRefund, TypeInfraction or TypeMedReturn
+	Kind        string // contract.TypeReceivePix, TypePayment, TypeRefund, TypeInfraction, TypeMedReturn or TypeRecurrence
 	ID          string
 	ExternalID  string
 	Amount      money.Money
@@ -75,6 +76,11 @@ type Record struct {
 	PixID string // refunds, infractions, MED returns: the charge
 
 	Analysis, Defense, ReturnID string // infractions
+
+	// Recurrence is a recurrence's terms and what the payer's side said
+	// (Amount is its fixed amount or 0, Expires its consent's deadline,
+	// Approved when the payer consented).
+	Recurrence *RecurrenceData
 }
 
 // ErrStore: the store did not take a mutation, so the sandbox did not make
@@ -185,7 +191,7 @@ func (r *record) stored() Record {
 		EndToEndID: r.endToEndID, Failure: r.failure,
 		Expires: r.expires, Debtor: r.debtor, PaidBy: r.paidBy, QRCode: r.qrcode,
 		CreditParty: r.creditParty, PixID: r.pixID,
-		Analysis: r.analysis, Defense: r.defense, ReturnID: r.returnID,
+		Analysis: r.analysis, Defense: r.defense, ReturnID: r.returnID, Recurrence: r.rec,
 	}
 	if r.due != nil {
 		d := *r.due
@@ -207,6 +213,6 @@ func fromStored(sr Record) *record {
 		endToEndID: sr.EndToEndID, failure: sr.Failure,
 		expires: sr.Expires, debtor: sr.Debtor, paidBy: sr.PaidBy, qrcode: sr.QRCode,
 		creditParty: sr.CreditParty, pixID: sr.PixID,
-		analysis: sr.Analysis, defense: sr.Defense, returnID: sr.ReturnID,
+		analysis: sr.Analysis, defense: sr.Defense, returnID: sr.ReturnID, rec: sr.Recurrence,
 	}
 }

@@ -21,6 +21,7 @@ type running struct {
 	sb     *sandbox.Sandbox
 	store  *pgstore.Store
 	client family.Client
+	cfg    providerclient.Config // the client's, for a connector
 	stop   func()
 }
 
@@ -56,10 +57,11 @@ func start(t *testing.T, url string, cfg sandbox.Config) *running {
 			st.Close()
 		})
 	}}
-	r.client = family.NewBase(providerclient.Config{
+	r.cfg = providerclient.Config{
 		BaseURL: srv.URL, ClientID: sandbox.DefaultClientID, ClientSecret: sandbox.DefaultClientSecret,
 		Timeout: 2 * time.Second, RetryMaxElapsed: time.Millisecond,
-	})
+	}
+	r.client = family.NewBase(r.cfg)
 	t.Cleanup(r.stop)
 	return r
 }
