@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/pixgate/pixgate/storage/money/due"
+	"github.com/pixgate/pixgate/storage/storagetest"
+)
+
+// A Pix Automático consent end to end, through the family connector and
+// the sandbox playing the payer's bank: a QR recurrence registered with
+// its QR Code, approved by the payer (with a maximum above its floor), then cancelled by
+// the integrator; a second refused by the payer with a BCB code; a third
+// cancelled by the payer's bank. Each status reaches PixGate (confirmed
+// with the provider) and the integrator once, by a postback the Standard
+// Webhooks signature verifies; the audit stays clean.
+func TestRecurrenceConsentEndToEnd(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
+	s := newDevStack(t)
+	start := due.Today(time.Now()).AddDays(15).String()
+	fixed := map[string]any{"type": "fixed", "value": 35.00}
+	create := func(ext string, amount map[string]any) (id, pid string) {
+		t.Helper()
+		code, r := s.call(http.MethodPost, "/api/v1/recurrences", map[string]any{
+			"external_id": ext, "journey": "QR", "payer": payer, "contract": "4417", "description": "Plano Ouro",
+			"calendar": map[string]any{"periodicity": "MONTHLY", "start": start, "count": 12},
+			"amount":   amount, "retry_policy": "THREE_IN_7_DAYS",
+			"postbackUrl": s.receiver.URL + "/rec",
+		})
+		if code != http.StatusCreated || r["status"] != "CREATED" || r["qrcode"] == nil || r["provider_id"] == nil {
+			t.Fatalf("create %s: %d %v", ext, code, r)
+		}
+		return r["id"].(string), r["provider_id"].(string)
+	}
+	status := func(id string) map[string]any {
+		_, r := s.call(http.MethodGet, "/api/v1/recurrences/"+id, nil)
+		return r
+	}
+	waitFor := func(id, want string) map[string]any {
+		t.Helper()
+		var r map[string]any
+		s.eventually("recurrence "+want, 10*time.Second, func() bool { r = status(id); return r["status"] == want })
+		return r
+	}
+
+	// A variable amount with a floor, whose maximum the payer sets.
+	id, pid := create("plano-1", map[string]any{"type": "variable", "floor": 20.00})
+	if code, v := s.control(http.MethodPost, "/sandbox/recurrences/"+pid+"/approve", map[string]any{"payerMax": 50.00}); code != http.StatusOK {
+		t.Fatalf("approve: %d %v", code, v)
+	}
+	if r := waitFor(id, "APPROVED"); fmt.Sprint(r["payer_max"]) != "50.00" || r["approved_at"] == nil {
+		t.Errorf("approved: %v", r)
+	}
+	if code, r := s.call(http.MethodPost, "/api/v1/recurrences/"+id+"/cancel", nil); code != http.StatusAccepted {
+		t.Fatalf("cancel: %d %v", code, r)
+	}
+	if r := waitFor(id, "CANCELLED"); r["cancelled_by"] != "INTEGRATOR" || r["ended_at"] == nil {
+		t.Errorf("cancelled: %v", r)
+	}
+	if code, r := s.call(http.MethodPost, "/api/v1/recurrences/"+id+"/cancel", nil); code != http.StatusUnprocessableEntity {
+		t.Errorf("cancelled twice: %d %v", code, r)
+	}
+
+	id2, pid2 := create("plano-2", fixed)
+	if code, v := s.control(http.MethodPost, "/sandbox/recurrences/"+pid2+"/reject", map[string]any{"code": "AP13"}); code != http.StatusOK {
+		t.Fatalf("reject: %d %v", code, v)
+	}
+	if r := waitFor(id2, "REJECTED"); r["end_code"] != "AP13" {
+		t.Errorf("rejected: %v", r)
+	}
+	id3, pid3 := create("plano-3", fixed)
+	s.control(http.MethodPost, "/sandbox/recurrences/"+pid3+"/approve", map[string]any{})
+	waitFor(id3, "APPROVED")
+	if code, v := s.control(http.MethodPost, "/sandbox/recurrences/"+pid3+"/cancel", map[string]any{"by": "PAYER_BANK", "code": "FRUD"}); code != http.StatusOK {
+		t.Fatalf("payer's bank cancels: %d %v", code, v)
+	}
+	if r := waitFor(id3, "CANCELLED"); r["cancelled_by"] != "PAYER_BANK" || r["end_code"] != "FRUD" {
+		t.Errorf("cancelled by the payer's bank: %v", r)
+	}
+
+	// One verified postback per status reached, none for CREATED.
+	want := map[string]int{"plano-1 APPROVED": 1, "plano-1 CANCELLED": 1, "plano-2 REJECTED": 1, "plano-3 APPROVED": 1, "plano-3 CANCELLED": 1}
+	s.eventually("the recurrences' postbacks", 10*time.Second, func() bool { return len(s.receiver.deliveries()) >= len(want) })
+	got := map[string]int{}
+	for _, p := range s.receiver.verified(t, s.webhookSecret) {
+		if p["transactionType"] == "RECURRENCE" {
+			got[fmt.Sprint(p["external_id"], " ", p["status"])]++
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("postbacks %v, want %v", got, want)
+	}
+	s.auditClean()
+}
