@@ -288,9 +288,12 @@ func (s *Server) routes() {
 	s.app.Post("/webhooks/provider/:token", s.providerWebhook)
 	// The BCB API Pix posts its webhooks to {webhookUrl}/pix.
 	s.app.Post("/webhooks/provider/:token/pix", s.providerWebhook)
+	// ... and its Pix Automático webhooks (webhookrec) to {webhookUrl}/rec.
+	s.app.Post("/webhooks/provider/:token/rec", s.providerWebhook)
 	// Every other provider's, by its name and its own token.
 	s.app.Post("/webhooks/provider/:name/:token", s.providerWebhook)
 	s.app.Post("/webhooks/provider/:name/:token/pix", s.providerWebhook)
+	s.app.Post("/webhooks/provider/:name/:token/rec", s.providerWebhook)
 
 	v1 := s.app.Group("/api/v1")
 	v1.Get("/balance", s.v1Auth(storage.ScopeBalanceRead), s.getBalance)

@@ -49,14 +49,17 @@ func webhookProbes(s corpusSecrets) []probe {
 	for i, b := range malformed {
 		ps = append(ps, probe{name: "webhook: malformed #" + string(rune('a'+i)), method: http.MethodPost, path: path, body: b})
 	}
-	// The BCB API Pix's callback path, {webhookUrl}/pix, takes the same.
-	for _, p := range ps[len(ps)-len(malformed)-10:] {
-		if strings.HasPrefix(p.path, path) {
-			p.name, p.path = p.name+" (/pix)", p.path+"/pix"
-			ps = append(ps, p)
+	// The BCB API Pix's callback paths, {webhookUrl}/pix and /rec, take the same.
+	tail := ps[len(ps)-len(malformed)-10:]
+	for _, suffix := range []string{"/pix", "/rec"} {
+		for _, p := range tail {
+			if strings.HasPrefix(p.path, path) {
+				p.name, p.path = p.name+" ("+suffix+")", p.path+suffix
+				ps = append(ps, p)
+			}
 		}
+		ps = append(ps, probe{name: "webhook " + suffix + ": wrong token", method: http.MethodPost, path: base + "wrong" + suffix, body: good})
 	}
-	ps = append(ps, probe{name: "webhook /pix: wrong token", method: http.MethodPost, path: base + "wrong/pix", body: good})
 	// Another provider's path: a wrong token, the default's, and the right
 	// one of a provider the process does not have.
 	for name, p := range map[string]string{
@@ -65,6 +68,8 @@ func webhookProbes(s corpusSecrets) []probe {
 		"webhook named: no such provider":      base + "b/" + ProviderWebhookToken(s.webhookToken, "b"),
 		"webhook named /pix: wrong token":      base + "b/wrong/pix",
 		"webhook named /pix: no such provider": base + "b/" + ProviderWebhookToken(s.webhookToken, "b") + "/pix",
+		"webhook named /rec: wrong token":      base + "b/wrong/rec",
+		"webhook named /rec: no such provider": base + "b/" + ProviderWebhookToken(s.webhookToken, "b") + "/rec",
 	} {
 		ps = append(ps, probe{name: name, method: http.MethodPost, path: p, body: good})
 	}

@@ -123,6 +123,14 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 			return e.call(http.MethodPost, "/webhooks/provider/b/"+ProviderWebhookToken("t0k3n", "b"), "", `{"requestBody": {"transactionType": "RECEIVEPIX",
 				"transactionId": "`+pixID+`", "status": "PAID"}}`)
 		}, ok},
+		{"webhook at /rec", func() reply {
+			return e.call(http.MethodPost, "/webhooks/provider/t0k3n/rec", "", `{"requestBody": {"transactionType": "RECEIVEPIX",
+				"transactionId": "`+pixID+`", "status": "PAID"}}`)
+		}, ok},
+		{"webhook of another provider at /rec", func() reply {
+			return e.call(http.MethodPost, "/webhooks/provider/b/"+ProviderWebhookToken("t0k3n", "b")+"/rec", "", `{"requestBody": {"transactionType": "RECEIVEPIX",
+				"transactionId": "`+pixID+`", "status": "PAID"}}`)
+		}, ok},
 		{"webhook of another provider at /pix", func() reply {
 			return e.call(http.MethodPost, "/webhooks/provider/b/"+ProviderWebhookToken("t0k3n", "b")+"/pix", "", `{"requestBody": {"transactionType": "RECEIVEPIX",
 				"transactionId": "`+pixID+`", "status": "EXPIRED"}}`)
