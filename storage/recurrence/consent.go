@@ -32,7 +32,3 @@ func ConsentDeadline(created, requested time.Time) (time.Time, error) {
 	}
 	return requested, nil
 }
-
-// ConsentExpired reports whether a consent with deadline has expired at
-// now: a CREATED recurrence then takes RecurrenceExpire.
-func ConsentExpired(deadline, now time.Time) bool { return !now.Before(deadline) }
