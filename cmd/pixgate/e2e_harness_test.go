@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
 	"github.com/pixgate/pixgate/docs/openapitest"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/storagetest"
@@ -256,6 +258,12 @@ func (r *receiver) verified(t *testing.T, secret string) []map[string]any {
 	for _, d := range r.deliveries() {
 		if err := postbacktest.Verify(secret, d.header, d.body, time.Minute); err != nil {
 			t.Fatalf("postback signature does not verify: %v\n%s", err, d.body)
+		}
+		// And as the Standard Webhooks project's own library verifies it.
+		if wh, err := standardwebhooks.NewWebhook(secret); err != nil {
+			t.Fatalf("the Standard Webhooks library refuses the secret: %v", err)
+		} else if err := wh.Verify(d.body, d.header); err != nil {
+			t.Fatalf("the Standard Webhooks library does not verify the postback: %v\n%s", err, d.body)
 		}
 		var v struct {
 			RequestBody map[string]any `json:"requestBody"`
