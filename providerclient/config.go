@@ -44,9 +44,10 @@ type Config struct {
 	WebhookPublicKey string
 	// Extensions: the provider also serves PixGate's extensions of its
 	// contract, as PixGate's sandbox does. For the family contract, which
-	// has neither, they are MED infractions read by consult-transaction
-	// and the key directory (docs/provider.md); a real provider of the
-	// family leaves this off, and its connector then offers neither.
+	// has none of them, they are MED infractions read by
+	// consult-transaction, the key directory, due-date charges and Pix
+	// Automático's recurrences (docs/provider.md); a real provider of the
+	// family leaves this off, and its connector then offers none of them.
 	Extensions bool
 	// Timeout bounds each HTTP call (each retry attempt and each token fetch
 	// on its own). Default 10s.
