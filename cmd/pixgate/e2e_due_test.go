@@ -43,8 +43,8 @@ var dueCases = []dueCase{
 // twelve days after its due date), credited for exactly what its terms ask
 // on the day paid (the fee on that, net in the wallet), its postback
 // naming the amount paid; a payment after the last day refused by the
-// payer's bank and nothing credited; a due date before today refused at
-// creation. It adds each answer's shape to
+// payer's bank and nothing credited; one paid in part never credited; a
+// due date before today refused at creation. It adds each answer's shape to
 // out, for the providers to be compared.
 func dueFlow(s *devStack, out map[string]map[string]string) {
 	t := s.t
@@ -100,6 +100,24 @@ func dueFlow(s *devStack, out map[string]map[string]string) {
 	}
 	if st := s.status("charges", ch["id"].(string)); st != "PENDING" {
 		t.Errorf("charge paid after its last day is %s", st)
+	}
+	// Paid in part (a payer's bank that pays less than the day asks): the
+	// money is at the provider, but PixGate credits nothing the terms did
+	// not ask; the charge stays PENDING for an operator.
+	body["external_id"], body["due"] = "due-part", map[string]any{"date": today.AddDays(3).String()}
+	code, ch = s.call(http.MethodPost, "/api/v1/charges", body)
+	if code != http.StatusCreated {
+		t.Fatalf("due paid in part: %d %v", code, ch)
+	}
+	before := s.wallet().Available
+	if code, v := s.control(http.MethodPost, "/sandbox/charges/"+ch["pix_id"].(string)+"/pay", map[string]any{"amount": 40.00}); code != http.StatusOK {
+		t.Fatalf("pay in part: %d %v", code, v)
+	}
+	s.eventually("the part payment seen", 10*time.Second, func() bool {
+		return s.count(`SELECT count(*) FROM provider_events WHERE transaction_id = $1 AND processed_at IS NOT NULL`, ch["pix_id"]) > 0
+	})
+	if st := s.status("charges", ch["id"].(string)); st != "PENDING" || s.wallet().Available != before {
+		t.Errorf("a charge paid in part is %s, the wallet moved by %s", st, s.wallet().Available-before)
 	}
 	body["external_id"], body["due"] = "due-past", map[string]any{"date": today.AddDays(-1).String()}
 	if code, v := s.call(http.MethodPost, "/api/v1/charges", body); code != http.StatusUnprocessableEntity {

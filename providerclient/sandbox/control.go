@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/providerclient/pix"
+	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/storage/money/due"
 )
 
@@ -37,6 +39,22 @@ func (s *Sandbox) PayCharge(id string, payer Payer) (Transaction, error) {
 // and interest when late, discount when early), and refuses a day past
 // its validity.
 func (s *Sandbox) PayChargeAt(id string, payer Payer, at time.Time) (Transaction, error) {
+	return s.payCharge(id, payer, at, 0)
+}
+
+// PayChargePart is PayChargeAt with the payer's bank paying amount instead
+// of what the charge asks: an anomaly (a payer's bank pays what the
+// charge's location says), for the tests of what PixGate does with a
+// payment of another amount than its charge's.
+func (s *Sandbox) PayChargePart(id string, payer Payer, at time.Time, amount money.Money) (Transaction, error) {
+	if amount <= 0 {
+		return Transaction{}, errors.New("amount must be greater than zero")
+	}
+	return s.payCharge(id, payer, at, amount)
+}
+
+// payCharge pays the charge at at, amount when not 0, else what it asks.
+func (s *Sandbox) payCharge(id string, payer Payer, at time.Time, paid money.Money) (Transaction, error) {
 	by := contract.Party{Name: strings.TrimSpace(payer.Name), Email: strings.TrimSpace(payer.Email)}
 	if payer.Document != "" {
 		doc, err := pix.NormalizeDocument(payer.Document)
@@ -62,6 +80,9 @@ func (s *Sandbox) PayChargeAt(id string, payer Payer, at time.Time) (Transaction
 			return s.view(r, now), fmt.Errorf("%w: %v", ErrConflict, err)
 		}
 		amount = b.Total
+	}
+	if paid > 0 {
+		amount = paid
 	}
 	if by.TaxID == "" { // the payer named at creation, completed by the sandbox's own
 		by = r.debtor
@@ -110,6 +131,9 @@ func (s *Sandbox) handlePay(w http.ResponseWriter, r *http.Request) {
 		Payer Payer `json:"payer"`
 		// At is when the payer's bank pays (RFC 3339); now when absent.
 		At *time.Time `json:"at"`
+		// Amount, when set, is paid instead of what the charge asks (an
+		// anomaly, for tests).
+		Amount json.RawMessage `json:"amount"`
 	}
 	if !decodeJSON(w, r, &body) {
 		return
@@ -118,7 +142,19 @@ func (s *Sandbox) handlePay(w http.ResponseWriter, r *http.Request) {
 	if body.At != nil {
 		at = *body.At
 	}
-	t, err := s.PayChargeAt(r.PathValue("id"), body.Payer, at)
+	var t Transaction
+	var err error
+	if len(body.Amount) > 0 {
+		var v validation
+		amount := v.amount("amount", body.Amount)
+		if v.failed() {
+			v.write(w)
+			return
+		}
+		t, err = s.PayChargePart(r.PathValue("id"), body.Payer, at, amount)
+	} else {
+		t, err = s.PayChargeAt(r.PathValue("id"), body.Payer, at)
+	}
 	writeControl(w, t, err)
 }
 
