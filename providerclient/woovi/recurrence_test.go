@@ -3,6 +3,9 @@ package woovi_test
 import (
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -267,4 +270,33 @@ func sameEvents(got, want []providerclient.Event) bool {
 		return m
 	}
 	return reflect.DeepEqual(key(got), key(want))
+}
+
+// Woovi's documents do not say how a second cancel is answered: a refused
+// cancel of a subscription Woovi reads CANCELED is no error, of one it
+// reads otherwise the refusal.
+func TestRecurrenceCancelRefusedReadsBack(t *testing.T) {
+	consent := "CANCELED"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodPut {
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"error":"subscription cannot be canceled"}`)
+			return
+		}
+		_, _ = io.WriteString(w, `{"subscription":{"globalID":"g1","correlationID":"c1","value":100,"pixRecurring":{"status":"`+consent+`"}}}`)
+	}))
+	defer srv.Close()
+	conn, err := woovi.New(providerclient.Config{Kind: providerclient.KindWoovi, ClientID: "app-id", BaseURL: srv.URL, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.CancelRecurrence(t.Context(), providerclient.RecurrenceRef{ProviderID: "g1"}); err != nil {
+		t.Fatalf("cancel a cancelled one: %v", err)
+	}
+	consent = "REJECTED"
+	if err := conn.CancelRecurrence(t.Context(), providerclient.RecurrenceRef{ProviderID: "g1"}); !errors.Is(err, providerclient.ErrRejected) ||
+		!strings.Contains(err.Error(), "cannot be canceled") {
+		t.Fatalf("cancel a rejected one: %v", err)
+	}
 }
