@@ -10,16 +10,52 @@ import (
 	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
-// A Pix Automático consent end to end, through the family connector and
-// the sandbox playing the payer's bank: a QR recurrence registered with
-// its QR Code, approved by the payer (with a maximum above its floor), then cancelled by
-// the integrator; a second refused by the payer with a BCB code; a third
-// cancelled by the payer's bank. Each status reaches PixGate (confirmed
-// with the provider) and the integrator once, by a postback the Standard
-// Webhooks signature verifies; the audit stays clean.
+// recurrenceEnd is how a recurrence ended, as PixGate reads it back:
+// status, cancelled_by and end_code (<nil>: none).
+type recurrenceEnd struct{ status, cancelledBy, endCode string }
+
+// recurrenceConnectors are the connectors a consent runs through, each
+// against the sandbox's face of its contract, with what that contract
+// tells of the payer's side: the maximum the payer set (payerMax, as
+// PixGate shows it), how the payer's refusal (AP13) and their bank's
+// cancel (FRUD) of an approved recurrence read back, and the postbacks
+// they make. The family's extension carries them all; Woovi's
+// subscriptions carry no maximum and no code, and call both the refusal
+// and the bank's cancel REJECTED, which PixGate reads as the payer's
+// cancel (docs/provider.md, "Recurrences (woovi)").
+var recurrenceConnectors = []struct {
+	kind                   string
+	payerMax               string
+	refused, bankCancelled recurrenceEnd
+}{
+	{kind: "family", payerMax: "50.00",
+		refused:       recurrenceEnd{"REJECTED", "<nil>", "AP13"},
+		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}},
+	{kind: "woovi", payerMax: "<nil>",
+		refused:       recurrenceEnd{"CANCELLED", "PAYER", "<nil>"},
+		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER", "<nil>"}},
+}
+
+// A Pix Automático consent end to end, through each connector and the
+// sandbox playing the payer's bank: a QR recurrence registered with its
+// QR Code, approved by the payer (with a maximum above its floor), then
+// cancelled by the integrator; a second refused by the payer with a BCB
+// code; a third cancelled by the payer's bank. Each status reaches
+// PixGate (confirmed with the provider) and the integrator once, by a
+// postback the Standard Webhooks signature verifies; the audit stays
+// clean.
 func TestRecurrenceConsentEndToEnd(t *testing.T) {
-	storagetest.Parallel(t, devStackConns)
-	s := newDevStack(t)
+	for _, c := range recurrenceConnectors {
+		t.Run(c.kind, func(t *testing.T) {
+			storagetest.Parallel(t, devStackConns)
+			s := newDevStack(t, contractEnv(t, c.kind)...)
+			recurrenceConsent(t, s, c.payerMax, c.refused, c.bankCancelled)
+		})
+	}
+}
+
+// recurrenceConsent runs the consent's flow on s.
+func recurrenceConsent(t *testing.T, s *devStack, payerMax string, refused, bankCancelled recurrenceEnd) {
 	start := due.Today(time.Now()).AddDays(15).String()
 	fixed := map[string]any{"type": "fixed", "value": 35.00}
 	create := func(ext string, amount map[string]any) (id, pid string) {
@@ -51,7 +87,7 @@ func TestRecurrenceConsentEndToEnd(t *testing.T) {
 	if code, v := s.control(http.MethodPost, "/sandbox/recurrences/"+pid+"/approve", map[string]any{"payerMax": 50.00}); code != http.StatusOK {
 		t.Fatalf("approve: %d %v", code, v)
 	}
-	if r := waitFor(id, "APPROVED"); fmt.Sprint(r["payer_max"]) != "50.00" || r["approved_at"] == nil {
+	if r := waitFor(id, "APPROVED"); fmt.Sprint(r["payer_max"]) != payerMax || r["approved_at"] == nil {
 		t.Errorf("approved: %v", r)
 	}
 	if code, r := s.call(http.MethodPost, "/api/v1/recurrences/"+id+"/cancel", nil); code != http.StatusAccepted {
@@ -68,8 +104,8 @@ func TestRecurrenceConsentEndToEnd(t *testing.T) {
 	if code, v := s.control(http.MethodPost, "/sandbox/recurrences/"+pid2+"/reject", map[string]any{"code": "AP13"}); code != http.StatusOK {
 		t.Fatalf("reject: %d %v", code, v)
 	}
-	if r := waitFor(id2, "REJECTED"); r["end_code"] != "AP13" {
-		t.Errorf("rejected: %v", r)
+	if r := waitFor(id2, refused.status); fmt.Sprint(r["cancelled_by"]) != refused.cancelledBy || fmt.Sprint(r["end_code"]) != refused.endCode {
+		t.Errorf("refused: %v", r)
 	}
 	id3, pid3 := create("plano-3", fixed)
 	s.control(http.MethodPost, "/sandbox/recurrences/"+pid3+"/approve", map[string]any{})
@@ -77,12 +113,14 @@ func TestRecurrenceConsentEndToEnd(t *testing.T) {
 	if code, v := s.control(http.MethodPost, "/sandbox/recurrences/"+pid3+"/cancel", map[string]any{"by": "PAYER_BANK", "code": "FRUD"}); code != http.StatusOK {
 		t.Fatalf("payer's bank cancels: %d %v", code, v)
 	}
-	if r := waitFor(id3, "CANCELLED"); r["cancelled_by"] != "PAYER_BANK" || r["end_code"] != "FRUD" {
+	if r := waitFor(id3, bankCancelled.status); fmt.Sprint(r["cancelled_by"]) != bankCancelled.cancelledBy ||
+		fmt.Sprint(r["end_code"]) != bankCancelled.endCode {
 		t.Errorf("cancelled by the payer's bank: %v", r)
 	}
 
 	// One verified postback per status reached, none for CREATED.
-	want := map[string]int{"plano-1 APPROVED": 1, "plano-1 CANCELLED": 1, "plano-2 REJECTED": 1, "plano-3 APPROVED": 1, "plano-3 CANCELLED": 1}
+	want := map[string]int{"plano-1 APPROVED": 1, "plano-1 CANCELLED": 1, "plano-2 " + refused.status: 1, "plano-3 APPROVED": 1,
+		"plano-3 " + bankCancelled.status: 1}
 	s.eventually("the recurrences' postbacks", 10*time.Second, func() bool { return len(s.receiver.deliveries()) >= len(want) })
 	got := map[string]int{}
 	for _, p := range s.receiver.verified(t, s.webhookSecret) {

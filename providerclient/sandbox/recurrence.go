@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -51,13 +52,17 @@ type recurrenceSpec struct {
 	externalID, description, postbackURL string
 	deadline                             time.Time
 	data                                 RecurrenceData
+
+	// id, when set, is the record's id in the face's own form (Woovi's
+	// globalID); else it is a new transactionId.
+	id string
 }
 
 // createRecurrence registers a CREATED recurrence, with a BR Code for a QR
 // journey, or returns the one already created for sp.externalID (created
 // false).
 func (s *Sandbox) createRecurrence(sp recurrenceSpec, now time.Time) (rec *record, created bool, err error) {
-	id := newTransactionID()
+	id := cmp.Or(sp.id, newTransactionID())
 	var code string
 	if sp.data.Journey.HasQR() {
 		// A consent asks no amount: the payer's bank reads the terms at

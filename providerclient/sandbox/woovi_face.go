@@ -18,7 +18,8 @@ import (
 
 // wooviFace is Woovi's (OpenPix) API: charges, with a due date too
 // (woovi_due.go), refunds of charges, PIX payments to a key (approved at
-// once), reads of each, the account's balance, and webhooks to
+// once), Pix Automático's subscriptions (woovi_rec.go), reads of each,
+// the account's balance, and webhooks to
 // Config.WebhookURL signed with Config.SigningKey. The AppID
 // (Config.ClientID) authenticates every call.
 type wooviFace struct{ s *Sandbox }
@@ -34,6 +35,9 @@ func (f wooviFace) routes() []route {
 		{"GET", wooviapi.PathPaymentByID, false, a(f.getPayment)},
 		{"GET", wooviapi.PathAccounts, false, a(f.getAccounts)},
 		{"GET", wooviapi.PathTransactions, false, a(f.listTransactions)},
+		{"POST", wooviapi.PathSubscriptions, false, a(f.postSubscription)},
+		{"GET", wooviapi.PathSubscriptionByID, false, a(f.getSubscription)},
+		{"PUT", wooviapi.PathSubscriptionCancel, false, a(f.cancelSubscription)},
 	}
 }
 
@@ -65,10 +69,14 @@ func (f wooviFace) sign(body []byte) http.Header {
 
 // notification is Woovi's webhook of r's new state: a charge completed or
 // expired, a payment confirmed or failed, a refund sent confirmed or
-// rejected. Callers hold s.mu.
+// rejected, a subscription's consent approved or rejected. Callers hold
+// s.mu.
 func (f wooviFace) notification(r *record, now time.Time) (string, []byte, []byte) {
 	if r.postbackURL == "" {
 		return "", nil, nil
+	}
+	if r.kind == contract.TypeRecurrence {
+		return f.recurrenceNotification(r, now)
 	}
 	var wh wooviapi.Webhook
 	switch {

@@ -12,9 +12,11 @@ import (
 // ParseNotification checks the signature (when a public key is set) and
 // reads the claim of a webhook: a charge completed or expired, a payment
 // (movement) confirmed, failed or removed, a refund sent confirmed or
-// rejected, each named by its correlationID. Other events (the operator
-// may have subscribed more) claim nothing and are acknowledged. PixGate
-// reads every claim back before believing it.
+// rejected, each named by its correlationID; a Pix Automático's consent
+// approved or rejected, named by its globalID (recurrenceEvents). Other
+// events (the operator may have subscribed more, the cycles' among them
+// for now) claim nothing and are acknowledged. PixGate reads every claim
+// back before believing it.
 func (c *connector) ParseNotification(header http.Header, body []byte) ([]providerclient.Event, error) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
@@ -26,6 +28,9 @@ func (c *connector) ParseNotification(header http.Header, body []byte) ([]provid
 	var w wooviapi.Webhook
 	if err := json.Unmarshal(trimmed, &w); err != nil {
 		return nil, &providerclient.NotificationError{Problem: "is not a Woovi webhook"}
+	}
+	if w.Event == wooviapi.EventPixAutomaticApproved || w.Event == wooviapi.EventPixAutomaticRejected {
+		return recurrenceEvents(trimmed, body)
 	}
 	ev := providerclient.Event{Payload: body}
 	switch {

@@ -1,6 +1,7 @@
 // Package woovi is the connector of Woovi's (OpenPix) API: charges, with
 // a due date too, PIX sent to a key, refunds of charges, reads of each,
-// the balance, and webhooks signed with Woovi's RSA key. The AppID
+// the balance, Pix Automático's recurrences (subscriptions of type
+// PIX_RECURRING), and webhooks signed with Woovi's RSA key. The AppID
 // (Config.ClientID) goes in the Authorization header of every call.
 // PixGate's record id is each object's correlationID, Woovi's idempotency
 // key (a charge's without its hyphens, see chargeCorrelationID), so a
@@ -72,11 +73,13 @@ func (c *connector) Name() string { return c.cfg.Name }
 func (c *connector) Kind() string { return providerclient.KindWoovi }
 
 // Capabilities: due-date charges are Woovi's charges of type OVERDUE
-// (due.go), whose terms it cannot hold are refused.
+// (due.go), whose terms it cannot hold are refused; Pix Automático's
+// recurrences are its subscriptions of type PIX_RECURRING, for the QR
+// journey (recurrence.go).
 func (c *connector) Capabilities() providerclient.Capabilities {
 	return providerclient.Capabilities{Charges: true, Payouts: true, Refunds: true, Reads: true, Balance: true,
 		Notifications: true, SignedNotifications: c.key != nil, ReadsByID: true, Statement: true, PayerDocument: true,
-		DueCharges: true}
+		DueCharges: true, Recurrences: true, Journeys: journeys()}
 }
 
 // call sends in (nil: no body) with the AppID and returns the answer.
@@ -131,11 +134,16 @@ func decode(op string, res *providerclient.Answer, out any) error {
 // contract's "no such object" and proves the object absent; a bare 404 (a
 // proxy's, a wrong path's) proves nothing.
 func (c *connector) get(ctx context.Context, path string, out any) error {
-	res, err := c.call(ctx, providerclient.OpRead, http.MethodGet, path, nil)
+	return c.getAs(ctx, providerclient.OpRead, path, out)
+}
+
+// getAs is get under another operation's name (a recurrence's read).
+func (c *connector) getAs(ctx context.Context, op, path string, out any) error {
+	res, err := c.call(ctx, op, http.MethodGet, path, nil)
 	if err != nil {
 		return err
 	}
-	err = decode(providerclient.OpRead, res, out)
+	err = decode(op, res, out)
 	var pe *providerclient.Error
 	if errors.As(err, &pe) && (res.Status == http.StatusBadRequest || res.Status == http.StatusNotFound) {
 		pe.Kind = providerclient.ErrNotFound

@@ -1,7 +1,8 @@
 // Package wooviapitest checks traffic against Woovi's published OpenAPI
-// document (testdata/openapi.yml, "OpenPix" 1.0.0): every request the woovi
-// connector sends and every answer the sandbox's woovi face returns, on the
-// routes PixGate uses.
+// document (testdata/openapi.yml, "OpenPix" 1.0.0, two defects of its
+// subscriptions corrected): every request the woovi connector sends and
+// every answer the sandbox's woovi face returns, on the routes PixGate
+// uses.
 package wooviapitest
 
 import (
@@ -32,7 +33,8 @@ const Version = "1.0.0"
 
 // Paths are the routes PixGate uses, the ones checked.
 var Paths = []string{"/api/v1/charge", "/api/v1/charge/{id}", "/api/v1/charge/{id}/refund", "/api/v1/refund/{id}",
-	"/api/v1/payment", "/api/v1/payment/{id}", "/api/v1/account/", "/api/v1/transaction"}
+	"/api/v1/payment", "/api/v1/payment/{id}", "/api/v1/account/", "/api/v1/transaction",
+	"/api/v1/subscriptions", "/api/v1/subscriptions/{id}", "/api/v1/subscriptions/{id}/cancel"}
 
 // Validator checks requests and answers of a Woovi API served at a base URL.
 type Validator struct {
@@ -63,6 +65,7 @@ func New(base string) (*Validator, error) {
 			doc.Paths.Delete(p)
 		}
 	}
+	correctSubscriptions(doc)
 	closeRequestBodies(doc)
 	doc.Servers = openapi3.Servers{{URL: strings.TrimRight(base, "/")}}
 	router, err := legacy.NewRouter(doc, openapi3.DisableSchemaDefaultsValidation(), openapi3.DisableExamplesValidation())
