@@ -43,11 +43,20 @@ type RecurrenceData struct {
 	CancelledBy recurrence.Party `json:"cancelledBy,omitempty"`
 	EndCode     string           `json:"endCode,omitempty"`
 	EndReason   string           `json:"endReason,omitempty"`
+	// EndedAt is when it was rejected, expired or cancelled.
+	EndedAt time.Time `json:"endedAt,omitzero"`
+	// Loc and Solicitation are what the efi face's contract adds: the
+	// payload location a QR journey's BR Code points at, and the consent
+	// request pushed to the payer's bank.
+	Loc          *RecurrenceLoc          `json:"loc,omitempty"`
+	Solicitation *RecurrenceSolicitation `json:"solicitation,omitempty"`
 }
 
 // recurrenceSpec is a recurrence to create: its terms, the consent's
-// deadline and where its changes are notified.
+// deadline and where its changes are notified; id and location, when a
+// face's contract sets them, its id and its BR Code's location.
 type recurrenceSpec struct {
+	id, location                         string
 	externalID, description, postbackURL string
 	deadline                             time.Time
 	data                                 RecurrenceData
@@ -57,13 +66,19 @@ type recurrenceSpec struct {
 // journey, or returns the one already created for sp.externalID (created
 // false).
 func (s *Sandbox) createRecurrence(sp recurrenceSpec, now time.Time) (rec *record, created bool, err error) {
-	id := newTransactionID()
+	id, location := sp.id, sp.location
+	if id == "" {
+		id = newTransactionID()
+	}
+	if location == "" {
+		location = s.location("rec/" + id)
+	}
 	var code string
 	if sp.data.Journey.HasQR() {
 		// A consent asks no amount: the payer's bank reads the terms at
 		// the location.
 		code, err = brcode.Encode(brcode.Payload{MerchantName: s.cfg.MerchantName, MerchantCity: s.cfg.MerchantCity,
-			Location: s.location("rec/" + id)})
+			Location: location})
 		if err != nil {
 			return nil, false, fmt.Errorf("encode the BR Code: %w", err)
 		}
