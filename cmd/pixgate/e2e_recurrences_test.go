@@ -10,16 +10,39 @@ import (
 	"github.com/pixgate/pixgate/storage/storagetest"
 )
 
-// A Pix Automático consent end to end, through the family connector and
-// the sandbox playing the payer's bank: a QR recurrence registered with
-// its QR Code, approved by the payer (with a maximum above its floor), then cancelled by
-// the integrator; a second refused by the payer with a BCB code; a third
-// cancelled by the payer's bank. Each status reaches PixGate (confirmed
-// with the provider) and the integrator once, by a postback the Standard
-// Webhooks signature verifies; the audit stays clean.
+// recurrenceConnectors are the connectors the consent runs through, each
+// against the sandbox's face of its contract: its stack's settings, and
+// what payer_max reads once the payer consented with a maximum of 50.00:
+// the maximum where the contract reports it (the family's extension), null
+// where it carries none (the BCB's rec, [API-Pix] RecCompleta).
+var recurrenceConnectors = []struct {
+	kind     string
+	env      func(t *testing.T) []string
+	payerMax string
+}{
+	{"family", func(*testing.T) []string { return nil }, "50.00"},
+	{"efi", func(t *testing.T) []string { return contractEnv(t, "efi") }, "<nil>"},
+}
+
+// A Pix Automático consent end to end, through each connector and the
+// sandbox playing the payer's bank: a QR recurrence registered with its QR
+// Code, approved by the payer (with a maximum above its floor), then
+// cancelled by the integrator; a second refused by the payer with a BCB
+// code; a third cancelled by the payer's bank. Each status reaches PixGate
+// (confirmed with the provider) and the integrator once, by a postback the
+// Standard Webhooks signature verifies; the audit stays clean.
 func TestRecurrenceConsentEndToEnd(t *testing.T) {
-	storagetest.Parallel(t, devStackConns)
-	s := newDevStack(t)
+	for _, c := range recurrenceConnectors {
+		t.Run(c.kind, func(t *testing.T) {
+			storagetest.Parallel(t, devStackConns)
+			consentEndToEnd(t, newDevStack(t, c.env(t)...), c.payerMax)
+		})
+	}
+}
+
+// consentEndToEnd runs the consent's flow on s; payerMax is what the
+// approved recurrence's payer_max reads.
+func consentEndToEnd(t *testing.T, s *devStack, payerMax string) {
 	start := due.Today(time.Now()).AddDays(15).String()
 	fixed := map[string]any{"type": "fixed", "value": 35.00}
 	create := func(ext string, amount map[string]any) (id, pid string) {
@@ -51,7 +74,7 @@ func TestRecurrenceConsentEndToEnd(t *testing.T) {
 	if code, v := s.control(http.MethodPost, "/sandbox/recurrences/"+pid+"/approve", map[string]any{"payerMax": 50.00}); code != http.StatusOK {
 		t.Fatalf("approve: %d %v", code, v)
 	}
-	if r := waitFor(id, "APPROVED"); fmt.Sprint(r["payer_max"]) != "50.00" || r["approved_at"] == nil {
+	if r := waitFor(id, "APPROVED"); fmt.Sprint(r["payer_max"]) != payerMax || r["approved_at"] == nil {
 		t.Errorf("approved: %v", r)
 	}
 	if code, r := s.call(http.MethodPost, "/api/v1/recurrences/"+id+"/cancel", nil); code != http.StatusAccepted {
