@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"time"
@@ -118,7 +119,13 @@ func (f efiFace) patchRec(w http.ResponseWriter, r *http.Request) {
 			bcbpix.Violacao{Propriedade: "rec.status", Razao: "the recurrence is " + st.BCB(), Valor: req.Status})
 		return
 	}
-	if _, err := f.s.cancelRecurrence(id, recurrence.PartyIntegrator, integratorCancelCode, integratorCancelReason); err != nil {
+	_, err := f.s.cancelRecurrence(id, recurrence.PartyIntegrator, integratorCancelCode, integratorCancelReason)
+	switch {
+	case errors.Is(err, ErrConflict): // it ended meanwhile
+		writeProblemType(w, http.StatusBadRequest, "RecOperacaoInvalida", err.Error(),
+			bcbpix.Violacao{Propriedade: "rec.status", Razao: err.Error(), Valor: req.Status})
+		return
+	case err != nil:
 		writeProblem(w, http.StatusServiceUnavailable, err.Error())
 		return
 	}

@@ -58,15 +58,19 @@ func TestEfiRecRefusals(t *testing.T) {
 		edit func(map[string]any)
 		prop string
 	}{
-		"no contrato":            {func(b map[string]any) { delete(vinculo(b), "contrato") }, "RecOperacaoInvalida rec.vinculo"},
-		"a devedor's bad cpf":    {func(b map[string]any) { vinculo(b)["devedor"] = map[string]any{"cpf": "12345678900", "nome": "F"} }, "RecOperacaoInvalida rec.vinculo"},
-		"a start passed":         {func(b map[string]any) { cal(b)["dataInicial"] = day(-1) }, "RecOperacaoInvalida rec.calendario.dataInicial"},
-		"an end before it":       {func(b map[string]any) { cal(b)["dataFinal"] = day(3) }, "RecOperacaoInvalida rec.calendario.dataFinal"},
-		"a daily periodicity":    {func(b map[string]any) { cal(b)["periodicidade"] = "DIARIA" }, "RecOperacaoInvalida rec.calendario.periodicidade"},
-		"both amounts":           {func(b map[string]any) { b["valor"] = map[string]any{"valorRec": "35.00", "valorMinimoRecebedor": "5.00"} }, "RecOperacaoInvalida rec.valor"},
-		"an amount of 3 places":  {func(b map[string]any) { b["valor"] = map[string]any{"valorRec": "35.000"} }, "RecOperacaoInvalida rec.valor.valorRec"},
-		"a policy of its own":    {func(b map[string]any) { b["politicaRetentativa"] = "SEMPRE" }, "RecOperacaoInvalida rec.politicaRetentativa"},
-		"journey 3":              {func(b map[string]any) { b["ativacao"] = map[string]any{"dadosJornada": map[string]any{"txid": strings.Repeat("a", 32)}} }, "RecOperacaoInvalida rec.ativacao"},
+		"no contrato":         {func(b map[string]any) { delete(vinculo(b), "contrato") }, "RecOperacaoInvalida rec.vinculo"},
+		"a devedor's bad cpf": {func(b map[string]any) { vinculo(b)["devedor"] = map[string]any{"cpf": "12345678900", "nome": "F"} }, "RecOperacaoInvalida rec.vinculo"},
+		"a start passed":      {func(b map[string]any) { cal(b)["dataInicial"] = day(-1) }, "RecOperacaoInvalida rec.calendario.dataInicial"},
+		"an end before it":    {func(b map[string]any) { cal(b)["dataFinal"] = day(3) }, "RecOperacaoInvalida rec.calendario.dataFinal"},
+		"a daily periodicity": {func(b map[string]any) { cal(b)["periodicidade"] = "DIARIA" }, "RecOperacaoInvalida rec.calendario.periodicidade"},
+		"both amounts": {func(b map[string]any) {
+			b["valor"] = map[string]any{"valorRec": "35.00", "valorMinimoRecebedor": "5.00"}
+		}, "RecOperacaoInvalida rec.valor"},
+		"an amount of 3 places": {func(b map[string]any) { b["valor"] = map[string]any{"valorRec": "35.000"} }, "RecOperacaoInvalida rec.valor.valorRec"},
+		"a policy of its own":   {func(b map[string]any) { b["politicaRetentativa"] = "SEMPRE" }, "RecOperacaoInvalida rec.politicaRetentativa"},
+		"journey 3": {func(b map[string]any) {
+			b["ativacao"] = map[string]any{"dadosJornada": map[string]any{"txid": strings.Repeat("a", 32)}}
+		}, "RecOperacaoInvalida rec.ativacao"},
 		"a convenio":             {func(b map[string]any) { b["recebedor"] = map[string]any{"convenio": "Master"} }, "RecOperacaoInvalida rec.recebedor"},
 		"a location never given": {func(b map[string]any) { b["loc"] = 42 }, "RecOperacaoInvalida rec.loc"},
 	} {
