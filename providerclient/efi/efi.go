@@ -8,7 +8,9 @@
 // and a refund's devolucao id are PixGate's record id without its hyphens
 // (32 letters and digits, within the BCB's patterns), so a retry after an
 // unknown outcome names the same charge, send or refund, and the
-// provider's ids are PixGate's own.
+// provider's ids are PixGate's own. A recurrence's idRec is Efí's: PixGate's
+// id goes in its vinculo.contrato, by which a repeated create finds it
+// (recurrence.go).
 package efi
 
 import (

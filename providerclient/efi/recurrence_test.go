@@ -161,6 +161,38 @@ func TestRecurrencePush(t *testing.T) {
 	checkedRecRoutes(t, e, "POST /solicrec")
 }
 
+// The payer's side ends a recurrence: its consent lapses (EXPIRED), or
+// their bank cancels it (CANCELLED by PAYER_BANK, with the BCB's code).
+func TestRecurrenceEndedByThePayersSide(t *testing.T) {
+	e := newEnv(t, sandbox.Config{})
+	ctx := t.Context()
+	lapsed, err := e.conn.CreateRecurrence(ctx, recurrenceRequest(recurrence.JourneyPush, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.sb.ExpireRecurrence(lapsed.ProviderID); err != nil {
+		t.Fatal(err)
+	}
+	if got := readRecurrence(t, e, lapsed.ProviderID); got.Status != recurrence.RecurrenceExpired || got.EndCode != "" {
+		t.Fatalf("expired: %+v", got)
+	}
+	fraud, err := e.conn.CreateRecurrence(ctx, recurrenceRequest(recurrence.JourneyQR, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.sb.ApproveRecurrence(fraud.ProviderID, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.sb.CancelRecurrence(fraud.ProviderID, recurrence.PartyPayerBank, "FRUD"); err != nil {
+		t.Fatal(err)
+	}
+	got := readRecurrence(t, e, fraud.ProviderID)
+	if got.Status != recurrence.RecurrenceCancelled || got.CancelledBy != recurrence.PartyPayerBank || got.EndCode != "FRUD" || got.ApprovedAt.IsZero() {
+		t.Fatalf("cancelled by the payer's bank: %+v", got)
+	}
+	waitFor(t, "three notifications", func() bool { return len(e.hook.bodies()) == 3 })
+}
+
 // An answer lost after the recurrence, or its consent request, was made:
 // the create asked again finds the first, and makes neither twice.
 func TestRecurrenceAnswerLost(t *testing.T) {
