@@ -19,7 +19,8 @@ type recurrenceEnd struct{ status, cancelledBy, endCode string }
 // tells of the payer's side: the maximum the payer set (payerMax, as
 // PixGate shows it), how the payer's refusal (AP13) and their bank's
 // cancel (FRUD) of an approved recurrence read back, and the postbacks
-// they make. The family's extension carries them all; Woovi's
+// they make. The family's extension carries them all; the BCB's rec
+// (efi) all but the maximum ([API-Pix] RecCompleta); Woovi's
 // subscriptions carry no maximum and no code, and call both the refusal
 // and the bank's cancel REJECTED, which PixGate reads as the payer's
 // cancel (docs/provider.md, "Recurrences (woovi)").
@@ -29,6 +30,9 @@ var recurrenceConnectors = []struct {
 	refused, bankCancelled recurrenceEnd
 }{
 	{kind: "family", payerMax: "50.00",
+		refused:       recurrenceEnd{"REJECTED", "<nil>", "AP13"},
+		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}},
+	{kind: "efi", payerMax: "<nil>",
 		refused:       recurrenceEnd{"REJECTED", "<nil>", "AP13"},
 		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}},
 	{kind: "woovi", payerMax: "<nil>",

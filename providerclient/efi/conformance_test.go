@@ -157,3 +157,63 @@ func TestConformanceCatchesAWrongDueChargeField(t *testing.T) {
 		}
 	}
 }
+
+// The same of recurrences: the BCB's own examples of a request pass once
+// the loader's corrections are made (see bcbpixtest), a notification
+// carrying an encerramento passes, and a wrong field fails.
+func TestConformanceCatchesAWrongRecField(t *testing.T) {
+	e := newEnv(t, sandbox.Config{})
+	post := func(path, body string) error {
+		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		return e.v.Request(req, []byte(body))
+	}
+	good := `{"vinculo":{"contrato":"63100862","devedor":{"cpf":"45164632481","nome":"Fulano de Tal"},"objeto":"Streaming"},` +
+		`"calendario":{"dataFinal":"2027-04-01","dataInicial":"2026-04-01","periodicidade":"MENSAL"},` +
+		`"valor":{"valorRec":"35.00"},"politicaRetentativa":"NAO_PERMITE","loc":108}`
+	if err := post("/v2/rec", good); err != nil {
+		t.Fatalf("the BCB's example recBody1 is refused: %v", err)
+	}
+	for name, bad := range map[string]string{
+		"no contrato":             strings.Replace(good, `"contrato":"63100862",`, ``, 1),
+		"a contrato of 36":        strings.Replace(good, `"63100862"`, `"`+strings.Repeat("a", 36)+`"`, 1),
+		"a daily periodicity":     strings.Replace(good, `"MENSAL"`, `"DIARIA"`, 1),
+		"an amount of one place":  strings.Replace(good, `"35.00"`, `"35.0"`, 1),
+		"a policy of its own":     strings.Replace(good, `"NAO_PERMITE"`, `"SEMPRE"`, 1),
+		"a start that is no date": strings.Replace(good, `"2026-04-01"`, `"2026-13-01"`, 1),
+		"a loc that is text":      strings.Replace(good, `108`, `"108"`, 1),
+	} {
+		if err := post("/v2/rec", bad); err == nil {
+			t.Errorf("%s: the request passed the check", name)
+		}
+	}
+	solic := `{"idRec":"RN123456782024011577825445612","calendario":{"dataExpiracaoSolicitacao":"2026-12-20T12:17:11.926Z"},` +
+		`"destinatario":{"agencia":"2569","conta":"550689","cpf":"15231470190","ispbParticipante":"91193552"}}`
+	if err := post("/v2/solicrec", solic); err != nil {
+		t.Fatalf("the BCB's example solicRecBody1 is refused: %v", err)
+	}
+	if err := post("/v2/solicrec", strings.Replace(solic, `"91193552"`, `"9119355"`, 1)); err == nil {
+		t.Error("an ISPB of 7 digits passed the check")
+	}
+	if err := post("/v2/solicrec", strings.Replace(solic, `RN123456782024011577825445612`, `RN12345678`, 1)); err == nil {
+		t.Error("an idRec of 10 characters passed the check")
+	}
+
+	hook := `{"recs":[{"idRec":"RR1026652320240821lab77511abf","status":"CANCELADA",` +
+		`"atualizacao":[{"status":"CRIADA","data":"2024-08-20T10:12:07.567Z"},{"status":"CANCELADA","data":"2024-08-22T12:43:53.337Z"}],` +
+		`"encerramento":{"cancelamento":{"solicitante":"USUARIO_RECEBEDOR","codigo":"SLCR","descricao":"Cancelado"}},` +
+		`"ativacao":{"tipoJornada":"JORNADA_2"}}]}`
+	if err := e.v.WebhookRec([]byte(hook)); err != nil {
+		t.Fatalf("a good notification is refused: %v", err)
+	}
+	for name, bad := range map[string]string{
+		"no atualizacao":    hook[:strings.Index(hook, `"atualizacao"`)] + hook[strings.Index(hook, `"encerramento"`):],
+		"a status PAGA":     strings.Replace(hook, `"status":"CANCELADA",`, `"status":"PAGA",`, 1),
+		"an unknown party":  strings.Replace(hook, `"USUARIO_RECEBEDOR"`, `"BANCO"`, 1),
+		"a code of its own": strings.Replace(hook, `"SLCR"`, `"XXXX"`, 1),
+	} {
+		if err := e.v.WebhookRec([]byte(bad)); err == nil {
+			t.Errorf("%s: the notification passed the check", name)
+		}
+	}
+}

@@ -1,13 +1,16 @@
 // Package efi is the connector of the Banco Central's API Pix as Efí serves
 // it (BCB API Pix 2.9.0 for charges, due-date charges, received PIX,
-// refunds and webhooks; Efí's own routes for sending a PIX, reading a send
-// and the balance), over mutual TLS with OAuth2 client credentials.
+// refunds, Pix Automático's recurrences and webhooks; Efí's own routes for
+// sending a PIX, reading a send and the balance), over mutual TLS with
+// OAuth2 client credentials.
 //
 // PixGate's ids become the contract's: a charge's txid, a send's idEnvio
 // and a refund's devolucao id are PixGate's record id without its hyphens
 // (32 letters and digits, within the BCB's patterns), so a retry after an
 // unknown outcome names the same charge, send or refund, and the
-// provider's ids are PixGate's own.
+// provider's ids are PixGate's own. A recurrence's idRec is Efí's: PixGate's
+// id goes in its vinculo.contrato, by which a repeated create finds it
+// (recurrence.go).
 package efi
 
 import (
@@ -16,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,8 +37,9 @@ type connector struct {
 	hc     *http.Client
 	tokens *providerclient.TokenSource
 
-	hookMu     sync.Mutex
-	hookDoneAt time.Time // when the webhook was last registered
+	hookMu        sync.Mutex
+	hookDoneAt    time.Time // when the webhook was last registered
+	recHookDoneAt time.Time // when the recurrences' webhook was last registered
 }
 
 // hookRefresh is how often the webhook registration is repeated (it is
@@ -72,7 +77,7 @@ func (c *connector) Kind() string { return providerclient.KindEfi }
 func (c *connector) Capabilities() providerclient.Capabilities {
 	return providerclient.Capabilities{Charges: true, Payouts: true, Refunds: true, Reads: true, Balance: true,
 		Notifications: true, RefundNeedsEndToEndID: true, ReadsByID: true, Infractions: true, InfractionList: true, InfractionDefense: true,
-		Statement: true, PayerDocument: true, DueCharges: true}
+		Statement: true, PayerDocument: true, DueCharges: true, Recurrences: true, Journeys: slices.Clone(offeredJourneys)}
 }
 
 // fetchToken asks POST /oauth/token for a token: HTTP Basic client
@@ -159,7 +164,7 @@ func (c *connector) send(ctx context.Context, method, path, token string, body [
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", userAgent)
-	if path == webhookPath(c.cfg.PixKey) && c.cfg.WebhookSkipMTLS {
+	if (path == webhookPath(c.cfg.PixKey) || path == bcbpix.PathWebhookRec) && c.cfg.WebhookSkipMTLS {
 		req.Header.Set("x-skip-mtls-checking", "true")
 	}
 	return providerclient.RoundTrip(c.hc, req)

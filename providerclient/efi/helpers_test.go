@@ -5,6 +5,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/bcbpix"
 	"github.com/pixgate/pixgate/providerclient/bcbpix/bcbpixtest"
 	"github.com/pixgate/pixgate/providerclient/efi"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
@@ -92,7 +94,8 @@ func (e *env) connector(cfg providerclient.Config) providerclient.Connector {
 func newID() string { return uuid.Must(uuid.NewV7()).String() }
 
 // receiver is PixGate's webhook endpoint: it checks every body against the
-// specification's callback and keeps it.
+// specification's callback (the PIX's at /pix, the recurrences' at /rec)
+// and keeps it.
 type receiver struct {
 	srv   *httptest.Server
 	mu    sync.Mutex
@@ -104,7 +107,11 @@ func newReceiver(t *testing.T, v *bcbpixtest.Validator) *receiver {
 	rc := &receiver{}
 	rc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		if err := v.Webhook(body); err != nil {
+		check := v.Webhook
+		if strings.HasSuffix(r.URL.Path, bcbpix.RecWebhookSuffix) {
+			check = v.WebhookRec
+		}
+		if err := check(body); err != nil {
 			t.Errorf("webhook body does not conform to the BCB API Pix %s: %v\n%s", bcbpixtest.Version, err, body)
 		}
 		rc.mu.Lock()

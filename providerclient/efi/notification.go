@@ -7,26 +7,30 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/bcbpix"
+	"github.com/pixgate/pixgate/storage/recurrence"
 )
 
-// ParseNotification reads a webhook batch ({"pix": [...]}, BCB API Pix
-// 2.9.0, callback of PUT /webhook/{chave}): a received PIX of a charge is a
-// claim that the charge (its txid) is PAID; each of its devolucoes in a
-// final status, a claim about that refund (or MED return, by its
-// natureza); an item Efí marks as a PIX sent
-// (tipo SOLICITACAO, gnExtras.idEnvio), a claim about that send. The BCB's
+// ParseNotification reads a webhook batch (BCB API Pix 2.9.0): the PIX of
+// {webhookUrl}/pix ({"pix": [...]}, callback of PUT /webhook/{chave}) or
+// the recurrences of {webhookUrl}/rec ({"recs": [...]}, callback of PUT
+// /webhookrec). A received PIX of a charge is a claim that the charge (its
+// txid) is PAID; each of its devolucoes in a final status, a claim about
+// that refund (or MED return, by its natureza); an item Efí marks as a PIX
+// sent (tipo SOLICITACAO, gnExtras.idEnvio), a claim about that send; a
+// recurrence, a claim that it (its idRec) reached its status. The BCB's
 // webhooks are not signed: PixGate reads every one back before believing
 // it.
 func (c *connector) ParseNotification(_ http.Header, body []byte) ([]providerclient.Event, error) {
 	var batch struct {
-		Pix []json.RawMessage `json:"pix"`
+		Pix  []json.RawMessage `json:"pix"`
+		Recs []json.RawMessage `json:"recs"`
 	}
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 || body[0] != '{' {
 		return nil, &providerclient.NotificationError{Problem: "must be a JSON object"}
 	}
 	if err := json.Unmarshal(body, &batch); err != nil {
-		return nil, &providerclient.NotificationError{Field: "pix", Problem: "must be an array of PIX"}
+		return nil, &providerclient.NotificationError{Field: "pix", Problem: "must be an array of PIX (recs, of recurrences)"}
 	}
 	var out []providerclient.Event
 	for _, raw := range batch.Pix {
@@ -36,10 +40,27 @@ func (c *connector) ParseNotification(_ http.Header, body []byte) ([]providercli
 		}
 		out = append(out, claims(p, raw)...)
 	}
+	for _, raw := range batch.Recs {
+		var n bcbpix.RecNotification
+		if json.Unmarshal(raw, &n) == nil && idRecPattern.MatchString(n.IDRec) {
+			out = append(out, recClaim(n, raw))
+		}
+	}
 	if len(out) == 0 {
 		return nil, &providerclient.NotificationError{Field: "pix", Problem: "names no transaction"}
 	}
 	return out, nil
+}
+
+// recClaim is a recurrence's notification: a claim that its idRec reached
+// the status, in PixGate's name (the BCB's when PixGate has none). The
+// notification carries no vinculo, so no PixGate id.
+func recClaim(n bcbpix.RecNotification, raw []byte) providerclient.Event {
+	st := n.Status
+	if s, ok := recurrence.RecurrenceStatusFromBCB(n.Status); ok {
+		st = string(s)
+	}
+	return providerclient.Event{Kind: providerclient.KindRecurrence, ProviderID: n.IDRec, Status: providerclient.Status(st), Payload: raw}
 }
 
 func claims(p bcbpix.Pix, raw []byte) []providerclient.Event {

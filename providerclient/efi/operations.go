@@ -39,16 +39,21 @@ func webhookPath(key string) string { return "/v2/webhook/" + url.PathEscape(key
 // notified to it, and Efí sends a PIX only from a key with a webhook. The
 // BCB's callback POSTs to {webhookUrl}/pix.
 func (c *connector) ensureWebhook(ctx context.Context) error {
+	return c.registerHook(ctx, &c.hookDoneAt, webhookPath(c.cfg.PixKey))
+}
+
+// registerHook PUTs cfg.WebhookURL at path (a webhook registration route)
+// unless *doneAt, when it last succeeded, is within hookRefresh.
+func (c *connector) registerHook(ctx context.Context, doneAt *time.Time, path string) error {
 	if c.cfg.WebhookURL == "" {
 		return nil
 	}
 	c.hookMu.Lock()
 	defer c.hookMu.Unlock()
-	if !c.hookDoneAt.IsZero() && time.Since(c.hookDoneAt) < hookRefresh {
+	if !doneAt.IsZero() && time.Since(*doneAt) < hookRefresh {
 		return nil
 	}
-	res, err := c.call(ctx, providerclient.OpWebhook, http.MethodPut, webhookPath(c.cfg.PixKey),
-		bcbpix.WebhookRequest{WebhookURL: c.cfg.WebhookURL})
+	res, err := c.call(ctx, providerclient.OpWebhook, http.MethodPut, path, bcbpix.WebhookRequest{WebhookURL: c.cfg.WebhookURL})
 	if err != nil {
 		return err
 	}
@@ -57,7 +62,7 @@ func (c *connector) ensureWebhook(ctx context.Context) error {
 		e.Message = "webhook registration: " + e.Message
 		return e
 	}
-	c.hookDoneAt = time.Now()
+	*doneAt = time.Now()
 	return nil
 }
 

@@ -16,7 +16,10 @@ import (
 // balance routes. Its API is meant to be served over mutual TLS (see
 // APIHandler and NewTLSMaterial); its error bodies are the BCB's
 // problem+json.
-type efiFace struct{ s *Sandbox }
+type efiFace struct {
+	s    *Sandbox
+	locs *efiLocs // the recurrences' locations not yet used (efi_rec.go)
+}
 
 func (f efiFace) routes() []route {
 	s := f.s
@@ -39,6 +42,13 @@ func (f efiFace) routes() []route {
 		{"GET", bcbpix.PathBalance, true, f.getBalance},
 		{"GET", bcbpix.PathInfracoes, true, f.listInfracoes},
 		{"POST", bcbpix.PathDefesa, true, f.postDefesa},
+		{"POST", bcbpix.PathLocRec, true, f.postLocRec},
+		{"POST", bcbpix.PathRecList, true, f.postRec},
+		{"GET", bcbpix.PathRecList, true, f.listRec},
+		{"GET", bcbpix.PathRec, true, f.getRec},
+		{"PATCH", bcbpix.PathRec, true, f.patchRec},
+		{"POST", bcbpix.PathSolicRec, true, f.postSolicRec},
+		{"PUT", bcbpix.PathWebhookRec, true, f.putWebhookRec},
 	}
 }
 
@@ -80,9 +90,13 @@ func writeProblemType(w http.ResponseWriter, status int, typ, msg string, violat
 // notification is what Efí's webhook sends when r reaches its state: a
 // paid charge, a finished refund (inside its charge's pix, as the BCB's
 // callback does) or a finished send (Efí's SOLICITACAO items), each in a
-// batch of one at {webhookUrl}/pix. Expiry is not notified: the BCB
-// webhook does not report it.
+// batch of one at {webhookUrl}/pix; a recurrence's change at
+// {webhookUrl}/rec (recNotification). A charge's expiry is not notified:
+// the BCB webhook does not report it.
 func (f efiFace) notification(r *record, now time.Time) (string, []byte, []byte) {
+	if r.kind == contract.TypeRecurrence {
+		return f.recNotification(r, now)
+	}
 	if r.postbackURL == "" {
 		return "", nil, nil
 	}

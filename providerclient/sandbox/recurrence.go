@@ -44,18 +44,23 @@ type RecurrenceData struct {
 	CancelledBy recurrence.Party `json:"cancelledBy,omitempty"`
 	EndCode     string           `json:"endCode,omitempty"`
 	EndReason   string           `json:"endReason,omitempty"`
+	// EndedAt is when it was rejected, expired or cancelled.
+	EndedAt time.Time `json:"endedAt,omitzero"`
+	// Loc and Solicitation are what the efi face's contract adds: the
+	// payload location a QR journey's BR Code points at, and the consent
+	// request pushed to the payer's bank.
+	Loc          *RecurrenceLoc          `json:"loc,omitempty"`
+	Solicitation *RecurrenceSolicitation `json:"solicitation,omitempty"`
 }
 
 // recurrenceSpec is a recurrence to create: its terms, the consent's
-// deadline and where its changes are notified.
+// deadline and where its changes are notified; id and location, when a
+// face's contract sets them, its id and its BR Code's location.
 type recurrenceSpec struct {
+	id, location                         string
 	externalID, description, postbackURL string
 	deadline                             time.Time
 	data                                 RecurrenceData
-
-	// id, when set, is the record's id in the face's own form (Woovi's
-	// globalID); else it is a new transactionId.
-	id string
 }
 
 // createRecurrence registers a CREATED recurrence, with a BR Code for a QR
@@ -63,12 +68,13 @@ type recurrenceSpec struct {
 // false).
 func (s *Sandbox) createRecurrence(sp recurrenceSpec, now time.Time) (rec *record, created bool, err error) {
 	id := cmp.Or(sp.id, newTransactionID())
+	location := cmp.Or(sp.location, s.location("rec/"+id))
 	var code string
 	if sp.data.Journey.HasQR() {
 		// A consent asks no amount: the payer's bank reads the terms at
 		// the location.
 		code, err = brcode.Encode(brcode.Payload{MerchantName: s.cfg.MerchantName, MerchantCity: s.cfg.MerchantCity,
-			Location: s.location("rec/" + id)})
+			Location: location})
 		if err != nil {
 			return nil, false, fmt.Errorf("encode the BR Code: %w", err)
 		}

@@ -120,6 +120,9 @@ func (s *Sandbox) moveRecurrence(id string, e recurrence.RecurrenceEvent, edit f
 			return recurrenceView(r, now), err
 		}
 	}
+	if to.Final() {
+		d.EndedAt = now
+	}
 	err = s.commit(r, func() {
 		r.status, r.rec = string(to), &d
 		if to == recurrence.RecurrenceApproved {

@@ -159,7 +159,7 @@ func New(cfg Config) *Sandbox {
 	}
 	switch cfg.Contract {
 	case ContractEfi:
-		s.face = efiFace{s}
+		s.face = newEfiFace(s)
 	case ContractWoovi:
 		s.face = wooviFace{s}
 	default:

@@ -60,6 +60,7 @@ func Load() (*openapi3.T, error) {
 		dropIDCob(doc.Components.Schemas[name])
 	}
 	correctCobV(doc)
+	correctRec(doc)
 	return doc, nil
 }
 
@@ -183,10 +184,17 @@ func (v *Validator) Response(req *http.Request, status int, header http.Header, 
 
 // Webhook checks a body sent to {webhookUrl}/pix against the callback of
 // PUT /webhook/{chave} (WebhookPixBody).
-func (v *Validator) Webhook(body []byte) error {
-	rb := v.doc.Components.RequestBodies["WebhookPixBody"]
+func (v *Validator) Webhook(body []byte) error { return v.callback("WebhookPixBody", body) }
+
+// WebhookRec checks a body sent to {webhookUrl}/rec against the callback
+// of PUT /webhookrec (WebhookRecBody).
+func (v *Validator) WebhookRec(body []byte) error { return v.callback("WebhookRecBody", body) }
+
+// callback checks body against the request body the specification names.
+func (v *Validator) callback(name string, body []byte) error {
+	rb := v.doc.Components.RequestBodies[name]
 	if rb == nil {
-		return errors.New("the specification has no WebhookPixBody")
+		return errors.New("the specification has no " + name)
 	}
 	var value any
 	if err := json.Unmarshal(body, &value); err != nil {
