@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -77,7 +78,7 @@ func TestReconcilerFindsALostApproval(t *testing.T) {
 	st := newFakeStore()
 	pid, url := "rec-2", "https://shop.example/hook"
 	rec := storage.Recurrence{ID: uuid.New(), IntegratorID: 1, Provider: providerclient.DefaultName, ProviderID: &pid,
-		Status: recurrence.RecurrenceCreated, Journey: recurrence.JourneyQR, PostbackURL: &url}
+		Status: recurrence.RecurrenceCreated, Journey: recurrence.JourneyQR, PostbackURL: &url, ConsentExpiresAt: time.Now().Add(time.Hour)}
 	st.recurrences[rec.ID] = rec
 	p := recurrenceReader{fakeProvider: &fakeProvider{}, rec: &providerclient.Recurrence{ProviderID: pid, Status: recurrence.RecurrenceCreated}}
 	w := newWorker(Config{}, st, p, &fakeQueue{}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
@@ -94,5 +95,45 @@ func TestReconcilerFindsALostApproval(t *testing.T) {
 	}
 	if st.recurrences[rec.ID].Status != recurrence.RecurrenceApproved || len(st.postbacks) != 1 || st.touched[rec.ID] != 1 {
 		t.Fatalf("after the approval: %s, %d postbacks, touched %d", st.recurrences[rec.ID].Status, len(st.postbacks), st.touched[rec.ID])
+	}
+}
+
+// A consent its payer did not give by its deadline, while the provider
+// still waits (the BCB sets a QR journey's rec none), is cancelled at the
+// provider, then EXPIRED at PixGate with its postback; the provider's
+// CANCELLED that follows changes nothing. Before the deadline, nothing
+// is cancelled.
+func TestUnansweredConsentExpiresAtItsDeadline(t *testing.T) {
+	st := newFakeStore()
+	pid, url := "rec-3", "https://shop.example/hook"
+	deadline := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	rec := storage.Recurrence{ID: uuid.New(), IntegratorID: 1, Provider: providerclient.DefaultName, ProviderID: &pid,
+		Status: recurrence.RecurrenceCreated, Journey: recurrence.JourneyQR, PostbackURL: &url, ConsentExpiresAt: deadline}
+	st.recurrences[rec.ID] = rec
+	cancels := 0
+	p := recurrenceReader{fakeProvider: &fakeProvider{}, cancels: &cancels,
+		rec: &providerclient.Recurrence{ProviderID: pid, Status: recurrence.RecurrenceCreated}}
+	w := newWorker(Config{}, st, p, &fakeQueue{}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	ctx := context.Background()
+	w.now = func() time.Time { return deadline.Add(-time.Minute) }
+	if err := w.reconcileRecurrences(ctx, 0); err != nil || cancels != 0 || st.recurrences[rec.ID].Status != recurrence.RecurrenceCreated {
+		t.Fatalf("before the deadline: %v, %d cancels, %s", err, cancels, st.recurrences[rec.ID].Status)
+	}
+	w.now = func() time.Time { return deadline }
+	if err := w.reconcileRecurrences(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.recurrences[rec.ID]; cancels != 1 || got.Status != recurrence.RecurrenceExpired || len(st.postbacks) != 1 || st.postbacks[0].Event != "EXPIRED" {
+		t.Fatalf("at the deadline: %d cancels, %s, %d postbacks", cancels, got.Status, len(st.postbacks))
+	}
+	p.rec.Status, p.rec.CancelledBy = recurrence.RecurrenceCancelled, recurrence.PartyIntegrator
+	w.provider = p
+	ev := storage.ProviderEvent{ID: 7, TransactionType: string(providerclient.KindRecurrence), TransactionID: pid, Status: "CANCELLED"}
+	st.events[7] = ev
+	if err := w.applyRecurrenceEvent(ctx, ev); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.recurrences[rec.ID]; got.Status != recurrence.RecurrenceExpired || len(st.postbacks) != 1 {
+		t.Fatalf("after the provider's cancel: %s, %d postbacks", got.Status, len(st.postbacks))
 	}
 }

@@ -72,11 +72,20 @@ func (x fakeTx) MoveRecurrence(_ context.Context, id uuid.UUID, from recurrence.
 	return r, true, nil
 }
 
-// recurrenceReader answers every read with its recurrence.
+// recurrenceReader answers every read with its recurrence, and counts
+// its cancels in cancels (when set).
 type recurrenceReader struct {
 	*fakeProvider
-	rec *providerclient.Recurrence
-	err error
+	rec     *providerclient.Recurrence
+	err     error
+	cancels *int
+}
+
+func (p recurrenceReader) CancelRecurrence(context.Context, providerclient.RecurrenceRef) error {
+	if p.cancels != nil {
+		*p.cancels++
+	}
+	return nil
 }
 
 func (p recurrenceReader) ReadRecurrence(context.Context, providerclient.RecurrenceRef) (*providerclient.Recurrence, error) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -102,6 +103,11 @@ func (w *Worker) applyRecurrence(ctx context.Context, rec storage.Recurrence, go
 		return w.record(ctx, outcome{noChange, "recurrence is " + string(got.Status) + " at the provider"}, also)
 	}
 	to, err := rec.Status.Transition(ev)
+	if err != nil && rec.Status.Final() && !errors.Is(err, recurrence.ErrRepeated) {
+		// Ended at PixGate (an expired consent PixGate cancelled at the
+		// provider): the provider's own end changes nothing.
+		return w.record(ctx, outcome{noChange, fmt.Sprintf("recurrence ended %s, the provider says %s", rec.Status, got.Status)}, also)
+	}
 	if errors.Is(err, recurrence.ErrRepeated) {
 		// Already there: its postback, written then, is not written twice.
 		return w.transition(ctx, "recurrence "+string(to), also, func(tx Tx) (bool, error) {
@@ -125,6 +131,25 @@ func (w *Worker) applyRecurrence(ctx context.Context, rec storage.Recurrence, go
 	})
 }
 
+// expireConsent ends a consent its payer did not give by its deadline
+// while the provider still waits for it (the BCB sets no deadline on a QR
+// journey's rec): cancelled at the provider first, so that no approval can
+// come after, then EXPIRED at PixGate, with its postback.
+func (w *Worker) expireConsent(ctx context.Context, r storage.Recurrence, p Provider, ref providerclient.RecurrenceRef) error {
+	c, ok := p.(interface {
+		CancelRecurrence(ctx context.Context, ref providerclient.RecurrenceRef) error
+	})
+	if !ok {
+		return nil
+	}
+	if err := c.CancelRecurrence(ctx, ref); err != nil {
+		return err
+	}
+	_, err := w.applyRecurrence(ctx, r, &providerclient.Recurrence{Status: recurrence.RecurrenceExpired,
+		EndReason: "the payer did not consent by " + r.ConsentExpiresAt.UTC().Format(time.RFC3339)}, nil)
+	return err
+}
+
 // reconcileRecurrences reads at their providers the recurrences still
 // waiting for their payer's answer that no news moved for StaleAfter, and
 // applies what each says: an approval, a refusal or an expiry whose
@@ -146,15 +171,16 @@ func (w *Worker) reconcileRecurrences(ctx context.Context, _ int64) error {
 			if !ok {
 				return touch()
 			}
-			got, err := reader.ReadRecurrence(ctx, providerclient.RecurrenceRef{ID: r.ID.String(), ProviderID: *r.ProviderID})
-			if err == nil {
-				_, err = w.applyRecurrence(ctx, r, got, nil)
-			}
+			ref := providerclient.RecurrenceRef{ID: r.ID.String(), ProviderID: *r.ProviderID}
+			got, err := reader.ReadRecurrence(ctx, ref)
 			switch {
 			case err != nil:
 				return touchOnError(err, touch)
-			case got.Status == recurrence.RecurrenceCreated:
-				return touch()
+			case got.Status == recurrence.RecurrenceCreated && !w.now().Before(r.ConsentExpiresAt):
+				return touchOnError(w.expireConsent(ctx, r, p, ref), touch)
+			}
+			if _, err = w.applyRecurrence(ctx, r, got, nil); err != nil || got.Status == recurrence.RecurrenceCreated {
+				return touchOnError(err, touch)
 			}
 			return nil
 		})
