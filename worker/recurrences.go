@@ -179,8 +179,11 @@ func (w *Worker) reconcileRecurrences(ctx context.Context, _ int64) error {
 			case got.Status == recurrence.RecurrenceCreated && !w.now().Before(r.ConsentExpiresAt):
 				return touchOnError(w.expireConsent(ctx, r, p, ref), touch)
 			}
-			if _, err = w.applyRecurrence(ctx, r, got, nil); err != nil || got.Status == recurrence.RecurrenceCreated {
+			if _, err = w.applyRecurrence(ctx, r, got, nil); err != nil {
 				return touchOnError(err, touch)
+			}
+			if got.Status == recurrence.RecurrenceCreated { // still waiting: to the back
+				return touch()
 			}
 			return nil
 		})
