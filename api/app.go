@@ -309,6 +309,7 @@ func (s *Server) routes() {
 	v1.Get("/withdrawals", s.v1Auth(storage.ScopeWithdrawalsRead), s.listWithdrawals)
 	v1.Get("/withdrawals/:withdrawal", s.v1Auth(storage.ScopeWithdrawalsRead), s.getWithdrawal)
 	v1.Post("/recurrences", s.v1Auth(storage.ScopeRecurrencesWrite), requireJSON, s.createRecurrence)
+	v1.Get("/recurrences", s.v1Auth(storage.ScopeRecurrencesRead), s.listRecurrences)
 	v1.Get("/recurrences/:recurrence", s.v1Auth(storage.ScopeRecurrencesRead), s.getRecurrence)
 	v1.Post("/recurrences/:recurrence/cancel", s.v1Auth(storage.ScopeRecurrencesWrite), s.cancelRecurrence)
 	v1.Get("/infractions", s.v1Auth(storage.ScopeInfractionsRead), s.listInfractions)

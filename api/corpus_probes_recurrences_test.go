@@ -27,6 +27,8 @@ func recurrenceProbes(s corpusSecrets, chargeID, foreignID string) []probe {
 	ps = append(ps, transportProbes("POST /api/v1/recurrences", http.MethodPost, "/api/v1/recurrences", s.v1Token)...)
 	ps = append(ps, credentialProbes("POST /api/v1/recurrences", http.MethodPost, "/api/v1/recurrences", s)...)
 	ps = append(ps, refProbes("/api/v1/recurrences/", s.v1Token, chargeID, foreignID)...)
+	ps = append(ps, listProbes("/api/v1/recurrences", s.v1Token)...)
+	ps = append(ps, credentialProbes("GET /api/v1/recurrences", http.MethodGet, "/api/v1/recurrences", s)...)
 	ps = append(ps, credentialProbes("GET /api/v1/recurrences/{recurrence}", http.MethodGet, none, s)...)
 	ps = append(ps, credentialProbes("POST /api/v1/recurrences/{recurrence}/cancel", http.MethodPost, none+"/cancel", s)...)
 	ps = append(ps, probe{name: "POST /api/v1/recurrences/{recurrence}/cancel: none", method: http.MethodPost, path: none + "/cancel", token: s.v1Token})

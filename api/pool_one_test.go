@@ -94,6 +94,7 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 		// The env's sandbox serves no recurrences (no extensions): 422 journey_not_supported.
 		{"v1 recurrence", post("/api/v1/recurrences", validRecurrence(nil)), []int{http.StatusUnprocessableEntity}},
 		{"v1 recurrence get", get("/api/v1/recurrences/plano-ouro-1"), []int{http.StatusNotFound}},
+		{"v1 recurrences", get("/api/v1/recurrences?status=APPROVED"), ok},
 		{"v1 recurrence cancel", post("/api/v1/recurrences/plano-ouro-1/cancel", ""), []int{http.StatusNotFound}},
 		{"v1 charges", get("/api/v1/charges?per_page=5"), ok},
 		{"v1 withdrawal replay", post("/api/v1/withdrawals", validWithdrawal(nil)), ok},

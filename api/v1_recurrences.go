@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/api/payments"
 	"github.com/pixgate/pixgate/storage"
@@ -18,6 +19,25 @@ func (s *Server) createRecurrence(c *fiber.Ctx) error {
 		func(c *fiber.Ctx, _ payments.RecurrenceRequest, r storage.Recurrence, created bool) error {
 			return c.Status(createdStatus(created)).JSON(viewRecurrence(r))
 		})
+}
+
+// recurrenceStatuses are the values of the status filter.
+var recurrenceStatuses = []string{string(recurrence.RecurrenceCreated), string(recurrence.RecurrenceApproved),
+	string(recurrence.RecurrenceRejected), string(recurrence.RecurrenceExpired), string(recurrence.RecurrenceCancelled),
+	string(recurrence.RecurrenceCompleted), string(recurrence.RecurrenceFailed)}
+
+// listRecurrences is GET /api/v1/recurrences: newest first, per_page,
+// status, cursor.
+func (s *Server) listRecurrences(c *fiber.Ctx) error {
+	p, err := listParams(c, recurrenceStatuses)
+	if err != nil {
+		return err
+	}
+	items, more, err := s.payments.Recurrences(c.UserContext(), p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(page(items, more, p.Limit, viewRecurrence, func(r storage.Recurrence) uuid.UUID { return r.ID }))
 }
 
 // getRecurrence is GET /api/v1/recurrences/{recurrence}, by id or

@@ -1,10 +1,17 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"testing"
+	"time"
 
+	"github.com/google/uuid"
+
+	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/money/due"
+	"github.com/pixgate/pixgate/storage/recurrence"
 )
 
 // A recurrence request is read field by field, each problem a 422 naming
@@ -53,4 +60,42 @@ func TestCreateRecurrenceRefusesBadInput(t *testing.T) {
 	}
 	e.call(http.MethodGet, "/api/v1/recurrences/plano-ouro-1", token, nil).expectError(t, 404, codeNotFound)
 	e.call(http.MethodPost, "/api/v1/recurrences/plano-ouro-1/cancel", token, nil).expectError(t, 404, codeNotFound)
+}
+
+// The integrator's recurrences are listed newest first, filtered by
+// status and paged, and only its own.
+func TestListRecurrences(t *testing.T) {
+	e := newEnv(t)
+	in, token := e.integrator("Loja Lista", money.Fixed(10), money.Fixed(50))
+	other, _ := e.integrator("Loja Outra", money.Fixed(10), money.Fixed(50))
+	ctx := context.Background()
+	start, _ := due.ParseDate("2099-01-10")
+	add := func(owner storage.Integrator, ext string) storage.Recurrence {
+		r, _, err := e.db.CreateRecurrence(ctx, storage.NewRecurrence{ID: uuid.Must(uuid.NewV7()), IntegratorID: owner.ID, ExternalID: ext,
+			RequestHash: []byte(ext), Journey: recurrence.JourneyQR, Calendar: recurrence.Calendar{Periodicity: recurrence.Monthly, Start: start},
+			Amount: recurrence.Amount{Fixed: 3500}, RetryPolicy: recurrence.RetryNone, Payer: storage.Payer{Name: "F", Document: validCPF},
+			Contract: "1", ConsentExpiresAt: time.Now().Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	first, second := add(in, "a"), add(in, "b")
+	add(other, "c")
+	if _, err := e.db.FailRecurrence(ctx, first.ID, "refused"); err != nil {
+		t.Fatal(err)
+	}
+	r := e.call(http.MethodGet, "/api/v1/recurrences?per_page=1", token, nil).expect(t, 200)
+	if d := r.data(); len(d) != 1 || d[0]["id"] != second.ID.String() || r.str("meta.next_cursor") == "" {
+		t.Fatalf("first page: %s", r.raw)
+	}
+	r = e.call(http.MethodGet, "/api/v1/recurrences?per_page=1&cursor="+r.str("meta.next_cursor"), token, nil).expect(t, 200)
+	if d := r.data(); len(d) != 1 || d[0]["id"] != first.ID.String() {
+		t.Fatalf("second page: %s", r.raw)
+	}
+	r = e.call(http.MethodGet, "/api/v1/recurrences?status=failed", token, nil).expect(t, 200)
+	if d := r.data(); len(d) != 1 || d[0]["status"] != "FAILED" {
+		t.Fatalf("FAILED ones: %s", r.raw)
+	}
+	e.call(http.MethodGet, "/api/v1/recurrences?status=ACTIVE", token, nil).expectError(t, 422, codeValidation)
 }

@@ -159,6 +159,12 @@ func (db *DB) Recurrence(ctx context.Context, integratorID int64, ref string) (R
 	return findByRef(ctx, db.pool, `SELECT `+recurrenceColumns+` FROM recurrences WHERE integrator_id = $1`, scanRecurrence, integratorID, ref)
 }
 
+// ListRecurrences is one page of the integrator's recurrences, newest
+// first (ListParams as every list).
+func (db *DB) ListRecurrences(ctx context.Context, p ListParams) ([]Recurrence, bool, error) {
+	return list(ctx, db, `SELECT `+recurrenceColumns+` FROM recurrences`, scanRecurrence, p)
+}
+
 // RecurrenceByID returns a recurrence by PixGate's id.
 func (db *DB) RecurrenceByID(ctx context.Context, id uuid.UUID) (Recurrence, error) {
 	rows, _ := db.pool.Query(ctx, `SELECT `+recurrenceColumns+` FROM recurrences WHERE id = $1`, id)

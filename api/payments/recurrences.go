@@ -49,6 +49,7 @@ type RecurrenceStore interface {
 	FailRecurrence(ctx context.Context, id uuid.UUID, reason string) (storage.Recurrence, error)
 	ReopenRecurrence(ctx context.Context, id uuid.UUID) (storage.Recurrence, error)
 	Recurrence(ctx context.Context, integratorID int64, ref string) (storage.Recurrence, error)
+	ListRecurrences(ctx context.Context, p storage.ListParams) ([]storage.Recurrence, bool, error)
 }
 
 // The rules of recurrences.
@@ -200,6 +201,14 @@ func (s *Service) Recurrence(ctx context.Context, integratorID int64, ref string
 		return storage.Recurrence{}, storage.ErrNotFound
 	}
 	return s.recurrences.Recurrence(ctx, integratorID, ref)
+}
+
+// Recurrences is one page of the integrator's recurrences, newest first.
+func (s *Service) Recurrences(ctx context.Context, p storage.ListParams) ([]storage.Recurrence, bool, error) {
+	if s.recurrences == nil {
+		return nil, false, nil
+	}
+	return s.recurrences.ListRecurrences(ctx, p)
 }
 
 // ErrRecurrenceEnded: a recurrence already ended (or never registered)
