@@ -29,6 +29,10 @@ type ChargeRequest struct {
 	// Expiration is how long the charge can be paid, in seconds (60 to
 	// 604800); zero leaves it to the provider.
 	Expiration int `json:"expiration,omitempty"`
+	// Due, when set, makes it a due-date charge: Amount is then what it
+	// asks on its due date, Payer.Name is required and Expiration is not
+	// taken.
+	Due *DueTerms `json:"due,omitempty"`
 }
 
 // Charge is a v1 charge record.
@@ -55,6 +59,10 @@ type Charge struct {
 	AvailableAt    *time.Time     `json:"available_at"`
 	// Provider is the settlement provider that holds the charge.
 	Provider string `json:"provider"`
+	// Due is a due-date charge's terms and what they ask today; nil for an
+	// immediate charge. Once paid, Amount and Fee are what was paid that
+	// day and the fee on it.
+	Due *ChargeDue `json:"due"`
 	// Replayed is true when the create was answered with an existing
 	// charge (the same request made before with this external_id).
 	Replayed bool `json:"-"`
