@@ -28,13 +28,14 @@ var recurrenceConnectors = []struct {
 	kind                   string
 	payerMax               string
 	refused, bankCancelled recurrenceEnd
+	push                   bool // offers the PUSH journey
 }{
 	{kind: "family", payerMax: "50.00",
 		refused:       recurrenceEnd{"REJECTED", "<nil>", "AP13"},
-		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}},
+		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}, push: true},
 	{kind: "efi", payerMax: "<nil>",
 		refused:       recurrenceEnd{"REJECTED", "<nil>", "AP13"},
-		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}},
+		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}, push: true},
 	{kind: "woovi", payerMax: "<nil>",
 		refused:       recurrenceEnd{"CANCELLED", "PAYER", "<nil>"},
 		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER", "<nil>"}},
@@ -54,6 +55,7 @@ func TestRecurrenceConsentEndToEnd(t *testing.T) {
 			storagetest.Parallel(t, devStackConns)
 			s := newDevStack(t, contractEnv(t, c.kind)...)
 			recurrenceConsent(t, s, c.payerMax, c.refused, c.bankCancelled)
+			pushConsent(t, s, c.push)
 		})
 	}
 }
@@ -136,4 +138,32 @@ func recurrenceConsent(t *testing.T, s *devStack, payerMax string, refused, bank
 		t.Errorf("postbacks %v, want %v", got, want)
 	}
 	s.auditClean()
+}
+
+// pushConsent is the PUSH journey on s: the request goes to the payer's
+// bank by their account (no QR Code), and the payer approves it there;
+// a connector that does not offer it refuses it before anything is
+// written (journey_not_supported).
+func pushConsent(t *testing.T, s *devStack, offered bool) {
+	body := map[string]any{"external_id": "plano-push", "journey": "PUSH", "contract": "4417", "retry_policy": "NONE",
+		"payer":    map[string]any{"name": "Fulano de Tal", "document": "529.982.247-25", "bank": map[string]any{"ispb": "00000000", "branch": "0001", "account": "123456"}},
+		"calendar": map[string]any{"periodicity": "WEEKLY", "start": due.Today(time.Now()).AddDays(15).String()},
+		"amount":   map[string]any{"type": "fixed", "value": 12.00}, "postbackUrl": s.receiver.URL + "/rec"}
+	code, r := s.call(http.MethodPost, "/api/v1/recurrences", body)
+	if !offered {
+		if code != http.StatusUnprocessableEntity || r["code"] != "journey_not_supported" {
+			t.Errorf("PUSH where it is not offered: %d %v", code, r)
+		}
+		return
+	}
+	if code != http.StatusCreated || r["status"] != "CREATED" || r["qrcode"] != nil || r["provider_id"] == nil {
+		t.Fatalf("PUSH: %d %v", code, r)
+	}
+	if code, v := s.control(http.MethodPost, "/sandbox/recurrences/"+r["provider_id"].(string)+"/approve", map[string]any{}); code != http.StatusOK {
+		t.Fatalf("approve PUSH: %d %v", code, v)
+	}
+	s.eventually("PUSH APPROVED", 10*time.Second, func() bool {
+		_, got := s.call(http.MethodGet, "/api/v1/recurrences/plano-push", nil)
+		return got["status"] == "APPROVED"
+	})
 }
