@@ -56,6 +56,9 @@ func TestRecurrenceConsentEndToEnd(t *testing.T) {
 			s := newDevStack(t, contractEnv(t, c.kind)...)
 			recurrenceConsent(t, s, c.payerMax, c.refused, c.bankCancelled)
 			pushConsent(t, s, c.push)
+			if c.kind == "family" {
+				failedThenRetried(t, s)
+			}
 		})
 	}
 }
@@ -166,4 +169,36 @@ func pushConsent(t *testing.T, s *devStack, offered bool) {
 		_, got := s.call(http.MethodGet, "/api/v1/recurrences/plano-push", nil)
 		return got["status"] == "APPROVED"
 	})
+}
+
+// failedThenRetried: a recurrence asked while the provider is down is
+// answered 503 and recorded FAILED, with why; the same request once it is
+// back is the same recurrence, registered (200, CREATED, its QR Code).
+func failedThenRetried(t *testing.T, s *devStack) {
+	body := map[string]any{"external_id": "plano-falha", "journey": "QR", "payer": payer, "contract": "4417", "retry_policy": "NONE",
+		"calendar": map[string]any{"periodicity": "MONTHLY", "start": due.Today(time.Now()).AddDays(15).String()},
+		"amount":   map[string]any{"type": "fixed", "value": 12.00}}
+	if code, v := s.control(http.MethodPost, "/sandbox/faults", map[string]any{"outage": true, "routes": []string{"/v2/pix/recurrence"}}); code != http.StatusOK {
+		t.Fatalf("faults: %d %v", code, v)
+	}
+	code, r := s.call(http.MethodPost, "/api/v1/recurrences", body)
+	if code != http.StatusServiceUnavailable {
+		t.Fatalf("asked while the provider is down: %d %v", code, r)
+	}
+	_, r = s.call(http.MethodGet, "/api/v1/recurrences/plano-falha", nil)
+	if r["status"] != "FAILED" || r["failure_reason"] == nil {
+		t.Fatalf("after the outage: %v", r)
+	}
+	s.control(http.MethodDelete, "/sandbox/faults", nil)
+	// Retried as an integrator does, until the breaker lets it through.
+	s.eventually("the same request registered once the provider is back", 10*time.Second, func() bool {
+		code, r = s.call(http.MethodPost, "/api/v1/recurrences", body)
+		return code != http.StatusServiceUnavailable
+	})
+	if code != http.StatusOK || r["status"] != "CREATED" || r["qrcode"] == nil || r["failure_reason"] != nil {
+		t.Fatalf("the same request once it is back: %d %v", code, r)
+	}
+	if n := s.count(`SELECT count(*) FROM recurrences WHERE external_id = 'plano-falha'`); n != 1 {
+		t.Fatalf("%d recurrences for one external_id", n)
+	}
 }
