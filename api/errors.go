@@ -183,6 +183,9 @@ func (s *Server) toAPIError(err error) *apiError {
 	case errors.Is(err, ledger.ErrInsufficientFunds):
 		return newError(http.StatusUnprocessableEntity, codeInsufficientFunds, "Insufficient funds for this request (amount plus fee).")
 	case errors.Is(err, providerclient.ErrUnsupported):
+		if errors.As(err, &pe) && pe.Message != "" { // PixGate's connectors' own words: what it does not take
+			return newError(http.StatusNotImplemented, codeNotSupported, "The settlement provider does not offer this: %s.", pe.Message)
+		}
 		return newError(http.StatusNotImplemented, codeNotSupported, "The settlement provider does not offer this.")
 	case errors.Is(err, providerclient.ErrRejected):
 		msg := "The settlement provider rejected the request."

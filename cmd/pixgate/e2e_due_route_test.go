@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,6 +45,14 @@ func TestDueChargeGoesWhereItsTermsCanBeHeld(t *testing.T) {
 	}
 	if code, v := doJSON(t, http.MethodGet, s.sandbox+"/sandbox/transactions", "", nil); code != http.StatusOK || len(v["transactions"].([]any)) != 1 {
 		t.Fatalf("the woovi sandbox holds %v, want the one charge it can hold", v["transactions"])
+	}
+	// With woovi alone on the route, the answer says which term it cannot hold.
+	s.pg.json(&routeView{}, "route", "set", "--integrator", fmt.Sprint(s.integratorID), "--charges", "default", "--withdrawals", "default")
+	time.Sleep(2500 * time.Millisecond) // the API routes by a snapshot of the routes at most 2 s old
+	code, v := s.call(http.MethodPost, "/api/v1/charges", map[string]any{"amount": 50.00, "payer": payer, "external_id": "due-nowhere",
+		"due": map[string]any{"date": date, "interest": map[string]any{"mode": "percent_per_day", "value": 0.10, "days": "business"}}})
+	if msg, _ := v["message"].(string); code != http.StatusNotImplemented || !strings.Contains(msg, "due.interest.days") {
+		t.Errorf("terms no provider of the route can hold: %d %v", code, v)
 	}
 	s.auditClean()
 }
