@@ -59,6 +59,9 @@ func TestRecurrenceConsentEndToEnd(t *testing.T) {
 			if c.kind == "family" {
 				failedThenRetried(t, s)
 			}
+			if c.push { // the contracts that notify a lapsed consent (woovi documents no webhook for it)
+				lapsedConsent(t, s)
+			}
 		})
 	}
 }
@@ -201,4 +204,31 @@ func failedThenRetried(t *testing.T, s *devStack) {
 	if n := s.count(`SELECT count(*) FROM recurrences WHERE external_id = 'plano-falha'`); n != 1 {
 		t.Fatalf("%d recurrences for one external_id", n)
 	}
+}
+
+// lapsedConsent: a consent the payer lets lapse at their bank is EXPIRED
+// at PixGate, with its postback.
+func lapsedConsent(t *testing.T, s *devStack) {
+	body := map[string]any{"external_id": "plano-lapso", "journey": "QR", "payer": payer, "contract": "4417", "retry_policy": "NONE",
+		"calendar": map[string]any{"periodicity": "MONTHLY", "start": due.Today(time.Now()).AddDays(15).String()},
+		"amount":   map[string]any{"type": "fixed", "value": 12.00}, "postbackUrl": s.receiver.URL + "/rec"}
+	code, r := s.call(http.MethodPost, "/api/v1/recurrences", body)
+	if code != http.StatusCreated {
+		t.Fatalf("create: %d %v", code, r)
+	}
+	if code, v := s.control(http.MethodPost, "/sandbox/recurrences/"+r["provider_id"].(string)+"/expire", nil); code != http.StatusOK {
+		t.Fatalf("expire: %d %v", code, v)
+	}
+	s.eventually("the lapsed consent EXPIRED, and told", 10*time.Second, func() bool {
+		_, got := s.call(http.MethodGet, "/api/v1/recurrences/plano-lapso", nil)
+		if got["status"] != "EXPIRED" || got["ended_at"] == nil {
+			return false
+		}
+		for _, p := range s.receiver.verified(t, s.webhookSecret) {
+			if p["external_id"] == "plano-lapso" && p["status"] == "EXPIRED" {
+				return true
+			}
+		}
+		return false
+	})
 }
