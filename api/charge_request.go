@@ -3,6 +3,7 @@ package api
 import (
 	"github.com/pixgate/pixgate/api/payments"
 	"github.com/pixgate/pixgate/providerclient/pix"
+	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money/due"
 )
 
@@ -13,15 +14,7 @@ func (s *Server) parseChargeRequest(body object) (payments.ChargeRequest, error)
 	var r payments.ChargeRequest
 	r.Amount, _ = body.amount("amount", s.cfg.MaxAmount)
 	if payer, ok := body.requiredObject("payer"); ok {
-		r.Payer.Name = payer.name("name")
-		if doc, ok := payer.requiredStr("document"); ok {
-			norm, err := pix.NormalizeDocument(doc)
-			if err != nil {
-				payer.errs.add(payer.path("document"), "%s", err.Error())
-			}
-			r.Payer.Document = norm
-		}
-		r.Payer.Email = payer.email("email")
+		r.Payer = payer.payer()
 	}
 	if ext, _ := body.externalID(); ext != nil {
 		r.ExternalID = *ext
@@ -37,4 +30,19 @@ func (s *Server) parseChargeRequest(body object) (payments.ChargeRequest, error)
 		return payments.ChargeRequest{}, err
 	}
 	return r, nil
+}
+
+// payer reads a payer object: a name, a valid CPF or CNPJ document
+// (stored without punctuation) and an optional e-mail.
+func (o object) payer() storage.Payer {
+	p := storage.Payer{Name: o.name("name")}
+	if doc, ok := o.requiredStr("document"); ok {
+		norm, err := pix.NormalizeDocument(doc)
+		if err != nil {
+			o.errs.add(o.path("document"), "%s", err.Error())
+		}
+		p.Document = norm
+	}
+	p.Email = o.email("email") // after the document: problems are reported in the body's order
+	return p
 }

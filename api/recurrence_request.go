@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/api/payments"
-	"github.com/pixgate/pixgate/providerclient/pix"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money/due"
 	"github.com/pixgate/pixgate/storage/recurrence"
@@ -31,15 +30,7 @@ func (s *Server) parseRecurrenceRequest(body object) (payments.RecurrenceRequest
 		}
 	}
 	if payer, ok := body.requiredObject("payer"); ok {
-		r.Payer.Name = payer.name("name")
-		if doc, ok := payer.requiredStr("document"); ok {
-			norm, err := pix.NormalizeDocument(doc)
-			if err != nil {
-				payer.errs.add(payer.path("document"), "%s", err.Error())
-			}
-			r.Payer.Document = norm
-		}
-		r.Payer.Email = payer.email("email")
+		r.Payer = payer.payer()
 		r.PayerAccount = payer.payerAccount(r.Journey == recurrence.JourneyPush)
 	}
 	r.Contract, _ = body.text("contract", maxRecurrenceText, true)
