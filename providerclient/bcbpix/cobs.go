@@ -14,12 +14,16 @@ const (
 // /v2/cob/{txid} answers it, save that Efí names, in each PIX of a
 // charge's pix, who paid it (Pix.Pagador).
 type CobsConsultadas struct {
-	Parametros struct {
-		Inicio    string    `json:"inicio"`
-		Fim       string    `json:"fim"`
-		Paginacao Paginacao `json:"paginacao"`
-	} `json:"parametros"`
-	Cobs []Cob `json:"cobs"`
+	Parametros ListaParametros `json:"parametros"`
+	Cobs       []Cob           `json:"cobs"`
+}
+
+// ListaParametros are a list's parameters as its answer repeats them: the
+// period asked for and the page.
+type ListaParametros struct {
+	Inicio    string    `json:"inicio"`
+	Fim       string    `json:"fim"`
+	Paginacao Paginacao `json:"paginacao"`
 }
 
 // PixPagador is who paid a received PIX, as Efí names it in the list of

@@ -100,10 +100,6 @@ type CobV struct {
 // CobsVConsultadas is the answer of GET /v2/cobv: each due-date charge as
 // GET /v2/cobv/{txid} answers it.
 type CobsVConsultadas struct {
-	Parametros struct {
-		Inicio    string    `json:"inicio"`
-		Fim       string    `json:"fim"`
-		Paginacao Paginacao `json:"paginacao"`
-	} `json:"parametros"`
-	Cobs []CobV `json:"cobs"`
+	Parametros ListaParametros `json:"parametros"`
+	Cobs       []CobV          `json:"cobs"`
 }

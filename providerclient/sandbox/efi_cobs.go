@@ -14,31 +14,43 @@ import (
 // it, save that each PIX of a paid one names who paid it (pagador), as
 // Efí's list of charges does (bcbpix.PixPagador).
 func (f efiFace) listCob(w http.ResponseWriter, r *http.Request) {
+	params, cobs, ok := listedCharges(f, w, r, false, f.cobOf, func(c *bcbpix.Cob) (string, []bcbpix.Pix) { return c.Status, c.Pix })
+	if ok {
+		writeJSON(w, http.StatusOK, bcbpix.CobsConsultadas{Parametros: params, Cobs: cobs})
+	}
+}
+
+// listedCharges is one page of the cobs (due false) or the cobvs (due
+// true) GET /v2/cob and GET /v2/cobv list: created between inicio and fim,
+// of the status asked for if any, each rendered by of and with who paid
+// each of its PIX (fields gives a rendered one's status and PIX); ok is
+// false when the query was refused (answered).
+func listedCharges[T any](f efiFace, w http.ResponseWriter, r *http.Request, due bool, of func(*record, time.Time) T,
+	fields func(*T) (string, []bcbpix.Pix)) (params bcbpix.ListaParametros, items []T, ok bool) {
 	from, to, p, per, ok := listQuery(w, r)
 	if !ok {
-		return
+		return params, nil, false
 	}
 	status := r.URL.Query().Get(bcbpix.StatusParam)
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
 	now := time.Now()
-	var all []bcbpix.Cob
-	for _, o := range f.charges(from, to, false) {
-		c := f.cobOf(o, now)
-		if status != "" && c.Status != status {
+	var all []T
+	for _, o := range f.charges(from, to, due) {
+		c := of(o, now)
+		st, pix := fields(&c)
+		if status != "" && st != status {
 			continue
 		}
-		for i := range c.Pix {
-			c.Pix[i].Pagador = efiPagador(o.paidBy)
+		for i := range pix {
+			pix[i].Pagador = efiPagador(o.paidBy)
 		}
 		all = append(all, c)
 	}
 	i, j, pages := page(len(all), p, per, 0)
-	var ans bcbpix.CobsConsultadas
-	ans.Parametros.Inicio, ans.Parametros.Fim = bcbpix.FormatTime(from), bcbpix.FormatTime(to)
-	ans.Parametros.Paginacao = bcbpix.Paginacao{PaginaAtual: p, ItensPorPagina: per, QuantidadeDePaginas: pages, QuantidadeTotalDeItens: len(all)}
-	ans.Cobs = append([]bcbpix.Cob{}, all[i:j]...)
-	writeJSON(w, http.StatusOK, ans)
+	params = bcbpix.ListaParametros{Inicio: bcbpix.FormatTime(from), Fim: bcbpix.FormatTime(to),
+		Paginacao: bcbpix.Paginacao{PaginaAtual: p, ItensPorPagina: per, QuantidadeDePaginas: pages, QuantidadeTotalDeItens: len(all)}}
+	return params, append([]T{}, all[i:j]...), true
 }
 
 // charges are the cobs (due false) or the cobvs (due true) created from

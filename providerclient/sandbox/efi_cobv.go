@@ -136,31 +136,10 @@ func (f efiFace) getCobV(w http.ResponseWriter, r *http.Request) {
 // GET /v2/cobv/{txid} answers it, with who paid each PIX as in the list of
 // cobs (listCob).
 func (f efiFace) listCobV(w http.ResponseWriter, r *http.Request) {
-	from, to, p, per, ok := listQuery(w, r)
-	if !ok {
-		return
+	params, cobs, ok := listedCharges(f, w, r, true, f.cobvOf, func(c *bcbpix.CobV) (string, []bcbpix.Pix) { return c.Status, c.Pix })
+	if ok {
+		writeJSON(w, http.StatusOK, bcbpix.CobsVConsultadas{Parametros: params, Cobs: cobs})
 	}
-	status := r.URL.Query().Get(bcbpix.StatusParam)
-	f.s.mu.Lock()
-	defer f.s.mu.Unlock()
-	now := time.Now()
-	var all []bcbpix.CobV
-	for _, o := range f.charges(from, to, true) {
-		c := f.cobvOf(o, now)
-		if status != "" && c.Status != status {
-			continue
-		}
-		for i := range c.Pix {
-			c.Pix[i].Pagador = efiPagador(o.paidBy)
-		}
-		all = append(all, c)
-	}
-	i, j, pages := page(len(all), p, per, 0)
-	var ans bcbpix.CobsVConsultadas
-	ans.Parametros.Inicio, ans.Parametros.Fim = bcbpix.FormatTime(from), bcbpix.FormatTime(to)
-	ans.Parametros.Paginacao = bcbpix.Paginacao{PaginaAtual: p, ItensPorPagina: per, QuantidadeDePaginas: pages, QuantidadeTotalDeItens: len(all)}
-	ans.Cobs = append([]bcbpix.CobV{}, all[i:j]...)
-	writeJSON(w, http.StatusOK, ans)
 }
 
 // cobvOf renders a due-date charge as GET /v2/cobv/{txid} answers it: its
