@@ -16,9 +16,11 @@ import (
 )
 
 // recurrences is what the worker asks a provider about Pix Automático
-// recurrences; a providerclient.Connector is one.
+// recurrences (read one; cancel a consent whose deadline passed); a
+// providerclient.Connector is one.
 type recurrences interface {
 	ReadRecurrence(ctx context.Context, ref providerclient.RecurrenceRef) (*providerclient.Recurrence, error)
+	CancelRecurrence(ctx context.Context, ref providerclient.RecurrenceRef) error
 }
 
 // applyRecurrenceEvent handles a stored notification of a recurrence
@@ -135,14 +137,8 @@ func (w *Worker) applyRecurrence(ctx context.Context, rec storage.Recurrence, go
 // while the provider still waits for it (the BCB sets no deadline on a QR
 // journey's rec): cancelled at the provider first, so that no approval can
 // come after, then EXPIRED at PixGate, with its postback.
-func (w *Worker) expireConsent(ctx context.Context, r storage.Recurrence, p Provider, ref providerclient.RecurrenceRef) error {
-	c, ok := p.(interface {
-		CancelRecurrence(ctx context.Context, ref providerclient.RecurrenceRef) error
-	})
-	if !ok {
-		return nil
-	}
-	if err := c.CancelRecurrence(ctx, ref); err != nil {
+func (w *Worker) expireConsent(ctx context.Context, r storage.Recurrence, at recurrences, ref providerclient.RecurrenceRef) error {
+	if err := at.CancelRecurrence(ctx, ref); err != nil {
 		return err
 	}
 	_, err := w.applyRecurrence(ctx, r, &providerclient.Recurrence{Status: recurrence.RecurrenceExpired,
@@ -177,7 +173,7 @@ func (w *Worker) reconcileRecurrences(ctx context.Context, _ int64) error {
 			case err != nil:
 				return touchOnError(err, touch)
 			case got.Status == recurrence.RecurrenceCreated && !w.now().Before(r.ConsentExpiresAt):
-				return touchOnError(w.expireConsent(ctx, r, p, ref), touch)
+				return touchOnError(w.expireConsent(ctx, r, reader, ref), touch)
 			}
 			if _, err = w.applyRecurrence(ctx, r, got, nil); err != nil {
 				return touchOnError(err, touch)
