@@ -31,6 +31,7 @@ var (
 var ruleCodes = map[error]string{
 	ErrChargeDisputed: "infraction_open", ErrKeyNotFound: "key_not_found",
 	ErrKeyFraudMarked: "key_fraud_marked", ErrNotSameHolder: "not_same_holder",
+	ErrJourneyUnsupported: "journey_not_supported",
 }
 
 // Code is the error code of the rule e breaks ("" for the generic one).

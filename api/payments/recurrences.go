@@ -62,8 +62,6 @@ var (
 	ErrConsentDeadline = errors.New("the consent's deadline is out of bounds")
 )
 
-func init() { ruleCodes[ErrJourneyUnsupported] = "journey_not_supported" }
-
 // CreateRecurrence registers a recurrence at the first provider of the
 // integrator's charge route that offers its journey, while the integrator
 // waits (it needs the QR Code to show the payer). As a charge: written
