@@ -10,29 +10,17 @@ import (
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/providerclient/pix/brcode/brcodetest"
+	"github.com/pixgate/pixgate/providerclient/recurrencetest"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/storage/money/due"
 	"github.com/pixgate/pixgate/storage/recurrence"
 )
 
-// recurrenceRequest is a weekly recurrence of four cycles of journey j:
-// fixed unless floor is set; the push journey names the payer's account.
+// recurrenceRequest is the connectors' tests' recurrence of journey j,
+// under a new id.
 func recurrenceRequest(j recurrence.Journey, floor money.Money) providerclient.RecurrenceRequest {
-	req := providerclient.RecurrenceRequest{
-		ID: newID(), Journey: j, Contract: "4417", Description: "Plano Ouro",
-		Payer:    providerclient.Party{Name: "Fulano de Tal", Document: "52998224725"},
-		Calendar: recurrence.Calendar{Periodicity: recurrence.Weekly, Start: due.Today(time.Now()).AddDays(7), Count: 4},
-		Amount:   recurrence.Amount{Fixed: money.FromReais(35, 0)}, RetryPolicy: recurrence.RetryThreeInSeven,
-		ConsentExpiresAt: time.Now().Add(72 * time.Hour),
-	}
-	if floor > 0 {
-		req.Amount = recurrence.Amount{Floor: floor}
-	}
-	if j == recurrence.JourneyPush {
-		req.PayerAccount = &providerclient.PayerAccount{ISPB: "91193552", Branch: "2569", Number: "550689"}
-	}
-	return req
+	return recurrencetest.Request(newID(), j, floor)
 }
 
 // recurrences is how many recurrences the sandbox holds.

@@ -15,30 +15,15 @@ import (
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/providerclient/family"
+	"github.com/pixgate/pixgate/providerclient/recurrencetest"
 	"github.com/pixgate/pixgate/providerclient/sandbox"
 	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/storage/money/due"
 	"github.com/pixgate/pixgate/storage/recurrence"
 )
 
-// recurrenceRequest is a weekly recurrence of four cycles of journey j:
-// fixed unless floor is set; the push journey names the payer's account.
-func recurrenceRequest(id string, j recurrence.Journey, floor money.Money) providerclient.RecurrenceRequest {
-	req := providerclient.RecurrenceRequest{
-		ID: id, Journey: j, Contract: "4417", Description: "Plano Ouro",
-		Payer:    providerclient.Party{Name: "Fulano de Tal", Document: "52998224725", Email: "f@example.com"},
-		Calendar: recurrence.Calendar{Periodicity: recurrence.Weekly, Start: due.Today(time.Now()).AddDays(7), Count: 4},
-		Amount:   recurrence.Amount{Fixed: money.FromReais(35, 0)}, RetryPolicy: recurrence.RetryThreeInSeven,
-		ConsentExpiresAt: time.Now().Add(72 * time.Hour),
-	}
-	if floor > 0 {
-		req.Amount = recurrence.Amount{Floor: floor}
-	}
-	if j == recurrence.JourneyPush {
-		req.PayerAccount = &providerclient.PayerAccount{ISPB: "91193552", Branch: "2569", Number: "550689"}
-	}
-	return req
-}
+// recurrenceRequest is the connectors' tests' recurrence of journey j.
+var recurrenceRequest = recurrencetest.Request
 
 // Without the extensions the connector offers no recurrence and sends
 // nothing; with them it offers the QR and PUSH journeys.

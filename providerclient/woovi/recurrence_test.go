@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pixgate/pixgate/providerclient"
+	"github.com/pixgate/pixgate/providerclient/recurrencetest"
 	"github.com/pixgate/pixgate/providerclient/woovi"
 	"github.com/pixgate/pixgate/providerclient/wooviapi"
 	"github.com/pixgate/pixgate/storage/money"
@@ -19,23 +20,10 @@ import (
 	"github.com/pixgate/pixgate/storage/recurrence"
 )
 
-// recurrenceRequest is a weekly recurrence of four cycles of journey j,
-// starting in a week: fixed unless floor is set.
+// recurrenceRequest is the connectors' tests' recurrence of journey j,
+// under a new id.
 func recurrenceRequest(j recurrence.Journey, floor money.Money) providerclient.RecurrenceRequest {
-	req := providerclient.RecurrenceRequest{
-		ID: newID(), Journey: j, Contract: "4417", Description: "Plano Ouro",
-		Payer:    providerclient.Party{Name: "Fulano de Tal", Document: "52998224725", Email: "f@example.com"},
-		Calendar: recurrence.Calendar{Periodicity: recurrence.Weekly, Start: due.Today(time.Now()).AddDays(7), Count: 4},
-		Amount:   recurrence.Amount{Fixed: money.FromReais(35, 0)}, RetryPolicy: recurrence.RetryThreeInSeven,
-		ConsentExpiresAt: time.Now().Add(72 * time.Hour),
-	}
-	if floor > 0 {
-		req.Amount = recurrence.Amount{Floor: floor}
-	}
-	if j == recurrence.JourneyPush {
-		req.PayerAccount = &providerclient.PayerAccount{ISPB: "91193552", Branch: "2569", Number: "550689"}
-	}
-	return req
+	return recurrencetest.Request(newID(), j, floor)
 }
 
 // subscriptionsAsked is how many creates reached the sandbox.
