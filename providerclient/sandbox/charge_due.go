@@ -38,12 +38,6 @@ func (v *validation) dueTerms(raw json.RawMessage, amount money.Money, payer con
 	if payer.TaxID == "" {
 		v.add("payer.document", "is required for a due-date charge")
 	}
-	switch {
-	case t.Date.IsZero():
-		v.add("due.date", "is required")
-	case t.Date.Before(due.Today(now)):
-		v.add("due.date", "must not be before today in Brasília")
-	}
 	var fe *due.FieldError
 	if err := t.Validate(due.Today(now)); errors.As(err, &fe) {
 		v.add("due."+fe.Field, fe.Message)

@@ -91,10 +91,6 @@ func (f efiFace) readCobV(txid string, req bcbpix.CobVRequest, now time.Time) (d
 	if len(bad) > 0 {
 		return terms, debtor, bad
 	}
-	if terms.Date.Before(due.Today(now)) {
-		return terms, debtor, []bcbpix.Violacao{{Propriedade: bcbpix.PropCobVVencimento,
-			Razao: "is before the charge's creation day", Valor: req.Calendario.DataDeVencimento}}
-	}
 	terms.Normalize()
 	var fe *due.FieldError
 	if err := terms.Validate(due.Today(now)); errors.As(err, &fe) {
