@@ -64,7 +64,7 @@ func (s *Server) createChargeBatch(c *fiber.Ctx) error {
 				out[i].Status, out[i].Error = ae.Status, &errorBody{StatusCode: ae.Status, Code: ae.Code, Message: ae.Message, Errors: ae.Fields, RequestID: requestIDOf(c)}
 				return
 			}
-			v := viewCharge(ch)
+			v := s.viewCharge(ch)
 			out[i].Status, out[i].Charge = createdStatus(created), &v
 		}()
 	}

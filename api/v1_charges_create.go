@@ -13,6 +13,6 @@ import (
 func (s *Server) createCharge(c *fiber.Ctx) error {
 	return create(c, s.parseChargeRequest, s.payments.CreateCharge,
 		func(c *fiber.Ctx, _ payments.ChargeRequest, ch storage.Charge, created bool) error {
-			return c.Status(createdStatus(created)).JSON(viewCharge(ch))
+			return c.Status(createdStatus(created)).JSON(s.viewCharge(ch))
 		})
 }

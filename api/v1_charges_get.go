@@ -15,5 +15,5 @@ func (s *Server) getCharge(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(viewCharge(ch))
+	return c.JSON(s.viewCharge(ch))
 }

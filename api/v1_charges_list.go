@@ -21,5 +21,5 @@ func (s *Server) listCharges(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(page(items, more, p.Limit, viewCharge, func(ch storage.Charge) uuid.UUID { return ch.ID }))
+	return c.JSON(page(items, more, p.Limit, s.viewCharge, func(ch storage.Charge) uuid.UUID { return ch.ID }))
 }

@@ -65,7 +65,9 @@ type payerView struct {
 	Email    *string `json:"email"`
 }
 
-func viewCharge(c storage.Charge) chargeView {
+// viewCharge is the v1 charge record, a due-date charge's amount due as
+// of the API's clock.
+func (s *Server) viewCharge(c storage.Charge) chargeView {
 	return chargeView{
 		ID: c.ID.String(), ExternalID: c.ExternalID,
 		Amount: c.Amount, Fee: c.Fee, NetAmount: c.Net(), Status: c.Status,
@@ -77,7 +79,7 @@ func viewCharge(c storage.Charge) chargeView {
 		EndToEndID:     c.EndToEndID,
 		AvailableAt:    timePtr(c.AvailableAt),
 		ReturnedReason: c.ReturnedReason, Disputed: c.Disputed, Provider: c.Provider,
-		Due: viewDue(c, time.Now()),
+		Due: viewDue(c, s.now()),
 	}
 }
 
