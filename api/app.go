@@ -290,10 +290,13 @@ func (s *Server) routes() {
 	s.app.Post("/webhooks/provider/:token/pix", s.providerWebhook)
 	// ... and its Pix Automático webhooks (webhookrec) to {webhookUrl}/rec.
 	s.app.Post("/webhooks/provider/:token/rec", s.providerWebhook)
+	// ... and its recurring charges' (webhookcobr) to {webhookUrl}/cobr.
+	s.app.Post("/webhooks/provider/:token/cobr", s.providerWebhook)
 	// Every other provider's, by its name and its own token.
 	s.app.Post("/webhooks/provider/:name/:token", s.providerWebhook)
 	s.app.Post("/webhooks/provider/:name/:token/pix", s.providerWebhook)
 	s.app.Post("/webhooks/provider/:name/:token/rec", s.providerWebhook)
+	s.app.Post("/webhooks/provider/:name/:token/cobr", s.providerWebhook)
 
 	v1 := s.app.Group("/api/v1")
 	v1.Get("/balance", s.v1Auth(storage.ScopeBalanceRead), s.getBalance)

@@ -51,7 +51,7 @@ func webhookProbes(s corpusSecrets) []probe {
 	}
 	// The BCB API Pix's callback paths, {webhookUrl}/pix and /rec, take the same.
 	tail := ps[len(ps)-len(malformed)-10:]
-	for _, suffix := range []string{"/pix", "/rec"} {
+	for _, suffix := range []string{"/pix", "/rec", "/cobr"} {
 		for _, p := range tail {
 			if strings.HasPrefix(p.path, path) {
 				p.name, p.path = p.name+" ("+suffix+")", p.path+suffix

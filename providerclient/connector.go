@@ -80,9 +80,10 @@ type Connector interface {
 	// day's balances. Each page is its own call, safe to repeat.
 	Statement(ctx context.Context, req StatementRequest) (*StatementPage, error)
 
-	// Recurrences: Pix Automático; a connector without them answers
-	// ErrUnsupported.
+	// Recurrences and Cycles: Pix Automático; a connector without them
+	// answers ErrUnsupported.
 	Recurrences
+	Cycles
 }
 
 // Capabilities lists what a provider can do through its connector.
@@ -123,6 +124,9 @@ type Capabilities struct {
 	// the journeys in Journeys.
 	Recurrences bool
 	Journeys    []recurrence.Journey
+	// RetriesItself: the provider asks a failed cycle's retries by
+	// itself, under the recurrence's policy; RetryCycle asks nothing.
+	RetriesItself bool
 }
 
 // All reports whether every operation PixGate needs is supported.

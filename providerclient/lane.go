@@ -8,7 +8,8 @@ type Lane string
 
 // The lanes, and the operations each one carries.
 const (
-	// LaneCreate: charges created (OpCharge).
+	// LaneCreate: charges created (OpCharge), a recurrence's cycles sent,
+	// retried and cancelled (OpSendCycle, OpRetryCycle, OpCancelCycle).
 	LaneCreate Lane = "create"
 	// LaneSend: money sent (OpPayout, OpRefund) and defences filed
 	// (OpDefendInfraction).
@@ -29,7 +30,7 @@ var Lanes = []Lane{LaneCreate, LaneSend, LaneRead, LaneStatement}
 // any other.
 func LaneOf(op string) Lane {
 	switch op {
-	case OpCharge:
+	case OpCharge, OpSendCycle, OpRetryCycle, OpCancelCycle:
 		return LaneCreate
 	case OpPayout, OpRefund, OpDefendInfraction:
 		return LaneSend

@@ -1,6 +1,10 @@
 package providerclient
 
-import "context"
+import (
+	"context"
+
+	"github.com/pixgate/pixgate/storage/money/due"
+)
 
 // The layers' recurrence calls, as their other calls: metrics, the
 // breaker, and retries (each is safe to repeat: a create is deduplicated
@@ -42,5 +46,63 @@ func (r *retrier) ReadRecurrence(ctx context.Context, ref RecurrenceRef) (*Recur
 
 func (r *retrier) CancelRecurrence(ctx context.Context, ref RecurrenceRef) error {
 	_, err := repeat(ctx, r, true, func() (*struct{}, error) { return nil, r.next.CancelRecurrence(ctx, ref) })
+	return err
+}
+
+func (m *metered) SendCycle(ctx context.Context, req CycleRequest) (*Cycle, error) {
+	return observe(m, OpSendCycle, func() (*Cycle, error) { return m.next.SendCycle(ctx, req) })
+}
+
+func (m *metered) ReadCycle(ctx context.Context, ref CycleRef) (*Cycle, error) {
+	return observe(m, OpReadCycle, func() (*Cycle, error) { return m.next.ReadCycle(ctx, ref) })
+}
+
+func (m *metered) RetryCycle(ctx context.Context, ref CycleRef, day due.Date) error {
+	_, err := observe(m, OpRetryCycle, func() (*struct{}, error) { return nil, m.next.RetryCycle(ctx, ref, day) })
+	return err
+}
+
+func (m *metered) CancelCycle(ctx context.Context, ref CycleRef) error {
+	_, err := observe(m, OpCancelCycle, func() (*struct{}, error) { return nil, m.next.CancelCycle(ctx, ref) })
+	return err
+}
+
+func (b *breaker) SendCycle(ctx context.Context, req CycleRequest) (*Cycle, error) {
+	return guard(b, OpSendCycle, func() (*Cycle, error) { return b.next.SendCycle(ctx, req) })
+}
+
+func (b *breaker) ReadCycle(ctx context.Context, ref CycleRef) (*Cycle, error) {
+	return guard(b, OpReadCycle, func() (*Cycle, error) { return b.next.ReadCycle(ctx, ref) })
+}
+
+func (b *breaker) RetryCycle(ctx context.Context, ref CycleRef, day due.Date) error {
+	_, err := guard(b, OpRetryCycle, func() (*struct{}, error) { return nil, b.next.RetryCycle(ctx, ref, day) })
+	return err
+}
+
+func (b *breaker) CancelCycle(ctx context.Context, ref CycleRef) error {
+	_, err := guard(b, OpCancelCycle, func() (*struct{}, error) { return nil, b.next.CancelCycle(ctx, ref) })
+	return err
+}
+
+// A cycle is sent under PixGate's id (the contract deduplicates it), and a
+// retry asked twice for the same day is refused as already asked: each is
+// safe to repeat.
+
+func (r *retrier) SendCycle(ctx context.Context, req CycleRequest) (*Cycle, error) {
+	return repeat(ctx, r, req.ID != "", func() (*Cycle, error) { return r.next.SendCycle(ctx, req) })
+}
+
+func (r *retrier) ReadCycle(ctx context.Context, ref CycleRef) (*Cycle, error) {
+	return repeat(ctx, r, true, func() (*Cycle, error) { return r.next.ReadCycle(ctx, ref) })
+}
+
+func (r *retrier) RetryCycle(ctx context.Context, ref CycleRef, day due.Date) error {
+	_, err := repeat(ctx, r, true, func() (*struct{}, error) { return nil, r.next.RetryCycle(ctx, ref, day) })
+	return err
+}
+
+func (r *retrier) CancelCycle(ctx context.Context, ref CycleRef) error {
+	_, err := repeat(ctx, r, true, func() (*struct{}, error) { return nil, r.next.CancelCycle(ctx, ref) })
 	return err
 }

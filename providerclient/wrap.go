@@ -18,6 +18,10 @@ const (
 	OpCreateRecurrence = "create recurrence"
 	OpReadRecurrence   = "read recurrence"
 	OpCancelRecurrence = "cancel recurrence"
+	OpSendCycle        = "send cycle"
+	OpReadCycle        = "read cycle"
+	OpRetryCycle       = "retry cycle"
+	OpCancelCycle      = "cancel cycle"
 )
 
 // Wrap gives a connector the layers every provider gets: retries around a

@@ -1,6 +1,10 @@
 package recurrence
 
-import "github.com/pixgate/pixgate/storage/money/due"
+import (
+	"errors"
+
+	"github.com/pixgate/pixgate/storage/money/due"
+)
 
 // The scheduling window: the receiver's bank sends a cycle's payment
 // instruction to the payer's bank between ten and two calendar days before
@@ -16,6 +20,40 @@ const (
 	LeadMaxDays = 10 // the earliest: due date − 10
 	LeadMinDays = 2  // the latest: due date − 2
 )
+
+// ErrWindowClosed: the cycle's charge can no longer be sent: fewer than
+// LeadMinDays days are left before its due date.
+var ErrWindowClosed = errors.New("the scheduling window has closed: a cycle's charge is sent at least 2 days before its due date")
+
+// Window is the days on which a cycle's charge may be sent, both included.
+type Window struct {
+	Open  due.Date `json:"open"`
+	Close due.Date `json:"close"`
+}
+
+// ScheduleWindow is the window of a cycle due on d.
+func ScheduleWindow(d due.Date) Window {
+	return Window{Open: d.AddDays(-LeadMaxDays), Close: d.AddDays(-LeadMinDays)}
+}
+
+// Contains reports whether day is in the window.
+func (w Window) Contains(day due.Date) bool { return !day.Before(w.Open) && !day.After(w.Close) }
+
+// SendDay is the day PixGate sends the charge of a cycle due on d, asked
+// on today: the window's first day, or today when the window is already
+// open (PixGate's choice: the earliest day leaves the most days to send it
+// again should the provider be down, and gives the payer the longest
+// notice). ErrWindowClosed after the window's last day.
+func SendDay(d, today due.Date) (due.Date, error) {
+	w := ScheduleWindow(d)
+	switch {
+	case today.After(w.Close):
+		return due.Date{}, ErrWindowClosed
+	case today.Before(w.Open):
+		return w.Open, nil
+	}
+	return today, nil
+}
 
 // FirstSchedulable is the first cycle of c whose charge can still be sent
 // on today, or false when none is left. A recurrence approved late (the
