@@ -13,11 +13,11 @@ import (
 // cycleFlow is Pix Automático's cycles end to end on s, for one journey,
 // with the sandbox playing the payer's bank and its clock moved a week at
 // a time (the worker's scheduler counts by it in a development stack): a
-// weekly recurrence of four cycles is approved; the first two are sent in
+// weekly recurrence of five cycles is approved; the first two are sent in
 // their windows, the first paid, the second rejected (AM02, left to the
 // policy), retried and paid; a week on, the third is sent and paid; a
 // week later, the fourth is rejected with a code that ends it (AC05);
-// the integrator cancels the recurrence, and no later cycle is sent.
+// the integrator cancels the recurrence, and its fifth cycle is never sent.
 // Each paid cycle is credited once, through its charge; every status
 // reaches the integrator once, by a verified postback.
 func cycleFlow(t *testing.T, s *devStack, journey string) {
@@ -30,7 +30,7 @@ func cycleFlow(t *testing.T, s *devStack, journey string) {
 	balance := s.available()
 	code, r := s.call(http.MethodPost, "/api/v1/recurrences", map[string]any{
 		"external_id": ext, "journey": journey, "payer": p, "contract": "4417", "description": "Academia semanal",
-		"calendar":     map[string]any{"periodicity": "WEEKLY", "start": base.AddDays(3).String(), "count": 4},
+		"calendar":     map[string]any{"periodicity": "WEEKLY", "start": base.AddDays(3).String(), "count": 5},
 		"amount":       map[string]any{"type": "fixed", "value": 35.00},
 		"retry_policy": "THREE_IN_7_DAYS", "postbackUrl": s.receiver.URL + "/cycles"})
 	if code != http.StatusCreated {
