@@ -1,6 +1,8 @@
 package api
 
 import (
+	"strings"
+
 	"github.com/pixgate/pixgate/api/payments"
 	"github.com/pixgate/pixgate/providerclient/pix"
 	"github.com/pixgate/pixgate/storage"
@@ -18,6 +20,9 @@ func (s *Server) parseChargeRequest(body object) (payments.ChargeRequest, error)
 	}
 	if ext, _ := body.externalID(); ext != nil {
 		r.ExternalID = *ext
+		if strings.HasPrefix(strings.ToLower(r.ExternalID), storage.CycleChargePrefix) {
+			body.errs.add(body.path("external_id"), "must not begin with %q: PixGate names its recurrence cycles' charges so", storage.CycleChargePrefix)
+		}
 	}
 	r.PostbackURL = body.postbackURL(s.cfg.AllowHTTPPostbacks, s.cfg.PostbackURLPolicy)
 	r.PayerQuestion = body.optionalText("payerQuestion", maxShortTextLen)

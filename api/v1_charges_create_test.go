@@ -73,6 +73,7 @@ func TestCreateChargeRefusesBadInput(t *testing.T) {
 		{"amount missing", validCharge(map[string]string{"amount": "-"}), 422, "amount"},
 		{"amount above maximum", validCharge(map[string]string{"amount": "100000.01"}), 422, "amount"},
 		{"amount equal to the cash-in fee", validCharge(map[string]string{"amount": "1.00"}), 422, "amount"},
+		{"external_id of a recurrence cycle's charge", validCharge(map[string]string{"external_id": `"REC-019ad2a0-7c3e-7d7a-9b8e-3f6a2c1d0e4f"`}), 422, "external_id"},
 		{"payer missing", validCharge(map[string]string{"payer": "-"}), 422, "payer"},
 		{"payer a string", validCharge(map[string]string{"payer": `"Fulano"`}), 422, "payer"},
 		{"payer an array", validCharge(map[string]string{"payer": `[]`}), 422, "payer"},

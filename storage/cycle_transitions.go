@@ -13,6 +13,11 @@ import (
 	"github.com/pixgate/pixgate/storage/recurrence"
 )
 
+// CycleChargePrefix begins the external_id of every recurrence cycle's
+// charge (rec-<cycle id>); the charges API refuses it to integrators, so
+// that none of their charges takes a cycle's.
+const CycleChargePrefix = "rec-"
+
 // ErrCycleBelowFee: a cycle's amount does not exceed its integrator's
 // cash-in fee, so its charge cannot be written (a charge must leave a net).
 var ErrCycleBelowFee = errors.New("the cycle's amount does not exceed the cash-in fee")
@@ -52,14 +57,14 @@ func (t *Tx) IssueCycle(ctx context.Context, c Cycle, r Recurrence, providerID s
 		), ch AS (
 			INSERT INTO charges (id, integrator_id, external_id, request_hash, amount, fee, status, pix_id, payer_name, payer_document,
 				payer_email, postback_url, provider, next_check_at, expires_at)
-			SELECT $2, $3, 'rec-' || $1::text, decode(replace($1::text, '-', ''), 'hex'), $4, $5, 'PENDING', $6, $7, $8, $9, $10, $11,
+			SELECT $2, $3, $13 || $1::text, decode(replace($1::text, '-', ''), 'hex'), $4, $5, 'PENDING', $6, $7, $8, $9, $10, $11,
 				'infinity', $12 FROM cy RETURNING id
 		), c AS (
 			UPDATE recurrence_cycles SET status = 'CREATED', provider_id = $6, charge_id = (SELECT id FROM ch), updated_at = now()
 			WHERE id = (SELECT id FROM cy) RETURNING *
 		) SELECT `+cycleColumns+` FROM c`,
 		c.ID, chargeID, r.IntegratorID, c.Amount, fee, providerID, r.Payer.Name, r.Payer.Document, r.Payer.Email, r.PostbackURL,
-		r.Provider, lastPayDay(c, r).End())
+		r.Provider, lastPayDay(c, r).End(), CycleChargePrefix)
 	moved, err := pgx.CollectRows(rows, scanCycle)
 	if err != nil {
 		return Cycle{}, false, fmt.Errorf("storage: issue cycle %s: %w", c.ID, err)
