@@ -41,11 +41,14 @@ func (w *Worker) applyCycleEvent(ctx context.Context, ev storage.ProviderEvent) 
 	return err
 }
 
-// markCycleEvent records a cycle event's outcome, as markEvent does for
-// transactions.
+// markCycleEvent records a cycle event's outcome. None is recorded as
+// confirmed (or borne out): a cycle keeps one status while its attempts
+// come and go (CREATED with an attempt rejected, then with its retry
+// asked), so a later notification of the same status is news, never a
+// copy of an earlier one to coalesce with (storage.RecordProviderEvent).
 func (w *Worker) markCycleEvent(ctx context.Context, ev storage.ProviderEvent) alsoFunc {
 	return func(tx Tx, o outcome) error {
-		return tx.MarkEventProcessed(ctx, ev.ID, o.String(), o.reached(), false, taskID(ctx))
+		return tx.MarkEventProcessed(ctx, ev.ID, o.String(), false, false, taskID(ctx))
 	}
 }
 

@@ -41,13 +41,17 @@ type fakeStore struct {
 	route *storage.Route
 	// recurrences by id (fake_recurrence_test.go)
 	recurrences map[uuid.UUID]storage.Recurrence
+	// cycles by id, and their attempts (fake_cycles_test.go)
+	cycles   map[uuid.UUID]storage.Cycle
+	attempts map[uuid.UUID][]storage.CycleAttempt
 }
 
 func newFakeStore() *fakeStore {
 	return &fakeStore{charges: map[uuid.UUID]storage.Charge{}, transfers: map[uuid.UUID]storage.Transfer{},
 		events: map[int64]storage.ProviderEvent{}, recovery: map[uuid.UUID]storage.Recovery{},
 		touched: map[uuid.UUID]int{}, scheduled: map[uuid.UUID]time.Time{}, infractions: map[uuid.UUID]storage.Infraction{},
-		recurrences: map[uuid.UUID]storage.Recurrence{}}
+		recurrences: map[uuid.UUID]storage.Recurrence{}, cycles: map[uuid.UUID]storage.Cycle{},
+		attempts: map[uuid.UUID][]storage.CycleAttempt{}}
 }
 
 var _ store = (*fakeStore)(nil)
@@ -57,11 +61,11 @@ func (s *fakeStore) InTx(_ context.Context, fn func(Tx) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	charges, transfers, events, infractions := maps.Clone(s.charges), maps.Clone(s.transfers), maps.Clone(s.events), maps.Clone(s.infractions)
-	recurrences := maps.Clone(s.recurrences)
+	recurrences, cycles, attempts := maps.Clone(s.recurrences), maps.Clone(s.cycles), maps.Clone(s.attempts)
 	postings, postbacks, actions, outbox := len(s.postings), len(s.postbacks), len(s.actions), len(s.outbox)
 	if err := fn(fakeTx{s}); err != nil {
 		s.charges, s.transfers, s.events, s.infractions, s.outbox = charges, transfers, events, infractions, s.outbox[:outbox]
-		s.recurrences = recurrences
+		s.recurrences, s.cycles, s.attempts = recurrences, cycles, attempts
 		s.postings, s.postbacks, s.actions = s.postings[:postings], s.postbacks[:postbacks], s.actions[:actions]
 		return err
 	}
