@@ -1,10 +1,11 @@
 package bcbpix
 
 // Pix Automático's cycle charges (BCB API Pix 2.9.0, tags CobR and
-// WebhookCobR), as Efí serves them under /v2 [Efí-SDK 1.2.28:
+// WebhookCobR), as Efí serves them under /v2 [Efí's Node SDK
+// sdk-node-apis-efi, src/lib/constants.js at commit 0ea4a21:
 // pixCreateAutomaticChargeTxid PUT /v2/cobr/:txid, pixDetailAutomaticCharge
 // GET /v2/cobr/:txid, pixUpdateAutomaticCharge PATCH /v2/cobr/:txid,
-// pixRetryRequestAutomatic POST /v2/cobr/:txid/retentativa/:data,
+// pixRetryRequestAutomaticCharge POST /v2/cobr/:txid/retentativa/:data,
 // pixConfigWebhookAutomaticCharge PUT /v2/webhookcobr]. The txid is the
 // receiver's (TxId, 26 to 35 letters and digits), so a PUT repeated after
 // a lost answer names the same charge. Its notifications are POSTed to
