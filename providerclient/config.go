@@ -38,6 +38,10 @@ type Config struct {
 	// whose proxy does not check Efí's client certificate; PixGate reads
 	// every notified transaction back before believing it either way.
 	WebhookSkipMTLS bool
+	// Account is the account's own branch and number at the provider
+	// (efi): each Pix Automático cycle's charge names it as its recebedor,
+	// which the BCB's cobr requires.
+	Account Account
 	// WebhookPublicKey is the PEM public key a provider signs its
 	// notifications with (woovi); set, unsigned or badly signed
 	// notifications are refused.
@@ -90,6 +94,13 @@ type Config struct {
 	OnBreakerStateChange func(lane Lane, from, to string)
 	// Metrics, when set, registers call counts and latencies (WithMetrics).
 	Metrics prometheus.Registerer
+}
+
+// Account is an account at the provider: its branch (agência), its number
+// and its type, in the BCB's names (tipoConta: CORRENTE, the default,
+// POUPANCA or PAGAMENTO).
+type Account struct {
+	Branch, Number, Type string
 }
 
 // Defaults applied to zero Config fields.

@@ -124,6 +124,9 @@ func (c *cli) devDefaults() error {
 	if efiSandbox && !set("PIXGATE_PROVIDER_PIX_KEY") {
 		c.cfg.ProviderPixKey = sandbox.DefaultPixKey
 	}
+	if efiSandbox && !set("PIXGATE_PROVIDER_ACCOUNT") {
+		c.cfg.ProviderAccount = sandbox.DefaultAccountBranch + "/" + sandbox.DefaultAccountNumber
+	}
 	if !set("PIXGATE_PUBLIC_BASE_URL") {
 		c.cfg.PublicBaseURL = "http://" + c.cfg.HTTPAddr
 	}

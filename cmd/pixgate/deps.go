@@ -33,11 +33,27 @@ func (c *cli) providerConfig() providerclient.Config {
 		TLS: providerclient.TLSFiles{CertFile: c.cfg.ProviderCertFile, KeyFile: keyFile, CertPEM: c.cfg.ProviderCertPEM,
 			KeyPEM: c.cfg.ProviderKeyPEM, CAFile: c.cfg.ProviderCAFile, CAPEM: c.cfg.ProviderCAPEM},
 		PixKey:           c.cfg.ProviderPixKey,
+		Account:          providerAccount(c.cfg.ProviderAccount),
 		WebhookPublicKey: c.cfg.ProviderWebhookKey,
 		WebhookURL:       c.webhookURL(),
 		WebhookSkipMTLS:  c.cfg.ProviderWebhookSkipMTLS,
 		Extensions:       c.cfg.ProviderExtensions,
 	}
+}
+
+// providerAccount reads PIXGATE_PROVIDER_ACCOUNT, branch/number or
+// branch/number/type; anything else is no account (the connector then
+// refuses what needs one, saying so).
+func providerAccount(s string) providerclient.Account {
+	parts := strings.Split(s, "/")
+	if len(parts) < 2 || len(parts) > 3 {
+		return providerclient.Account{}
+	}
+	a := providerclient.Account{Branch: parts[0], Number: parts[1]}
+	if len(parts) == 3 {
+		a.Type = parts[2]
+	}
+	return a
 }
 
 // defaultProvider is the bare connector of PIXGATE_PROVIDER_*, built

@@ -40,6 +40,8 @@ type connector struct {
 	hookMu        sync.Mutex
 	hookDoneAt    time.Time // when the webhook was last registered
 	recHookDoneAt time.Time // when the recurrences' webhook was last registered
+	// cobrHookDoneAt is when the cycle charges' webhook was last registered.
+	cobrHookDoneAt time.Time
 }
 
 // hookRefresh is how often the webhook registration is repeated (it is
@@ -164,7 +166,7 @@ func (c *connector) send(ctx context.Context, method, path, token string, body [
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", userAgent)
-	if (path == webhookPath(c.cfg.PixKey) || path == bcbpix.PathWebhookRec) && c.cfg.WebhookSkipMTLS {
+	if (path == webhookPath(c.cfg.PixKey) || path == bcbpix.PathWebhookRec || path == bcbpix.PathWebhookCobR) && c.cfg.WebhookSkipMTLS {
 		req.Header.Set("x-skip-mtls-checking", "true")
 	}
 	return providerclient.RoundTrip(c.hc, req)

@@ -69,6 +69,7 @@ func (e *env) config() providerclient.Config {
 		Kind: providerclient.KindEfi, BaseURL: e.srv.URL, ClientID: sandbox.DefaultClientID, ClientSecret: sandbox.DefaultClientSecret,
 		TLS:    providerclient.TLSFiles{CertPEM: e.tls.ClientCert, KeyPEM: e.tls.ClientKey, CAPEM: e.tls.CACert},
 		PixKey: sandbox.DefaultPixKey, WebhookURL: e.hook.srv.URL + "/webhooks/provider/token",
+		Account: providerclient.Account{Branch: sandbox.DefaultAccountBranch, Number: sandbox.DefaultAccountNumber},
 		Timeout: time.Second,
 	}
 }
@@ -94,7 +95,8 @@ func (e *env) connector(cfg providerclient.Config) providerclient.Connector {
 func newID() string { return uuid.Must(uuid.NewV7()).String() }
 
 // receiver is PixGate's webhook endpoint: it checks every body against the
-// specification's callback (the PIX's at /pix, the recurrences' at /rec)
+// specification's callback (the PIX's at /pix, the recurrences' at /rec,
+// the cycle charges' at /cobr)
 // and keeps it.
 type receiver struct {
 	srv   *httptest.Server
@@ -108,8 +110,11 @@ func newReceiver(t *testing.T, v *bcbpixtest.Validator) *receiver {
 	rc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		check := v.Webhook
-		if strings.HasSuffix(r.URL.Path, bcbpix.RecWebhookSuffix) {
+		switch {
+		case strings.HasSuffix(r.URL.Path, bcbpix.RecWebhookSuffix):
 			check = v.WebhookRec
+		case strings.HasSuffix(r.URL.Path, bcbpix.CobRWebhookSuffix):
+			check = v.WebhookCobR
 		}
 		if err := check(body); err != nil {
 			t.Errorf("webhook body does not conform to the BCB API Pix %s: %v\n%s", bcbpixtest.Version, err, body)

@@ -49,6 +49,11 @@ func (f efiFace) routes() []route {
 		{"PATCH", bcbpix.PathRec, true, f.patchRec},
 		{"POST", bcbpix.PathSolicRec, true, f.postSolicRec},
 		{"PUT", bcbpix.PathWebhookRec, true, f.putWebhookRec},
+		{"PUT", bcbpix.PathCobR, true, f.putCobR},
+		{"GET", bcbpix.PathCobR, true, f.getCobR},
+		{"PATCH", bcbpix.PathCobR, true, f.patchCobR},
+		{"POST", bcbpix.PathCobRRetentativa, true, f.postRetentativa},
+		{"PUT", bcbpix.PathWebhookCobR, true, f.putWebhookCobR},
 	}
 }
 
@@ -91,11 +96,15 @@ func writeProblemType(w http.ResponseWriter, status int, typ, msg string, violat
 // paid charge, a finished refund (inside its charge's pix, as the BCB's
 // callback does) or a finished send (Efí's SOLICITACAO items), each in a
 // batch of one at {webhookUrl}/pix; a recurrence's change at
-// {webhookUrl}/rec (recNotification). A charge's expiry is not notified:
+// {webhookUrl}/rec (recNotification); a cycle charge's at {webhookUrl}/cobr
+// (cobrNotification). A charge's expiry is not notified:
 // the BCB webhook does not report it.
 func (f efiFace) notification(r *record, now time.Time) (string, []byte, []byte) {
 	if r.kind == contract.TypeRecurrence {
 		return f.recNotification(r, now)
+	}
+	if r.kind == cycleKind {
+		return f.cobrNotification(r)
 	}
 	if r.postbackURL == "" {
 		return "", nil, nil

@@ -61,6 +61,7 @@ func Load() (*openapi3.T, error) {
 	}
 	correctCobV(doc)
 	correctRec(doc)
+	correctCobR(doc)
 	return doc, nil
 }
 
@@ -189,6 +190,10 @@ func (v *Validator) Webhook(body []byte) error { return v.callback("WebhookPixBo
 // WebhookRec checks a body sent to {webhookUrl}/rec against the callback
 // of PUT /webhookrec (WebhookRecBody).
 func (v *Validator) WebhookRec(body []byte) error { return v.callback("WebhookRecBody", body) }
+
+// WebhookCobR checks a body sent to {webhookUrl}/cobr against the
+// callback of PUT /webhookcobr (WebhookCobRBody).
+func (v *Validator) WebhookCobR(body []byte) error { return v.callback("WebhookCobRBody", body) }
 
 // callback checks body against the request body the specification names.
 func (v *Validator) callback(name string, body []byte) error {

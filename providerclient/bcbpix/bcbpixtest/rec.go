@@ -47,13 +47,7 @@ func correctRec(doc *openapi3.T) {
 	dropRequired(s["SolicRecBase"], "pagador")
 	dropRequired(s["SolicRecCompleta"], "rec")
 	if e := s["RecEncerramento"]; e != nil && e.Value != nil && e.Value.Properties["encerramento"] != nil {
-		for _, alt := range e.Value.Properties["encerramento"].Value.OneOf {
-			if alt.Value != nil && len(alt.Value.Properties) == 1 {
-				for name := range alt.Value.Properties {
-					alt.Value.Required = []string{name}
-				}
-			}
-		}
+		requireOwn(e.Value.Properties["encerramento"].Value.OneOf)
 	}
 }
 
