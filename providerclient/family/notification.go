@@ -88,14 +88,19 @@ func pick(a, b json.RawMessage) json.RawMessage {
 	return b
 }
 
-// notificationEvents is the Event of claim n of body. A RECURRENCE's
-// names PixGate's id too (external_id), when the body carries one.
+// notificationEvents is the Event of claim n of body. A RECURRENCE's and
+// a RECURRENCE_CYCLE's name PixGate's id too (external_id), when the body
+// carries one.
 func notificationEvents(n Notification, body []byte) ([]providerclient.Event, error) {
 	ev := providerclient.Event{Kind: kindOf(n.TransactionType), ProviderID: n.TransactionID,
 		Status: providerclient.Status(n.Status), Payload: body}
-	if n.TransactionType == contract.TypeRecurrence {
+	switch n.TransactionType {
+	case contract.TypeRecurrence, contract.TypeRecurrenceCycle:
 		var err error
 		ev.Kind = providerclient.KindRecurrence
+		if n.TransactionType == contract.TypeRecurrenceCycle {
+			ev.Kind = providerclient.KindRecurrenceCycle
+		}
 		if ev.ID, err = externalIDClaim(body); err != nil {
 			return nil, err
 		}

@@ -9,7 +9,8 @@ import (
 
 // handleConsult is POST /v2/consult-transaction: the transaction of pix_id
 // (or pix_Id), wrapped in "requestBody"; a recurrence as
-// contract.Recurrence describes it.
+// contract.Recurrence describes it, a recurrence cycle as
+// contract.RecurrenceCycle does.
 func (s *Sandbox) handleConsult(w http.ResponseWriter, r *http.Request) {
 	var req contract.ConsultRequest
 	if !decodeJSON(w, r, &req) {
@@ -24,6 +25,10 @@ func (s *Sandbox) handleConsult(w http.ResponseWriter, r *http.Request) {
 	}
 	if rec, err := s.Recurrence(id); err == nil {
 		writeJSON(w, http.StatusOK, contract.Envelope[contract.Recurrence]{RequestBody: rec})
+		return
+	}
+	if c, err := s.Cycle(id); err == nil {
+		writeJSON(w, http.StatusOK, contract.Envelope[contract.RecurrenceCycle]{RequestBody: c})
 		return
 	}
 	t, err := s.Transaction(id)

@@ -60,6 +60,9 @@ func (f familyFace) routes() []route {
 		{"POST", contract.PathStatement, true, s.handleStatement},
 		{"POST", contract.PathRecurrence, true, s.handleCreateRecurrence},
 		{"POST", contract.PathRecurrenceCancel, true, s.handleCancelRecurrence},
+		{"POST", contract.PathRecurrenceCycle, true, s.handleCreateCycle},
+		{"POST", contract.PathRecurrenceCycleRetry, true, s.handleRetryCycle},
+		{"POST", contract.PathRecurrenceCycleCancel, true, s.handleCancelCycle},
 	}
 }
 
@@ -68,8 +71,11 @@ func (familyFace) writeError(w http.ResponseWriter, status int, msg string) {
 }
 
 func (f familyFace) notification(r *record, now time.Time) (string, []byte, []byte) {
-	if r.kind == contract.TypeRecurrence {
+	switch r.kind {
+	case contract.TypeRecurrence:
 		return recurrenceNotification(r, now)
+	case cycleKind:
+		return cycleNotification(r)
 	}
 	t := f.s.view(r, now)
 	body, _ := json.Marshal(contract.Envelope[Transaction]{RequestBody: t})

@@ -10,7 +10,7 @@ import (
 )
 
 // record is the sandbox's state of one charge, payment, refund, MED
-// infraction, MED return or recurrence. Records
+// infraction, MED return, recurrence or recurrence cycle. Records
 // are only read and written under Sandbox.mu.
 type record struct {
 	kind        string
@@ -48,6 +48,10 @@ type record struct {
 	// payer consented, amount the fixed amount or 0); replaced, never
 	// changed in place, so that a refused commit restores it
 	rec *RecurrenceData
+
+	// recurrence cycles (debtor is the recurrence's payer, approved and
+	// paidBy its payment's); replaced, never changed in place, as rec
+	cyc *CycleData
 }
 
 // statusAt reports the status at now: a PENDING charge past its expiration

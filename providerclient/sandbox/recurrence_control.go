@@ -98,7 +98,7 @@ func (s *Sandbox) cancelRecurrence(id string, by recurrence.Party, code, reason 
 // transitions: edit, when given, checks and changes a copy of the
 // recurrence's data (an error leaves everything as it was), and the change
 // is committed and notified. A repeated event answers the recurrence as
-// it is.
+// it is. A cancelled recurrence cancels its live cycles.
 func (s *Sandbox) moveRecurrence(id string, e recurrence.RecurrenceEvent, edit func(*RecurrenceData) error) (contract.Recurrence, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -133,6 +133,13 @@ func (s *Sandbox) moveRecurrence(id string, e recurrence.RecurrenceEvent, edit f
 		return contract.Recurrence{}, err
 	}
 	s.notifyLocked(r, now)
+	if to == recurrence.RecurrenceCancelled {
+		// Its live cycles end with it, cancelled by the same side; one the
+		// store refused stays live, and the recurrence's answer says so.
+		if err := s.cancelCyclesOf(r.id, d.CancelledBy, now); err != nil {
+			return recurrenceView(r, now), err
+		}
+	}
 	return recurrenceView(r, now), nil
 }
 

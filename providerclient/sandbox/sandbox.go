@@ -133,6 +133,7 @@ type Sandbox struct {
 	store      Store                 // nil: in memory only (see Open)
 	webhooks   map[string]string     // PIX key → webhook URL (efi)
 	altered    map[string]alteration // how statements show a transaction (discrepancy.go)
+	dayOffset  int                   // days the clock is ahead of Brasília's today (clock.go)
 }
 
 // New builds a Sandbox from cfg, filling defaults, that keeps its state in

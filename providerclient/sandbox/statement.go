@@ -6,10 +6,12 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient/contract"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/recurrence"
 )
 
 // The sandbox's statement of a span of time, built from its own ledger:
-// every transaction that settled in it (a charge paid, a payment, refund
+// every transaction that settled in it (a charge or a recurrence cycle
+// paid, a payment, refund
 // or MED return completed), in the order they settled, as the statement
 // shows them (an injected discrepancy may change, drop or repeat a line),
 // and the account's balance before and after it. The balances follow the
@@ -25,19 +27,27 @@ type stmtLine struct {
 	amount money.Money
 }
 
-// effect is what the line does to the balance: a charge paid adds, the
-// rest take away.
+// effect is what the line does to the balance: a charge or a recurrence
+// cycle paid adds, the rest take away.
 func (l stmtLine) effect() money.Money {
-	if l.r.kind == contract.TypeReceivePix {
+	if cashIn(l.r.kind) {
 		return l.amount
 	}
 	return -l.amount
+}
+
+// cashIn reports whether a settled transaction of kind brought money in:
+// a charge paid, or a recurrence's cycle.
+func cashIn(kind string) bool {
+	return kind == contract.TypeReceivePix || kind == contract.TypeRecurrenceCycle
 }
 
 // settledAt is when r settled, if it did.
 func settledAt(r *record) (time.Time, bool) {
 	switch {
 	case r.kind == contract.TypeReceivePix && r.status == contract.StatusPaid:
+		return r.approved, true
+	case r.kind == contract.TypeRecurrenceCycle && r.status == string(recurrence.CyclePaid):
 		return r.approved, true
 	case (r.kind == contract.TypePayment || returnsMoney(r.kind)) && r.status == contract.StatusCompleted:
 		return r.approved, true

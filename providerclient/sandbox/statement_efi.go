@@ -74,7 +74,7 @@ func (f efiFace) listPix(w http.ResponseWriter, r *http.Request) {
 	} else {
 		lines, _, _ := s.statement(from, to)
 		for _, l := range lines {
-			if l.r.kind == contract.TypeReceivePix {
+			if cashIn(l.r.kind) {
 				px := f.statedPix(l.r)
 				px.Valor = bcbpix.FormatAmount(l.amount)
 				all = append(all, px)

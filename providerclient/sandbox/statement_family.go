@@ -38,7 +38,7 @@ func (s *Sandbox) Statement(day providerclient.Day, p, perPage int) contract.Sta
 		OpeningBalance: opening, ClosingBalance: closing, Lines: make([]contract.StatementLine, 0, to-from)}
 	for _, l := range lines[from:to] {
 		status := contract.StatusCompleted
-		if l.r.kind == contract.TypeReceivePix {
+		if cashIn(l.r.kind) {
 			status = contract.StatusPaid
 		}
 		st.Lines = append(st.Lines, contract.StatementLine{TransactionType: l.r.kind, TransactionID: l.r.id,

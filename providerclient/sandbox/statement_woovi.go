@@ -42,6 +42,8 @@ func (f wooviFace) listTransactions(w http.ResponseWriter, r *http.Request) {
 		case contract.TypeReceivePix:
 			c := f.chargeOf(l.r, time.Now())
 			t.Status, t.Charge, t.Payer = wooviapi.TransactionPayment, &c, wooviPerson(l.r.paidBy)
+		case cycleKind:
+			t.Status, t.Payer = wooviapi.TransactionPayment, wooviPerson(l.r.paidBy)
 		case contract.TypePayment:
 			t.Status = wooviapi.TransactionWithdraw
 		default:

@@ -45,12 +45,12 @@ type Account struct {
 
 // Record is the stored form of one charge, payment, refund, MED infraction,
 // MED return or recurrence. Only Status, Approved, Expires, EndToEndID,
-// Failure, PaidBy, Analysis, Defense, ReturnID and Recurrence change after
+// Failure, PaidBy, Analysis, Defense, ReturnID, Recurrence and Cycle change after
 // creation.
 // What refunds took from a charge is not stored: it is the sum of the
 // charge's refunds that did not fail.
 type Record struct {
-	Kind        string // contract.TypeReceivePix, TypePayment, TypeRefund, TypeInfraction, TypeMedReturn or TypeRecurrence
+	Kind        string // contract.TypeReceivePix, TypePayment, TypeRefund, TypeInfraction, TypeMedReturn, TypeRecurrence or TypeRecurrenceCycle
 	ID          string
 	ExternalID  string
 	Amount      money.Money
@@ -81,6 +81,10 @@ type Record struct {
 	// (Amount is its fixed amount or 0, Expires its consent's deadline,
 	// Approved when the payer consented).
 	Recurrence *RecurrenceData
+
+	// Cycle is a recurrence cycle's data (Amount is its amount, Debtor
+	// its recurrence's payer, Approved and PaidBy its payment's).
+	Cycle *CycleData
 }
 
 // ErrStore: the store did not take a mutation, so the sandbox did not make
@@ -191,7 +195,7 @@ func (r *record) stored() Record {
 		EndToEndID: r.endToEndID, Failure: r.failure,
 		Expires: r.expires, Debtor: r.debtor, PaidBy: r.paidBy, QRCode: r.qrcode,
 		CreditParty: r.creditParty, PixID: r.pixID,
-		Analysis: r.analysis, Defense: r.defense, ReturnID: r.returnID, Recurrence: r.rec,
+		Analysis: r.analysis, Defense: r.defense, ReturnID: r.returnID, Recurrence: r.rec, Cycle: r.cyc,
 	}
 	if r.due != nil {
 		d := *r.due
@@ -213,6 +217,6 @@ func fromStored(sr Record) *record {
 		endToEndID: sr.EndToEndID, failure: sr.Failure,
 		expires: sr.Expires, debtor: sr.Debtor, paidBy: sr.PaidBy, qrcode: sr.QRCode,
 		creditParty: sr.CreditParty, pixID: sr.PixID,
-		analysis: sr.Analysis, defense: sr.Defense, returnID: sr.ReturnID, rec: sr.Recurrence,
+		analysis: sr.Analysis, defense: sr.Defense, returnID: sr.ReturnID, rec: sr.Recurrence, cyc: sr.Cycle,
 	}
 }

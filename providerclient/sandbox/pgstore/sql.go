@@ -13,10 +13,11 @@ import (
 // schemaSQL creates the schema and its tables, and brings a schema
 // created by an earlier version up to date (MED infractions and returns,
 // their three columns; due-date charges; recurrences, whose amount is 0
-// when variable and whose terms are the recurrence column). It runs under
+// when variable and whose terms are the recurrence column; recurrence
+// cycles, whose attempts and outcome are the cycle column). It runs under
 // the schema's lock, so two sandboxes starting at once never race on it.
 // Only status, approved_at, expires_at, end_to_end_id, failure, paid_by,
-// analysis, defense, return_id and recurrence change after a row is
+// analysis, defense, return_id, recurrence and cycle change after a row is
 // written, and amount for a due-date charge (what was paid); seq keeps
 // creation order.
 const schemaSQL = `
@@ -53,13 +54,14 @@ ALTER TABLE {s}.transactions ADD COLUMN IF NOT EXISTS defense text NOT NULL DEFA
 ALTER TABLE {s}.transactions ADD COLUMN IF NOT EXISTS return_id text NOT NULL DEFAULT '';
 ALTER TABLE {s}.transactions DROP CONSTRAINT IF EXISTS transactions_kind_check;
 ALTER TABLE {s}.transactions ADD CONSTRAINT transactions_kind_check
-	CHECK (kind IN ('RECEIVEPIX', 'PAYMENT', 'REFUND', 'INFRACTION', 'MED_RETURN', 'RECURRENCE'));
+	CHECK (kind IN ('RECEIVEPIX', 'PAYMENT', 'REFUND', 'INFRACTION', 'MED_RETURN', 'RECURRENCE', 'RECURRENCE_CYCLE'));
 ALTER TABLE {s}.transactions ADD COLUMN IF NOT EXISTS due jsonb;
 ALTER TABLE {s}.transactions ADD COLUMN IF NOT EXISTS due_original bigint NOT NULL DEFAULT 0;
 ALTER TABLE {s}.transactions ADD COLUMN IF NOT EXISTS recurrence jsonb;
 ALTER TABLE {s}.transactions DROP CONSTRAINT IF EXISTS transactions_amount_check;
 ALTER TABLE {s}.transactions ADD CONSTRAINT transactions_amount_check
 	CHECK (amount > 0 OR (kind = 'RECURRENCE' AND amount = 0));
+ALTER TABLE {s}.transactions ADD COLUMN IF NOT EXISTS cycle jsonb;
 `
 
 // lockSQL takes the schema's session lock, waiting up to lock_timeout;
@@ -79,7 +81,7 @@ func lockKey(schema string) int64 {
 
 const columns = `id, kind, external_id, amount, status, description, postback_url, created_at, approved_at,
 	expires_at, end_to_end_id, failure, debtor, paid_by, qrcode, credit_party, pix_id, analysis, defense, return_id,
-	due, due_original, recurrence`
+	due, due_original, recurrence, cycle`
 
 const upsertAccount = `INSERT INTO {s}.account (id, available, pending) VALUES (true, $1, $2)
 	ON CONFLICT (id) DO UPDATE SET available = EXCLUDED.available, pending = EXCLUDED.pending`
@@ -100,12 +102,12 @@ func newQueries(schema string) queries {
 		// in one round trip.
 		save: in(`WITH account AS (` + upsertAccount + `)
 			INSERT INTO {s}.transactions (` + columns + `)
-			VALUES ($3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)
+			VALUES ($3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)
 			ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, amount = EXCLUDED.amount, approved_at = EXCLUDED.approved_at,
 				expires_at = EXCLUDED.expires_at, end_to_end_id = EXCLUDED.end_to_end_id,
 				failure = EXCLUDED.failure, paid_by = EXCLUDED.paid_by,
 				analysis = EXCLUDED.analysis, defense = EXCLUDED.defense, return_id = EXCLUDED.return_id,
-				recurrence = EXCLUDED.recurrence`),
+				recurrence = EXCLUDED.recurrence, cycle = EXCLUDED.cycle`),
 	}
 }
 
@@ -114,7 +116,7 @@ func recordArgs(r *sandbox.Record) []any {
 	return []any{r.ID, r.Kind, r.ExternalID, r.Amount, r.Status, r.Description, r.PostbackURL,
 		r.Created, nullTime(r.Approved), nullTime(r.Expires), r.EndToEndID, r.Failure,
 		r.Debtor, r.PaidBy, r.QRCode, r.CreditParty, r.PixID, r.Analysis, r.Defense, r.ReturnID,
-		r.Due, r.DueOriginal, r.Recurrence}
+		r.Due, r.DueOriginal, r.Recurrence, r.Cycle}
 }
 
 func scanRecord(row pgx.CollectableRow) (sandbox.Record, error) {
@@ -123,7 +125,7 @@ func scanRecord(row pgx.CollectableRow) (sandbox.Record, error) {
 	err := row.Scan(&r.ID, &r.Kind, &r.ExternalID, &r.Amount, &r.Status, &r.Description, &r.PostbackURL,
 		&r.Created, &approved, &expires, &r.EndToEndID, &r.Failure,
 		&r.Debtor, &r.PaidBy, &r.QRCode, &r.CreditParty, &r.PixID, &r.Analysis, &r.Defense, &r.ReturnID,
-		&r.Due, &r.DueOriginal, &r.Recurrence)
+		&r.Due, &r.DueOriginal, &r.Recurrence, &r.Cycle)
 	if approved != nil {
 		r.Approved = *approved
 	}
