@@ -34,6 +34,15 @@ func recurrenceProbes(s corpusSecrets, chargeID, foreignID string) []probe {
 	ps = append(ps, probe{name: "POST /api/v1/recurrences/{recurrence}/cancel: none", method: http.MethodPost, path: none + "/cancel", token: s.v1Token})
 	ps = append(ps, probe{name: "POST /api/v1/recurrences/{recurrence}/cancel: a charge's id", method: http.MethodPost,
 		path: "/api/v1/recurrences/" + chargeID + "/cancel", token: s.v1Token})
+	ps = append(ps, credentialProbes("GET /api/v1/recurrences/{recurrence}/cycles", http.MethodGet, none+"/cycles", s)...)
+	ps = append(ps, credentialProbes("GET /api/v1/recurrences/{recurrence}/cycles/{n}", http.MethodGet, none+"/cycles/0", s)...)
+	for name, n := range map[string]string{"negative": "-1", "huge": "123456789012345678901234567890", "SQL": "0%27%20OR%20%271%27%3D%271",
+		"not a number": "um"} {
+		ps = append(ps, probe{name: "GET /api/v1/recurrences/{recurrence}/cycles/{n}: " + name, method: http.MethodGet,
+			path: "/api/v1/recurrences/" + chargeID + "/cycles/" + n, token: s.v1Token})
+	}
+	ps = append(ps, probe{name: "GET /api/v1/recurrences/{recurrence}/cycles: another account's", method: http.MethodGet,
+		path: "/api/v1/recurrences/" + foreignID + "/cycles", token: s.v1Token})
 	ps = append(ps, methodProbes(none, "PUT", "DELETE")...)
 	return ps
 }

@@ -63,13 +63,15 @@ func webhookProbes(s corpusSecrets) []probe {
 	// Another provider's path: a wrong token, the default's, and the right
 	// one of a provider the process does not have.
 	for name, p := range map[string]string{
-		"webhook named: wrong token":           base + "b/wrong",
-		"webhook named: the default's token":   base + "b/" + s.webhookToken,
-		"webhook named: no such provider":      base + "b/" + ProviderWebhookToken(s.webhookToken, "b"),
-		"webhook named /pix: wrong token":      base + "b/wrong/pix",
-		"webhook named /pix: no such provider": base + "b/" + ProviderWebhookToken(s.webhookToken, "b") + "/pix",
-		"webhook named /rec: wrong token":      base + "b/wrong/rec",
-		"webhook named /rec: no such provider": base + "b/" + ProviderWebhookToken(s.webhookToken, "b") + "/rec",
+		"webhook named: wrong token":            base + "b/wrong",
+		"webhook named: the default's token":    base + "b/" + s.webhookToken,
+		"webhook named: no such provider":       base + "b/" + ProviderWebhookToken(s.webhookToken, "b"),
+		"webhook named /pix: wrong token":       base + "b/wrong/pix",
+		"webhook named /pix: no such provider":  base + "b/" + ProviderWebhookToken(s.webhookToken, "b") + "/pix",
+		"webhook named /rec: wrong token":       base + "b/wrong/rec",
+		"webhook named /rec: no such provider":  base + "b/" + ProviderWebhookToken(s.webhookToken, "b") + "/rec",
+		"webhook named /cobr: wrong token":      base + "b/wrong/cobr",
+		"webhook named /cobr: no such provider": base + "b/" + ProviderWebhookToken(s.webhookToken, "b") + "/cobr",
 	} {
 		ps = append(ps, probe{name: name, method: http.MethodPost, path: p, body: good})
 	}

@@ -96,6 +96,8 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 		{"v1 recurrence get", get("/api/v1/recurrences/plano-ouro-1"), []int{http.StatusNotFound}},
 		{"v1 recurrences", get("/api/v1/recurrences?status=APPROVED"), ok},
 		{"v1 recurrence cancel", post("/api/v1/recurrences/plano-ouro-1/cancel", ""), []int{http.StatusNotFound}},
+		{"v1 recurrence cycles", get("/api/v1/recurrences/plano-ouro-1/cycles"), []int{http.StatusNotFound}},
+		{"v1 recurrence cycle", get("/api/v1/recurrences/plano-ouro-1/cycles/0"), []int{http.StatusNotFound}},
 		{"v1 charges", get("/api/v1/charges?per_page=5"), ok},
 		{"v1 withdrawal replay", post("/api/v1/withdrawals", validWithdrawal(nil)), ok},
 		{"v1 withdrawal conflict", post("/api/v1/withdrawals", validWithdrawal(map[string]string{"amount": "1.00"})), []int{http.StatusConflict}},
@@ -130,6 +132,14 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 		}, ok},
 		{"webhook of another provider at /rec", func() reply {
 			return e.call(http.MethodPost, "/webhooks/provider/b/"+ProviderWebhookToken("t0k3n", "b")+"/rec", "", `{"requestBody": {"transactionType": "RECEIVEPIX",
+				"transactionId": "`+pixID+`", "status": "PAID"}}`)
+		}, ok},
+		{"webhook at /cobr", func() reply {
+			return e.call(http.MethodPost, "/webhooks/provider/t0k3n/cobr", "", `{"requestBody": {"transactionType": "RECEIVEPIX",
+				"transactionId": "`+pixID+`", "status": "PAID"}}`)
+		}, ok},
+		{"webhook of another provider at /cobr", func() reply {
+			return e.call(http.MethodPost, "/webhooks/provider/b/"+ProviderWebhookToken("t0k3n", "b")+"/cobr", "", `{"requestBody": {"transactionType": "RECEIVEPIX",
 				"transactionId": "`+pixID+`", "status": "PAID"}}`)
 		}, ok},
 		{"webhook of another provider at /pix", func() reply {

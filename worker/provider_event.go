@@ -46,6 +46,9 @@ func (w *Worker) applyProviderEvent(ctx context.Context, t *asynq.Task) error {
 	if ev.TransactionType == string(providerclient.KindRecurrence) {
 		return w.applyRecurrenceEvent(ctx, ev)
 	}
+	if ev.TransactionType == string(providerclient.KindRecurrenceCycle) {
+		return w.applyCycleEvent(ctx, ev)
+	}
 	if ev.TransactionType != p.TransactionType || ev.TransactionID != p.TransactionID {
 		rec = storage.EventRecord{} // looked up for another claim than the event's
 	}

@@ -130,6 +130,9 @@ func (w *Worker) reconcileSteps() []reconcileStep {
 		reconcileStep{"infractions", w.reconcileInfractions},
 		reconcileStep{"infraction poll", w.pollInfractions},
 		reconcileStep{"recurrences", w.reconcileRecurrences},
+		reconcileStep{"recurrence schedules", w.scheduleCycles},
+		reconcileStep{"cycles to send", w.sendCycles},
+		reconcileStep{"open cycles", w.watchCycles},
 		reconcileStep{"unissued charges", w.reconcileUnissuedCharges},
 		reconcileStep{"postbacks", w.redrivePostbacks},
 		reconcileStep{"flagged transfers", w.countFlagged})

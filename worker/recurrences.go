@@ -127,6 +127,11 @@ func (w *Worker) applyRecurrence(ctx context.Context, rec storage.Recurrence, go
 		if err != nil {
 			return false, err
 		}
+		if changed {
+			if err := endCycles(ctx, tx, moved); err != nil {
+				return false, err
+			}
+		}
 		// Each status is told once (a second postback of it is ignored):
 		// a move another worker made first still has its postback.
 		return changed, writePostback(ctx, tx, optional(postback.ForRecurrence(moved)))

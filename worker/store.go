@@ -9,6 +9,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/money/due"
 	"github.com/pixgate/pixgate/storage/recurrence"
 )
 
@@ -112,6 +113,31 @@ type Tx interface {
 	OpenInfraction(ctx context.Context, ni storage.NewInfraction) (storage.Infraction, bool, error)
 	CloseInfraction(ctx context.Context, id uuid.UUID, cl storage.InfractionClosing) (storage.Infraction, *storage.Transfer, bool, error)
 	MoveRecurrence(ctx context.Context, id uuid.UUID, from recurrence.RecurrenceStatus, c storage.RecurrenceChange) (storage.Recurrence, bool, error)
+	cycleTx
+}
+
+// cycleTx is what the worker writes of a recurrence's cycles, in the
+// transaction of the change.
+type cycleTx interface {
+	LockCycle(ctx context.Context, id uuid.UUID) (storage.Cycle, error)
+	IssueCycle(ctx context.Context, c storage.Cycle, r storage.Recurrence, providerID string) (storage.Cycle, bool, error)
+	MoveCycle(ctx context.Context, id uuid.UUID, from recurrence.CycleStatus, ch storage.CycleChange) (storage.Cycle, bool, error)
+	SetCycleRetries(ctx context.Context, id uuid.UUID, retries int) error
+	RecordAttempt(ctx context.Context, a storage.CycleAttempt) (storage.CycleAttempt, bool, error)
+	CancelScheduledCycles(ctx context.Context, recurrenceID uuid.UUID, by string) ([]storage.Cycle, error)
+	ParkSchedule(ctx context.Context, id uuid.UUID) error
+}
+
+// cycleStore is the recurrences' cycles the worker schedules, sends and
+// watches.
+type cycleStore interface {
+	DueRecurrences(ctx context.Context, today due.Date, limit int) ([]storage.Recurrence, error)
+	ScheduleCycles(ctx context.Context, id uuid.UUID, today due.Date) ([]storage.Cycle, error)
+	CyclesToSend(ctx context.Context, today due.Date, limit int) ([]storage.Cycle, error)
+	OpenCycles(ctx context.Context, olderThan time.Duration, limit int) ([]storage.Cycle, error)
+	CycleByID(ctx context.Context, id uuid.UUID) (storage.Cycle, error)
+	CycleByProviderID(ctx context.Context, provider, providerID string) (storage.Cycle, error)
+	TouchCycle(ctx context.Context, id uuid.UUID) error
 }
 
 // recurrenceStore is the Pix Automático recurrences whose changes the
@@ -129,6 +155,7 @@ type store interface {
 	transferStore
 	infractionStore
 	recurrenceStore
+	cycleStore
 	eventStore
 	postbackStore
 	outboxStore

@@ -18,6 +18,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money/due"
 	"github.com/pixgate/pixgate/tasks"
 	"github.com/pixgate/pixgate/worker/postback"
 )
@@ -53,6 +54,10 @@ type Config struct {
 	Postbacks postback.Config
 	// Reconcile says when lost work is re-driven.
 	Reconcile ReconcileConfig
+	// Today is the day (Brasília) the recurrences' cycles are scheduled,
+	// sent and retried by; nil is the day of the clock. A development stack
+	// gives its sandbox's, which a test moves.
+	Today func() due.Date
 	// Retention says how long finished bookkeeping is kept.
 	Retention RetentionConfig
 	// ShutdownTimeout bounds how long running tasks may finish on SIGTERM
@@ -115,6 +120,7 @@ type Worker struct {
 	transfers   transferStore
 	infractions infractionStore
 	recurrences recurrenceStore
+	cycles      cycleStore
 	events      eventStore
 	postbacks   postbackStore
 	tx          txRunner
@@ -164,7 +170,7 @@ func New(cfg Config, deps Deps) *Worker {
 func newWorker(cfg Config, st store, provider Provider, queue enqueuer, log *slog.Logger, metrics *workerMetrics) *Worker {
 	cfg = cfg.withDefaults()
 	return &Worker{cfg: cfg, log: log, metrics: metrics, now: time.Now, postbackHTTP: postback.NewHTTPClient(cfg.Postbacks),
-		charges: st, transfers: st, infractions: st, recurrences: st, events: st, postbacks: st, tx: st, provider: provider, queue: queue,
+		charges: st, transfers: st, infractions: st, recurrences: st, cycles: st, events: st, postbacks: st, tx: st, provider: provider, queue: queue,
 		eventShares: newShares(cfg.Lanes.withDefaults().Events)}
 }
 
@@ -234,4 +240,12 @@ func retryDelay(breakerOpen time.Duration) asynq.RetryDelayFunc {
 		}
 		return d + jitter(d/5)
 	}
+}
+
+// today is the day the recurrences' cycles count by.
+func (w *Worker) today() due.Date {
+	if w.cfg.Today != nil {
+		return w.cfg.Today()
+	}
+	return due.Today(w.now())
 }

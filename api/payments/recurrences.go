@@ -50,6 +50,7 @@ type RecurrenceStore interface {
 	ReopenRecurrence(ctx context.Context, id uuid.UUID) (storage.Recurrence, error)
 	Recurrence(ctx context.Context, integratorID int64, ref string) (storage.Recurrence, error)
 	ListRecurrences(ctx context.Context, p storage.ListParams) ([]storage.Recurrence, bool, error)
+	CyclesOf(ctx context.Context, recurrenceID uuid.UUID) ([]storage.Cycle, error)
 }
 
 // The rules of recurrences.

@@ -94,6 +94,7 @@ func (c *cli) startSandbox(ctx context.Context, g *errgroup.Group, _ *stack) err
 		stop()
 		return err
 	}
+	c.devToday = sb.Today
 	return nil
 }
 

@@ -58,6 +58,7 @@ func (c *cli) startWorker(ctx context.Context, g *errgroup.Group, st *stack) err
 		Reconcile: worker.ReconcileConfig{Interval: c.cfg.ReconcileInterval, StaleAfter: c.cfg.ReconcileStaleAfter,
 			InfractionPoll: c.cfg.InfractionPoll, InfractionPollWindow: c.cfg.InfractionPollWindow},
 		Retention: worker.RetentionConfig{ProcessedEvents: c.cfg.RetainEvents, SentOutbox: c.cfg.RetainOutbox},
+		Today:     c.devToday,
 	}, worker.Deps{DB: st.db, Redis: st.redis, Queue: st.queue, Provider: st.provider, Logger: c.log, Metrics: st.registry})
 	connOpt, err := c.redisConnOpt()
 	if err != nil {

@@ -41,7 +41,7 @@ var recurrenceConnectors = []struct {
 		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER", "<nil>"}},
 }
 
-// A Pix Automático consent end to end, through each connector and the
+// Pix Automático end to end (the consent, then the cycles: cycleFlow), through each connector and the
 // sandbox playing the payer's bank: a QR recurrence registered with its
 // QR Code, approved by the payer (with a maximum above its floor), then
 // cancelled by the integrator; a second refused by the payer with a BCB
@@ -53,7 +53,8 @@ func TestRecurrenceConsentEndToEnd(t *testing.T) {
 	for _, c := range recurrenceConnectors {
 		t.Run(c.kind, func(t *testing.T) {
 			storagetest.Parallel(t, devStackConns)
-			s := newDevStack(t, contractEnv(t, c.kind)...)
+			s := newDevStack(t, append(contractEnv(t, c.kind), "PIXGATE_RECONCILE_INTERVAL", "200ms",
+				"PIXGATE_RECONCILE_STALE_AFTER", "2s")...)
 			recurrenceConsent(t, s, c.payerMax, c.refused, c.bankCancelled)
 			pushConsent(t, s, c.push)
 			if c.kind == "family" {
@@ -62,6 +63,11 @@ func TestRecurrenceConsentEndToEnd(t *testing.T) {
 			if c.push { // the contracts that notify a lapsed consent (woovi documents no webhook for it)
 				lapsedConsent(t, s)
 			}
+			cycleFlow(t, s, "QR")
+			if c.push {
+				cycleFlow(t, s, "PUSH")
+			}
+			s.auditClean()
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"crypto/rsa"
 	"errors"
 	"fmt"
+	"github.com/pixgate/pixgate/storage/money/due"
 	"io"
 	"log/slog"
 	"net"
@@ -66,6 +67,10 @@ type cli struct {
 	// servesAPI: this process serves the API, whose database sessions
 	// have the timeouts of PIXGATE_DATABASE_{LOCK,QUERY,IDLE_TX}_TIMEOUT.
 	servesAPI bool
+	// devToday: the in-process sandbox's day, which pixgate dev gives the
+	// worker's recurrence scheduler, so that moving the sandbox's clock
+	// (POST /sandbox/clock) moves both; nil elsewhere.
+	devToday func() due.Date
 	// wooviKey signs the woovi sandbox's webhooks (see sandboxWooviKey).
 	wooviKey *rsa.PrivateKey
 	// fromDev names the settings an operator command took from the

@@ -123,4 +123,3 @@ func cycleNotification(r *record) (string, []byte, []byte) {
 	stale, _ := json.Marshal(contract.Envelope[contract.RecurrenceCycle]{RequestBody: v})
 	return r.postbackURL, body, stale
 }
-
