@@ -18,7 +18,8 @@ import (
 
 // wooviFace is Woovi's (OpenPix) API: charges, with a due date too
 // (woovi_due.go), refunds of charges, PIX payments to a key (approved at
-// once), Pix Automático's subscriptions (woovi_rec.go), reads of each,
+// once), Pix Automático's subscriptions (woovi_rec.go) and their
+// installments' cobrs (woovi_cobr.go), reads of each,
 // the account's balance, and webhooks to
 // Config.WebhookURL signed with Config.SigningKey. The AppID
 // (Config.ClientID) authenticates every call.
@@ -38,6 +39,9 @@ func (f wooviFace) routes() []route {
 		{"POST", wooviapi.PathSubscriptions, false, a(f.postSubscription)},
 		{"GET", wooviapi.PathSubscriptionByID, false, a(f.getSubscription)},
 		{"PUT", wooviapi.PathSubscriptionCancel, false, a(f.cancelSubscription)},
+		{"GET", wooviapi.PathSubscriptionInstallments, false, a(f.listInstallments)},
+		{"GET", wooviapi.PathInstallmentByID, false, a(f.getInstallment)},
+		{"POST", wooviapi.PathInstallmentCobr, false, a(f.postCobr)},
 	}
 }
 
@@ -69,14 +73,17 @@ func (f wooviFace) sign(body []byte) http.Header {
 
 // notification is Woovi's webhook of r's new state: a charge completed or
 // expired, a payment confirmed or failed, a refund sent confirmed or
-// rejected, a subscription's consent approved or rejected. Callers hold
-// s.mu.
+// rejected, a subscription's consent approved or rejected, an
+// installment's cobr or try changed. Callers hold s.mu.
 func (f wooviFace) notification(r *record, now time.Time) (string, []byte, []byte) {
 	if r.postbackURL == "" {
 		return "", nil, nil
 	}
-	if r.kind == contract.TypeRecurrence {
+	switch r.kind {
+	case contract.TypeRecurrence:
 		return f.recurrenceNotification(r, now)
+	case cycleKind:
+		return f.cycleNotification(r, now)
 	}
 	var wh wooviapi.Webhook
 	switch {

@@ -13,9 +13,10 @@ import (
 // reads the claim of a webhook: a charge completed or expired, a payment
 // (movement) confirmed, failed or removed, a refund sent confirmed or
 // rejected, each named by its correlationID; a Pix Automático's consent
-// approved or rejected, named by its globalID (recurrenceEvents). Other
-// events (the operator may have subscribed more, the cycles' among them
-// for now) claim nothing and are acknowledged. PixGate reads every claim
+// approved or rejected, named by its globalID (recurrenceEvents); a
+// cycle's cobr or one of its tries changed, named by its installment's
+// globalID (cycleEvents). Other events (the operator may have subscribed
+// more) claim nothing and are acknowledged. PixGate reads every claim
 // back before believing it.
 func (c *connector) ParseNotification(header http.Header, body []byte) ([]providerclient.Event, error) {
 	trimmed := bytes.TrimSpace(body)
@@ -31,6 +32,9 @@ func (c *connector) ParseNotification(header http.Header, body []byte) ([]provid
 	}
 	if w.Event == wooviapi.EventPixAutomaticApproved || w.Event == wooviapi.EventPixAutomaticRejected {
 		return recurrenceEvents(trimmed, body)
+	}
+	if _, cycle := cobrEventStatuses[w.Event]; cycle {
+		return cycleEvents(trimmed, body)
 	}
 	ev := providerclient.Event{Payload: body}
 	switch {

@@ -217,7 +217,7 @@ func TestRecurrenceLifecycle(t *testing.T) {
 
 // Woovi's own example of PIX_AUTOMATIC_APPROVED ([Woovi-Hooks]) is an
 // Event of the recurrence named by its globalID; a webhook without one is
-// refused; the cycles' events claim nothing yet.
+// refused; an event PixGate does not read claims nothing.
 func TestRecurrenceNotificationParses(t *testing.T) {
 	conn, err := woovi.New(providerclient.Config{Kind: providerclient.KindWoovi, ClientID: "app-id"}) // no signature checked
 	if err != nil {
@@ -241,9 +241,9 @@ func TestRecurrenceNotificationParses(t *testing.T) {
 	if _, err := conn.ParseNotification(nil, []byte(`{"event": "PIX_AUTOMATIC_APPROVED", "correlationID": "c1"}`)); !errors.As(err, &ne) || ne.Field != "globalID" {
 		t.Fatalf("without globalID: %v", err)
 	}
-	cobr := `{"event": "PIX_AUTOMATIC_COBR_CREATED", "correlationID": "c1", "paymentSubscriptionGlobalID": "g1", "globalID": "i1"}`
-	if evs, err := conn.ParseNotification(nil, []byte(cobr)); err != nil || len(evs) != 0 {
-		t.Fatalf("a cycle's event: %+v, %v", evs, err)
+	other := `{"event": "PIX_AUTOMATIC_SOMETHING_ELSE", "correlationID": "c1", "globalID": "g1"}`
+	if evs, err := conn.ParseNotification(nil, []byte(other)); err != nil || len(evs) != 0 {
+		t.Fatalf("an event PixGate does not read: %+v, %v", evs, err)
 	}
 }
 

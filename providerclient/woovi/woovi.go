@@ -75,11 +75,12 @@ func (c *connector) Kind() string { return providerclient.KindWoovi }
 // Capabilities: due-date charges are Woovi's charges of type OVERDUE
 // (due.go), whose terms it cannot hold are refused; Pix Automático's
 // recurrences are its subscriptions of type PIX_RECURRING, for the QR
-// journey (recurrence.go).
+// journey (recurrence.go), whose cycles are its installments, retried by
+// Woovi itself (cycle.go).
 func (c *connector) Capabilities() providerclient.Capabilities {
 	return providerclient.Capabilities{Charges: true, Payouts: true, Refunds: true, Reads: true, Balance: true,
 		Notifications: true, SignedNotifications: c.key != nil, ReadsByID: true, Statement: true, PayerDocument: true,
-		DueCharges: true, Recurrences: true, Journeys: journeys()}
+		DueCharges: true, Recurrences: true, Journeys: journeys(), RetriesItself: true}
 }
 
 // call sends in (nil: no body) with the AppID and returns the answer.

@@ -34,7 +34,8 @@ const Version = "1.0.0"
 // Paths are the routes PixGate uses, the ones checked.
 var Paths = []string{"/api/v1/charge", "/api/v1/charge/{id}", "/api/v1/charge/{id}/refund", "/api/v1/refund/{id}",
 	"/api/v1/payment", "/api/v1/payment/{id}", "/api/v1/account/", "/api/v1/transaction",
-	"/api/v1/subscriptions", "/api/v1/subscriptions/{id}", "/api/v1/subscriptions/{id}/cancel"}
+	"/api/v1/subscriptions", "/api/v1/subscriptions/{id}", "/api/v1/subscriptions/{id}/cancel",
+	"/api/v1/subscriptions/{id}/installments", "/api/v1/installments/{id}", "/api/v1/installments/{id}/cobr"}
 
 // Validator checks requests and answers of a Woovi API served at a base URL.
 type Validator struct {
