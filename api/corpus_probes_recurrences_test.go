@@ -76,5 +76,9 @@ func recurrenceBodies() map[string]string {
 		"external_id missing":     r(map[string]string{"external_id": "-"}),
 		"postbackUrl loopback":    r(map[string]string{"postbackUrl": `"https://127.0.0.1/hook"`}),
 		"all null":                `{"journey": null, "payer": null, "amount": null, "calendar": null}`,
+		"first payment deep":      r(map[string]string{"journey": `"QR_WITH_PAYMENT"`, "first_payment": deepObject}),
+		"first payment string":    r(map[string]string{"journey": `"QR_WITH_PAYMENT"`, "first_payment": `{"amount":"35.00"}`}),
+		"first payment negative":  r(map[string]string{"journey": `"QR_WITH_PAYMENT"`, "first_payment": `{"amount":-35}`}),
+		"first payment null":      r(map[string]string{"journey": `"QR_WITH_PAYMENT"`, "first_payment": `null`}),
 	}
 }

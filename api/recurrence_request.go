@@ -7,6 +7,7 @@ import (
 
 	"github.com/pixgate/pixgate/api/payments"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/storage/money/due"
 	"github.com/pixgate/pixgate/storage/recurrence"
 )
@@ -38,6 +39,7 @@ func (s *Server) parseRecurrenceRequest(body object) (payments.RecurrenceRequest
 	today := due.Today(s.now())
 	r.Calendar = body.recurrenceCalendar(today)
 	r.Amount = body.recurrenceAmount()
+	r.FirstPayment = body.firstPayment(r.Journey, r.Amount, r.Calendar, today)
 	if p, ok := body.requiredStr("retry_policy"); ok {
 		if r.RetryPolicy = recurrence.RetryPolicy(p); !r.RetryPolicy.Valid() {
 			body.errs.add(body.path("retry_policy"), "must be %s or %s", recurrence.RetryNone, recurrence.RetryThreeInSeven)
@@ -143,4 +145,36 @@ func (o object) fieldError(err error) {
 		return
 	}
 	o.errs.add(o.prefix, "%s", err.Error())
+}
+
+// firstPayment reads first_payment: {"amount"}, required by the journeys
+// whose QR Code also pays the first cycle (QR_WITH_PAYMENT: cycle 0, due
+// on the calendar's start, today) and refused by the others; a fixed
+// recurrence's first payment is its amount.
+func (o object) firstPayment(j recurrence.Journey, a recurrence.Amount, c recurrence.Calendar, today due.Date) money.Money {
+	if _, ok := o.raw("first_payment"); !ok {
+		if j.PaysFirstCycle() {
+			o.errs.add(o.path("first_payment"), "is required for the %s journey", j)
+		}
+		return 0
+	}
+	fp, ok := o.requiredObject("first_payment")
+	if !ok {
+		return 0
+	}
+	if !j.PaysFirstCycle() {
+		o.errs.add(o.path("first_payment"), "is taken only by the %s and %s journeys", recurrence.JourneyQRWithPayment,
+			recurrence.JourneyQRWithDuePayment)
+		return 0
+	}
+	amount, ok := fp.amount("amount", maxRecurrenceAmount)
+	switch {
+	case !ok:
+	case !a.Variable() && a.Fixed != 0 && amount != a.Fixed:
+		fp.errs.add(fp.path("amount"), "must be the recurrence's fixed amount (%s): the first payment is its cycle 0", a.Fixed)
+	case j == recurrence.JourneyQRWithPayment && !c.Start.IsZero() && c.Start != today:
+		o.errs.add(o.path("calendar.start"), "must be today (%s) for the %s journey: its first payment is cycle 0, paid on approval",
+			today, j)
+	}
+	return amount
 }

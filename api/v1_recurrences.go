@@ -69,6 +69,7 @@ type recurrenceView struct {
 	Journey          string              `json:"journey"`
 	ProviderID       *string             `json:"provider_id"`
 	QRCode           *string             `json:"qrcode"`
+	FirstCharge      *firstChargeView    `json:"first_charge"`
 	Payer            recurrencePayerView `json:"payer"`
 	Contract         string              `json:"contract"`
 	Description      *string             `json:"description"`
@@ -87,6 +88,15 @@ type recurrenceView struct {
 	UpdatedAt        timestamp           `json:"updated_at"`
 	ApprovedAt       *timestamp          `json:"approved_at"`
 	EndedAt          *timestamp          `json:"ended_at"`
+}
+
+// firstChargeView is the first payment of the journeys that have one: an
+// ordinary charge (GET /api/v1/charges/{id} reads it whole).
+type firstChargeView struct {
+	ID     uuid.UUID   `json:"id"`
+	PixID  *string     `json:"pix_id"`
+	Status string      `json:"status"`
+	Amount money.Money `json:"amount"`
 }
 
 type recurrencePayerView struct {
@@ -110,8 +120,13 @@ func viewRecurrence(r storage.Recurrence) recurrenceView {
 	} else if r.Amount.Floor > 0 {
 		a.Floor = &r.Amount.Floor
 	}
+	var first *firstChargeView
+	if f := r.FirstCharge; f != nil {
+		first = &firstChargeView{ID: f.ID, PixID: f.PixID, Status: f.Status, Amount: f.Amount}
+	}
 	return recurrenceView{
-		ID: r.ID.String(), ExternalID: r.ExternalID, Status: string(r.Status), Journey: string(r.Journey),
+		FirstCharge: first,
+		ID:          r.ID.String(), ExternalID: r.ExternalID, Status: string(r.Status), Journey: string(r.Journey),
 		ProviderID: r.ProviderID, QRCode: r.QRCode,
 		Payer:    recurrencePayerView{Name: r.Payer.Name, Document: r.Payer.Document, Email: r.Payer.Email, Bank: r.PayerAccount},
 		Contract: r.Contract, Description: r.Description, Calendar: r.Calendar, Amount: a, PayerMax: r.PayerMax,

@@ -42,6 +42,13 @@ func TestCreateRecurrenceRefusesBadInput(t *testing.T) {
 		{"retry policy", r(map[string]string{"retry_policy": `"ALWAYS"`}), "retry_policy"},
 		{"consent past", r(map[string]string{"consent_expires_at": `"2000-01-01T00:00:00Z"`}), "consent_expires_at"},
 		{"consent too far", r(map[string]string{"consent_expires_at": `"2098-01-01T00:00:00Z"`}), "consent_expires_at"},
+		{"a first payment on the QR journey", r(map[string]string{"first_payment": `{"amount":35.00}`}), "first_payment"},
+		{"QR_WITH_PAYMENT without its first payment", r(map[string]string{"journey": `"QR_WITH_PAYMENT"`}), "first_payment"},
+		{"a first payment not the fixed amount", r(map[string]string{"journey": `"QR_WITH_PAYMENT"`, "first_payment": `{"amount":36.00}`}),
+			"first_payment.amount"},
+		{"a first payment of no amount", r(map[string]string{"journey": `"QR_WITH_PAYMENT"`, "first_payment": `{}`}), "first_payment.amount"},
+		{"QR_WITH_PAYMENT starting another day", r(map[string]string{"journey": `"QR_WITH_PAYMENT"`, "first_payment": `{"amount":35.00}`}),
+			"calendar.start"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := e.on(t).call(http.MethodPost, "/api/v1/recurrences", token, tt.body).expectError(t, 422, codeValidation)

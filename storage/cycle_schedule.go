@@ -44,6 +44,8 @@ func (db *DB) ScheduleCycles(ctx context.Context, id uuid.UUID, today due.Date) 
 			n = *next
 		} else if n, ok = r.Calendar.FirstSchedulable(today); !ok {
 			return t.parkSchedule(ctx, id, 0)
+		} else if r.FirstCharge != nil {
+			n = max(n, 1) // cycle 0 is the first payment, paid with the consent
 		}
 		for {
 			d, ok := r.Calendar.Due(n)

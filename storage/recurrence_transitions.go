@@ -17,45 +17,72 @@ import (
 type RecurrenceIssue struct {
 	ProviderID string
 	QRCode     string
+	// FirstPaymentID is the provider's id of the first payment's charge,
+	// for the journeys that have one.
+	FirstPaymentID string
 	// Provider is the provider that registered it, when not the one it was
 	// created for; "" keeps that one.
 	Provider string
 }
 
 // IssueRecurrence records the provider's registration of a CREATED
-// recurrence not yet registered. Recording the same one twice is harmless.
+// recurrence not yet registered, and of its first payment's charge (its
+// provider's id, the composite QR Code, payable until the consent's
+// deadline). Recording the same one twice is harmless.
 func (db *DB) IssueRecurrence(ctx context.Context, id uuid.UUID, is RecurrenceIssue) (Recurrence, error) {
-	rows, _ := db.pool.Query(ctx, `UPDATE recurrences SET provider_id = $2, qrcode = nullif($3, ''), failure_reason = NULL,
+	return db.moveRegistration(ctx, "issue", id, `UPDATE recurrences SET provider_id = $2, qrcode = nullif($3, ''), failure_reason = NULL,
 			provider = coalesce(nullif($4::text, ''), provider), updated_at = now()
-		WHERE id = $1 AND status = 'CREATED' AND (provider_id IS NULL OR provider_id = $2) RETURNING `+recurrenceColumns,
-		id, is.ProviderID, is.QRCode, is.Provider)
-	r, err := pgx.CollectExactlyOneRow(rows, scanRecurrence)
-	if err != nil {
-		return Recurrence{}, fmt.Errorf("storage: issue recurrence %s: %w", id, stateChanged(err))
-	}
-	return r, nil
+		WHERE id = $1 AND status = 'CREATED' AND (provider_id IS NULL OR provider_id = $2) RETURNING first_charge_id`,
+		[]any{id, is.ProviderID, is.QRCode, is.Provider},
+		`UPDATE charges c SET pix_id = $2, qrcode = r.qrcode, expires_at = r.consent_expires_at, failure_reason = NULL,
+			provider = r.provider, updated_at = now()
+		FROM recurrences r WHERE c.id = $1 AND r.first_charge_id = c.id AND c.status = 'PENDING' AND (c.pix_id IS NULL OR c.pix_id = $2)`,
+		is.FirstPaymentID)
 }
 
 // FailRecurrence records that the provider did not register a CREATED
-// recurrence: it is FAILED, and the same request again reopens it.
+// recurrence: it is FAILED (its first payment's charge too), and the same
+// request again reopens it.
 func (db *DB) FailRecurrence(ctx context.Context, id uuid.UUID, reason string) (Recurrence, error) {
-	rows, _ := db.pool.Query(ctx, `UPDATE recurrences SET status = 'FAILED', failure_reason = $2, updated_at = now()
-		WHERE id = $1 AND status = 'CREATED' AND provider_id IS NULL RETURNING `+recurrenceColumns, id, reason)
-	r, err := pgx.CollectExactlyOneRow(rows, scanRecurrence)
-	if err != nil {
-		return Recurrence{}, fmt.Errorf("storage: fail recurrence %s: %w", id, stateChanged(err))
-	}
-	return r, nil
+	return db.moveRegistration(ctx, "fail", id, `UPDATE recurrences SET status = 'FAILED', failure_reason = $2, updated_at = now()
+		WHERE id = $1 AND status = 'CREATED' AND provider_id IS NULL RETURNING first_charge_id`, []any{id, reason},
+		`UPDATE charges SET status = 'FAILED', failure_reason = $2, updated_at = now() WHERE id = $1 AND status = 'PENDING' AND pix_id IS NULL`,
+		reason)
 }
 
-// ReopenRecurrence moves a FAILED recurrence back to CREATED, to be asked
-// of the provider again.
+// ReopenRecurrence moves a FAILED recurrence back to CREATED (its first
+// payment's charge to PENDING), to be asked of the provider again.
 func (db *DB) ReopenRecurrence(ctx context.Context, id uuid.UUID) (Recurrence, error) {
-	rows, _ := db.pool.Query(ctx, `UPDATE recurrences SET status = 'CREATED', updated_at = now()
-		WHERE id = $1 AND status = 'FAILED' AND provider_id IS NULL RETURNING `+recurrenceColumns, id)
-	r, err := pgx.CollectExactlyOneRow(rows, scanRecurrence)
+	return db.moveRegistration(ctx, "reopen", id, `UPDATE recurrences SET status = 'CREATED', updated_at = now()
+		WHERE id = $1 AND status = 'FAILED' AND provider_id IS NULL RETURNING first_charge_id`, []any{id},
+		`UPDATE charges SET status = 'PENDING', updated_at = now() WHERE id = $1 AND status = 'FAILED' AND pix_id IS NULL AND $2::text IS NULL`,
+		nil)
+}
+
+// moveRegistration runs one step of a recurrence's registration (move,
+// returning its first_charge_id), then the same step of its first
+// payment's charge (charge, with the charge's id and arg), and reads the
+// recurrence back: one transaction. A recurrence no longer where the step
+// expects is ErrStateChanged.
+func (db *DB) moveRegistration(ctx context.Context, what string, id uuid.UUID, move string, args []any, charge string, arg any) (Recurrence, error) {
+	var r Recurrence
+	err := db.InTx(ctx, func(t *Tx) error {
+		var first *uuid.UUID
+		if err := t.tx.QueryRow(ctx, move, args...).Scan(&first); err != nil {
+			return stateChanged(err)
+		}
+		if first != nil {
+			if _, err := t.tx.Exec(ctx, charge, *first, arg); err != nil {
+				return err
+			}
+		}
+		rows, _ := t.tx.Query(ctx, `SELECT `+recurrenceColumns+` FROM recurrences WHERE id = $1`, id)
+		var err error
+		r, err = pgx.CollectExactlyOneRow(rows, scanRecurrence)
+		return err
+	})
 	if err != nil {
-		return Recurrence{}, fmt.Errorf("storage: reopen recurrence %s: %w", id, stateChanged(err))
+		return Recurrence{}, fmt.Errorf("storage: %s recurrence %s: %w", what, id, err)
 	}
 	return r, nil
 }

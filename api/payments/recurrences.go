@@ -11,6 +11,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/storage/recurrence"
 	"github.com/pixgate/pixgate/tasks"
 )
@@ -32,6 +33,9 @@ type RecurrenceRequest struct {
 	// waits at most.
 	ConsentExpiresAt *time.Time
 	PostbackURL      *string
+	// FirstPayment is the first payment's amount, for the journeys that
+	// have one (recurrence.Journey.PaysFirstCycle).
+	FirstPayment money.Money
 }
 
 func (r RecurrenceRequest) fingerprint() []byte {
@@ -95,6 +99,10 @@ func (s *Service) CreateRecurrence(ctx context.Context, in storage.Integrator, r
 	if errors.As(err, &fe) {
 		return rec, false, &RuleError{Rule: ErrConsentDeadline, Field: fe.Field, Detail: fe.Message}
 	}
+	first, err := firstPayment(in, r)
+	if err != nil {
+		return rec, false, err
+	}
 	id, err := uuid.NewV7()
 	if err != nil {
 		return rec, false, fmt.Errorf("recurrence id: %w", err)
@@ -103,7 +111,7 @@ func (s *Service) CreateRecurrence(ctx context.Context, in storage.Integrator, r
 		ID: id, IntegratorID: in.ID, ExternalID: r.ExternalID, RequestHash: r.fingerprint(), Provider: provider,
 		Journey: r.Journey, Calendar: r.Calendar, Amount: r.Amount, RetryPolicy: r.RetryPolicy,
 		Payer: r.Payer, PayerAccount: r.PayerAccount, Contract: r.Contract, Description: r.Description,
-		ConsentExpiresAt: deadline, PostbackURL: r.PostbackURL,
+		ConsentExpiresAt: deadline, PostbackURL: r.PostbackURL, FirstPayment: first,
 	})
 	if err != nil {
 		return rec, false, err
@@ -158,8 +166,9 @@ func (s *Service) ensureRegistered(ctx context.Context, rec storage.Recurrence) 
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.ProviderTimeout)
 	defer cancel()
 	got, err := c.CreateRecurrence(cctx, recurrenceRequest(rec, s.cfg.ProviderWebhookURL))
-	if err == nil && got.ProviderID == "" {
-		err = &providerclient.Error{Op: providerclient.OpCreateRecurrence, Kind: providerclient.ErrUnknownOutcome, Message: "answer without the recurrence's id"}
+	if err == nil && (got.ProviderID == "" || (rec.FirstCharge != nil && got.FirstPaymentID == "")) {
+		err = &providerclient.Error{Op: providerclient.OpCreateRecurrence, Kind: providerclient.ErrUnknownOutcome,
+			Message: "answer without the recurrence's id or its first payment's"}
 	}
 	if err != nil {
 		if _, ferr := s.recurrences.FailRecurrence(ctx, rec.ID, failureReason(err)); ferr != nil && !errors.Is(ferr, storage.ErrStateChanged) {
@@ -167,7 +176,8 @@ func (s *Service) ensureRegistered(ctx context.Context, rec storage.Recurrence) 
 		}
 		return rec, fmt.Errorf("recurrence %s: %w", rec.ID, err)
 	}
-	issued, err := s.recurrences.IssueRecurrence(ctx, rec.ID, storage.RecurrenceIssue{ProviderID: got.ProviderID, QRCode: got.QRCode})
+	issued, err := s.recurrences.IssueRecurrence(ctx, rec.ID, storage.RecurrenceIssue{ProviderID: got.ProviderID, QRCode: got.QRCode,
+		FirstPaymentID: got.FirstPaymentID})
 	if errors.Is(err, storage.ErrStateChanged) {
 		return s.recurrences.Recurrence(ctx, rec.IntegratorID, rec.ID.String())
 	}
@@ -189,6 +199,9 @@ func recurrenceRequest(rec storage.Recurrence, notify string) providerclient.Rec
 	}
 	if a := rec.PayerAccount; a != nil {
 		req.PayerAccount = &providerclient.PayerAccount{ISPB: a.ISPB, Branch: a.Branch, Number: a.Account}
+	}
+	if f := rec.FirstCharge; f != nil {
+		req.FirstPayment, req.FirstPaymentID = f.Amount, f.ID.String()
 	}
 	return req
 }
@@ -245,4 +258,22 @@ func (s *Service) CancelRecurrence(ctx context.Context, integratorID int64, ref 
 		return storage.OutboxMessage(tasks.NewProviderEventMessage(tasks.ProviderEvent{EventID: id, TransactionType: kind, TransactionID: *rec.ProviderID}))
 	})
 	return rec, err
+}
+
+// firstPayment is the first payment's charge of a journey that has one:
+// its id, amount and the cash-in fee in force; none for the others.
+func firstPayment(in storage.Integrator, r RecurrenceRequest) (storage.NewFirstPayment, error) {
+	if !r.Journey.PaysFirstCycle() {
+		return storage.NewFirstPayment{}, nil
+	}
+	fee := in.CashIn.Compute(r.FirstPayment)
+	if r.FirstPayment <= fee {
+		return storage.NewFirstPayment{}, &RuleError{Rule: ErrAmountNotAboveFee, Field: "first_payment.amount",
+			Detail: fmt.Sprintf("must exceed the cash-in fee of R$ %s", fee)}
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return storage.NewFirstPayment{}, fmt.Errorf("first payment id: %w", err)
+	}
+	return storage.NewFirstPayment{ChargeID: id, Amount: r.FirstPayment, Fee: fee}, nil
 }
