@@ -11,132 +11,184 @@ import (
 )
 
 // cycleFlow is Pix Automático's cycles end to end on s, for one journey,
-// with the sandbox playing the payer's bank and its clock moved a week at
-// a time (the worker's scheduler counts by it in a development stack): a
-// weekly recurrence of five cycles is approved; the first two are sent in
-// their windows, the first paid, the second rejected (AM02, left to the
-// policy), retried and paid; a week on, the third is sent and paid; a
-// week later, the fourth is rejected with a code that ends it (AC05);
-// the integrator cancels the recurrence, and its fifth cycle is never sent.
-// Each paid cycle is credited once, through its charge; every status
-// reaches the integrator once, by a verified postback.
+// with the sandbox playing the payer's bank and its clock moved as the
+// calendar goes (the worker's scheduler counts by it in a development
+// stack): a weekly recurrence of R$ 35.00 is approved (with the first
+// payment, for the journey that has one: cycle 0, paid with the consent);
+// of its next four cycles, each sent in its window, the first is paid, the
+// second rejected (AM02, left to the policy), retried and paid, the third
+// paid, the fourth rejected with a code that ends it (AC05); then the
+// integrator cancels the recurrence, and its next cycle is never sent.
+// Each payment is credited once; every status reaches the integrator once,
+// by a verified postback. QR_WITH_PAYMENT starts today by the API's clock,
+// so it runs before any flow moves the sandbox's.
 func cycleFlow(t *testing.T, s *devStack, journey string) {
-	base := sandboxToday(t, s)
-	ext := "ciclos-" + journey
-	p := map[string]any{"name": payer["name"], "document": payer["document"]}
-	if journey == "PUSH" {
-		p["bank"] = map[string]any{"ispb": "00000000", "branch": "0001", "account": "123456"}
-	}
-	balance := s.available()
-	code, r := s.call(http.MethodPost, "/api/v1/recurrences", map[string]any{
-		"external_id": ext, "journey": journey, "payer": p, "contract": "4417", "description": "Academia semanal",
-		"calendar":     map[string]any{"periodicity": "WEEKLY", "start": base.AddDays(3).String(), "count": 5},
-		"amount":       map[string]any{"type": "fixed", "value": 35.00},
-		"retry_policy": "THREE_IN_7_DAYS", "postbackUrl": s.receiver.URL + "/cycles"})
-	if code != http.StatusCreated {
-		t.Fatalf("%s: create: %d %v", journey, code, r)
-	}
-	id := r["id"].(string)
-	s.control(http.MethodPost, "/sandbox/recurrences/"+r["provider_id"].(string)+"/approve", map[string]any{})
-	s.eventually(journey+" APPROVED", 10*time.Second, func() bool {
-		_, got := s.call(http.MethodGet, "/api/v1/recurrences/"+id, nil)
-		return got["status"] == "APPROVED"
-	})
-
-	cycles := func() []map[string]any {
-		_, v := s.call(http.MethodGet, "/api/v1/recurrences/"+id+"/cycles", nil)
-		items, _ := v["items"].([]any)
-		out := make([]map[string]any, len(items))
-		for i, it := range items {
-			out[i] = it.(map[string]any)
-		}
-		return out
-	}
-	cycle := func(n int, want string) map[string]any {
-		t.Helper()
-		var c map[string]any
-		s.eventually(fmt.Sprintf("%s cycle %d %s", journey, n, want), 15*time.Second, func() bool {
-			cs := cycles()
-			if len(cs) <= n {
-				return false
-			}
-			c = cs[n]
-			return c["status"] == want
-		})
-		return c
-	}
-	bank := func(c map[string]any, action string, body any) {
-		t.Helper()
-		if code, v := s.control(http.MethodPost, "/sandbox/cycles/"+c["provider_id"].(string)+"/"+action, body); code != http.StatusOK {
-			t.Fatalf("%s: %s cycle %v: %d %v", journey, action, c["n"], code, v)
-		}
-	}
-
-	// The first two cycles' windows are open today: both are sent.
-	c0, c1 := cycle(0, "CREATED"), cycle(1, "CREATED")
-	if c0["due_date"] != base.AddDays(3).String() || fmt.Sprint(c0["amount"]) != "35.00" || c0["charge_id"] == nil {
-		t.Errorf("%s: cycle 0 as sent: %v", journey, c0)
-	}
-	bank(c0, "accept", nil)
-	bank(c0, "pay", nil)
-	cycle(0, "PAID")
-	bank(c1, "reject", map[string]any{"code": "AM02"})
-	s.eventually(journey+" cycle 1 retried", 15*time.Second, func() bool {
-		a, _ := cycles()[1]["attempts"].([]any)
+	f := newFlow(t, s, journey)
+	cs := [4]int{f.first, f.first + 1, f.first + 2, f.first + 3}
+	f.bank(f.cycle(cs[0], "CREATED"), "accept", nil)
+	f.bank(f.cycle(cs[0], "ACTIVE"), "pay", nil)
+	f.cycle(cs[0], "PAID")
+	f.bank(f.cycle(cs[1], "CREATED"), "reject", map[string]any{"code": "AM02"})
+	s.eventually(journey+" cycle retried", 15*time.Second, func() bool {
+		a, _ := f.cycles()[cs[1]-f.first]["attempts"].([]any)
 		return len(a) == 2 && a[1].(map[string]any)["status"] != "REJECTED"
 	})
-	bank(c1, "pay", nil)
-	if c := cycle(1, "PAID"); fmt.Sprint(c["retries"]) != "1" {
-		t.Errorf("%s: cycle 1 paid after one retry: %v", journey, c)
+	f.bank(f.cycle(cs[1], "CREATED"), "pay", nil)
+	if c := f.cycle(cs[1], "PAID"); fmt.Sprint(c["retries"]) != "1" {
+		t.Errorf("%s: cycle %d paid after one retry: %v", journey, cs[1], c)
+	}
+	f.bank(f.cycle(cs[2], "CREATED"), "accept", nil)
+	f.bank(f.cycle(cs[2], "ACTIVE"), "pay", nil)
+	f.cycle(cs[2], "PAID")
+	f.bank(f.cycle(cs[3], "CREATED"), "reject", map[string]any{"code": "AC05"})
+	if c := f.cycle(cs[3], "REJECTED"); c["rejection_code"] != "AC05" || fmt.Sprint(c["retries"]) != "0" {
+		t.Errorf("%s: cycle %d rejected for good: %v", journey, cs[3], c)
 	}
 
-	setSandboxToday(t, s, base.AddDays(7))
-	c2 := cycle(2, "CREATED")
-	bank(c2, "accept", nil)
-	bank(c2, "pay", nil)
-	cycle(2, "PAID")
-
-	setSandboxToday(t, s, base.AddDays(14))
-	bank(cycle(3, "CREATED"), "reject", map[string]any{"code": "AC05"})
-	if c := cycle(3, "REJECTED"); c["rejection_code"] != "AC05" || fmt.Sprint(c["retries"]) != "0" {
-		t.Errorf("%s: cycle 3 rejected for good: %v", journey, c)
-	}
-
-	if code, v := s.call(http.MethodPost, "/api/v1/recurrences/"+id+"/cancel", nil); code != http.StatusAccepted {
+	if code, v := s.call(http.MethodPost, "/api/v1/recurrences/"+f.id+"/cancel", nil); code != http.StatusAccepted {
 		t.Fatalf("%s: cancel: %d %v", journey, code, v)
 	}
 	s.eventually(journey+" CANCELLED", 10*time.Second, func() bool {
-		_, got := s.call(http.MethodGet, "/api/v1/recurrences/"+id, nil)
+		_, got := s.call(http.MethodGet, "/api/v1/recurrences/"+f.id, nil)
 		return got["status"] == "CANCELLED"
 	})
-	setSandboxToday(t, s, base.AddDays(21))
-	time.Sleep(time.Second) // ticks that would schedule a fifth cycle, were there one to schedule
-	if n := len(cycles()); n != 4 {
+	f.moveTo(cs[3] + 1)
+	time.Sleep(time.Second) // ticks that would schedule the next cycle
+	if n := len(f.cycles()); n != 4 {
 		t.Errorf("%s: %d cycles, want 4", journey, n)
 	}
+	f.checkMoney(cs[:3])
+	checkCyclePostbacks(t, s, journey, f.id, cs)
+}
 
-	// Three payments, each credited once through its charge.
-	var net float64
-	for _, c := range cycles()[:3] {
-		_, ch := s.call(http.MethodGet, "/api/v1/charges/"+c["charge_id"].(string), nil)
+// flow is one recurrence of cycleFlow: its id, its calendar's start, and
+// the first cycle PixGate schedules (1 when cycle 0 is the first payment).
+type flow struct {
+	t             *testing.T
+	s             *devStack
+	journey, id   string
+	start         due.Date
+	first         int
+	balance, paid float64
+}
+
+// newFlow creates and approves the recurrence.
+func newFlow(t *testing.T, s *devStack, journey string) *flow {
+	f := &flow{t: t, s: s, journey: journey, balance: s.available()}
+	base := sandboxToday(t, s)
+	f.start = base.AddDays(3)
+	body := map[string]any{"external_id": "ciclos-" + journey, "journey": journey, "contract": "4417", "description": "Academia semanal",
+		"payer": map[string]any{"name": payer["name"], "document": payer["document"]}, "amount": map[string]any{"type": "fixed", "value": 35.00},
+		"retry_policy": "THREE_IN_7_DAYS", "postbackUrl": s.receiver.URL + "/cycles"}
+	switch journey {
+	case "PUSH":
+		body["payer"].(map[string]any)["bank"] = map[string]any{"ispb": "00000000", "branch": "0001", "account": "123456"}
+	case "QR_WITH_PAYMENT":
+		f.start, f.first = base, 1
+		body["first_payment"] = map[string]any{"amount": 35.00}
+	}
+	body["calendar"] = map[string]any{"periodicity": "WEEKLY", "start": f.start.String(), "count": f.first + 5}
+	code, r := s.call(http.MethodPost, "/api/v1/recurrences", body)
+	if code != http.StatusCreated {
+		t.Fatalf("%s: create: %d %v", journey, code, r)
+	}
+	f.id = r["id"].(string)
+	s.control(http.MethodPost, "/sandbox/recurrences/"+r["provider_id"].(string)+"/approve", map[string]any{})
+	s.eventually(journey+" APPROVED", 10*time.Second, func() bool {
+		_, got := s.call(http.MethodGet, "/api/v1/recurrences/"+f.id, nil)
+		return got["status"] == "APPROVED"
+	})
+	if f.first == 1 { // the first payment, paid with the consent, as any charge
+		fc, _ := r["first_charge"].(map[string]any)
+		if fc == nil || r["qrcode"] == nil {
+			t.Fatalf("%s: no first charge or QR Code: %v", journey, r)
+		}
+		s.eventually(journey+" first payment PAID", 15*time.Second, func() bool {
+			_, ch := s.call(http.MethodGet, "/api/v1/charges/"+fc["id"].(string), nil)
+			if ch["status"] != "PAID" {
+				return false
+			}
+			v, _ := ch["net_amount"].(json.Number).Float64()
+			f.paid += v
+			return true
+		})
+	}
+	return f
+}
+
+func (f *flow) cycles() []map[string]any {
+	_, v := f.s.call(http.MethodGet, "/api/v1/recurrences/"+f.id+"/cycles", nil)
+	items, _ := v["items"].([]any)
+	out := make([]map[string]any, len(items))
+	for i, it := range items {
+		out[i] = it.(map[string]any)
+	}
+	return out
+}
+
+// moveTo moves the sandbox's clock to cycle n's send day (its window's
+// first day), unless the clock is past it.
+func (f *flow) moveTo(n int) {
+	if send := f.start.AddDays(7*n - 10); send.After(sandboxToday(f.t, f.s)) {
+		setSandboxToday(f.t, f.s, send)
+	}
+}
+
+// cycle waits for cycle n to be want (moving the clock to its send day).
+func (f *flow) cycle(n int, want string) map[string]any {
+	f.t.Helper()
+	f.moveTo(n)
+	var c map[string]any
+	f.s.eventually(fmt.Sprintf("%s cycle %d %s", f.journey, n, want), 15*time.Second, func() bool {
+		for _, x := range f.cycles() {
+			if fmt.Sprint(x["n"]) == fmt.Sprint(n) {
+				c = x
+				return c["status"] == want
+			}
+		}
+		return false
+	})
+	if c["due_date"] != f.start.AddDays(7*n).String() || fmt.Sprint(c["amount"]) != "35.00" || c["charge_id"] == nil {
+		f.t.Errorf("%s: cycle %d: %v", f.journey, n, c)
+	}
+	return c
+}
+
+// bank is the payer's bank acting on a cycle.
+func (f *flow) bank(c map[string]any, action string, body any) {
+	f.t.Helper()
+	if code, v := f.s.control(http.MethodPost, "/sandbox/cycles/"+c["provider_id"].(string)+"/"+action, body); code != http.StatusOK {
+		f.t.Fatalf("%s: %s cycle %v: %d %v", f.journey, action, c["n"], code, v)
+	}
+}
+
+// checkMoney: each paid cycle's charge is PAID, and the wallet grew by
+// their net (and the first payment's) exactly.
+func (f *flow) checkMoney(paid []int) {
+	net := f.paid
+	for _, c := range f.cycles() {
+		if c["status"] != "PAID" {
+			continue
+		}
+		_, ch := f.s.call(http.MethodGet, "/api/v1/charges/"+c["charge_id"].(string), nil)
 		if ch["status"] != "PAID" || fmt.Sprint(ch["amount"]) != "35.00" {
-			t.Errorf("%s: cycle %v's charge: %v", journey, c["n"], ch)
+			f.t.Errorf("%s: cycle %v's charge: %v", f.journey, c["n"], ch)
 		}
 		v, _ := c["net_amount"].(json.Number).Float64()
 		net += v
 	}
-	if got := s.available() - balance; fmt.Sprintf("%.2f", got) != fmt.Sprintf("%.2f", net) {
-		t.Errorf("%s: the wallet grew %.2f, the cycles' net is %.2f", journey, got, net)
+	if got := f.s.available() - f.balance; fmt.Sprintf("%.2f", got) != fmt.Sprintf("%.2f", net) || net < float64(len(paid))*34 {
+		f.t.Errorf("%s: the wallet grew %.2f, the payments' net is %.2f", f.journey, got, net)
 	}
-	checkCyclePostbacks(t, s, journey, id)
 }
 
 // checkCyclePostbacks checks that the recurrence's cycles and attempts
 // told each status once, and the ones the flow reached at all.
-func checkCyclePostbacks(t *testing.T, s *devStack, journey, id string) {
-	want := []string{"RECURRENCE APPROVED", "RECURRENCE CANCELLED", "RECURRENCE_CYCLE 0 PAID", "RECURRENCE_CYCLE 1 PAID",
-		"RECURRENCE_CYCLE 2 PAID", "RECURRENCE_CYCLE 3 REJECTED", "RECURRENCE_ATTEMPT 1/0 REJECTED", "RECURRENCE_ATTEMPT 1/1 PAID",
-		"RECURRENCE_ATTEMPT 3/0 REJECTED"}
+func checkCyclePostbacks(t *testing.T, s *devStack, journey, id string, cs [4]int) {
+	want := []string{"RECURRENCE APPROVED", "RECURRENCE CANCELLED", fmt.Sprint("RECURRENCE_CYCLE ", cs[0], " PAID"),
+		fmt.Sprint("RECURRENCE_CYCLE ", cs[1], " PAID"), fmt.Sprint("RECURRENCE_CYCLE ", cs[2], " PAID"),
+		fmt.Sprint("RECURRENCE_CYCLE ", cs[3], " REJECTED"), fmt.Sprint("RECURRENCE_ATTEMPT ", cs[1], "/0 REJECTED"),
+		fmt.Sprint("RECURRENCE_ATTEMPT ", cs[1], "/1 PAID"), fmt.Sprint("RECURRENCE_ATTEMPT ", cs[3], "/0 REJECTED")}
 	got := map[string]int{}
 	s.eventually(journey+" postbacks", 10*time.Second, func() bool {
 		got = map[string]int{}

@@ -29,6 +29,7 @@ var recurrenceConnectors = []struct {
 	payerMax               string
 	refused, bankCancelled recurrenceEnd
 	push                   bool // offers the PUSH journey
+	firstPayment           bool // offers the QR_WITH_PAYMENT journey
 }{
 	{kind: "family", payerMax: "50.00",
 		refused:       recurrenceEnd{"REJECTED", "<nil>", "AP13"},
@@ -62,6 +63,9 @@ func TestRecurrenceConsentEndToEnd(t *testing.T) {
 			}
 			if c.push { // the contracts that notify a lapsed consent (woovi documents no webhook for it)
 				lapsedConsent(t, s)
+			}
+			if c.firstPayment { // first: it starts today by the API's clock, before the sandbox's moves
+				cycleFlow(t, s, "QR_WITH_PAYMENT")
 			}
 			cycleFlow(t, s, "QR")
 			if c.push {
