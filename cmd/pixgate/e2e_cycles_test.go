@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pixgate/pixgate/docs/openapitest"
 	"github.com/pixgate/pixgate/storage/money/due"
 )
 
@@ -59,6 +60,27 @@ func cycleFlow(t *testing.T, s *devStack, journey string) {
 	}
 	f.checkMoney(cs[:3])
 	checkCyclePostbacks(t, s, journey, f.id, cs)
+	for _, path := range []string{"", "/cycles", fmt.Sprint("/cycles/", cs[1])} {
+		s.conforms("/api/v1/recurrences/" + f.id + path)
+	}
+	recurrencePostbacksConform(t, s)
+}
+
+// recurrencePostbacksConform checks every recurrence, cycle and attempt
+// postback received against its callback in docs/openapi.yaml.
+func recurrencePostbacksConform(t *testing.T, s *devStack) {
+	doc := openapitest.Load(t)
+	callbacks := map[string]string{"RECURRENCE": "recurrence", "RECURRENCE_CYCLE": "recurrenceCycle", "RECURRENCE_ATTEMPT": "recurrenceAttempt"}
+	for _, d := range s.receiver.deliveries() {
+		var v struct {
+			RequestBody struct {
+				TransactionType string `json:"transactionType"`
+			} `json:"requestBody"`
+		}
+		if json.Unmarshal(d.body, &v) == nil && callbacks[v.RequestBody.TransactionType] != "" {
+			openapitest.Webhook(t, doc, callbacks[v.RequestBody.TransactionType], d.body)
+		}
+	}
 }
 
 // flow is one recurrence of cycleFlow: its id, its calendar's start, and
