@@ -2,6 +2,7 @@ package pixgate_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -54,6 +55,14 @@ func TestDueChargeAndRecurrenceAgainstPixGate(t *testing.T) {
 	}
 	if !found {
 		t.Error("the approved recurrence is not listed")
+	}
+	// A variable recurrence's cycles wait for their amounts: none yet.
+	if cycles, err := l.c.Cycles(ctx, r.ExternalID); err != nil || len(cycles) != 0 {
+		t.Fatalf("cycles: %v %v", cycles, err)
+	}
+	var pe *pixgate.Error
+	if _, err := l.c.Cycle(ctx, r.ID, 0); !errors.As(err, &pe) || pe.Code != "not_found" {
+		t.Fatalf("cycle 0: %v", err)
 	}
 	if _, err := l.c.CancelRecurrence(ctx, r.ID); err != nil {
 		t.Fatal(err)

@@ -30,6 +30,14 @@ type RecurrenceRequest struct {
 	// waits at most.
 	ConsentExpiresAt *time.Time `json:"consent_expires_at,omitempty"`
 	PostbackURL      string     `json:"postbackUrl,omitempty"`
+	// FirstPayment is the QR_WITH_PAYMENT journey's first payment (cycle
+	// 0, paid with the consent by the same QR Code).
+	FirstPayment *FirstPayment `json:"first_payment,omitempty"`
+}
+
+// FirstPayment is a recurrence's first payment.
+type FirstPayment struct {
+	Amount Amount `json:"amount"`
 }
 
 // RecurrencePayer is who consents and pays; Bank only for the PUSH
@@ -68,12 +76,15 @@ type RecurrenceAmount struct {
 
 // Recurrence is a v1 recurrence record.
 type Recurrence struct {
-	ID               string             `json:"id"`
-	ExternalID       string             `json:"external_id"`
-	Status           string             `json:"status"`
-	Journey          string             `json:"journey"`
-	ProviderID       string             `json:"provider_id"`
-	QRCode           string             `json:"qrcode"`
+	ID         string `json:"id"`
+	ExternalID string `json:"external_id"`
+	Status     string `json:"status"`
+	Journey    string `json:"journey"`
+	ProviderID string `json:"provider_id"`
+	QRCode     string `json:"qrcode"`
+	// FirstCharge is the first payment's charge (QR_WITH_PAYMENT), read
+	// whole with Charge.
+	FirstCharge      *FirstCharge       `json:"first_charge"`
 	Payer            RecurrencePayer    `json:"payer"`
 	Contract         string             `json:"contract"`
 	Description      string             `json:"description"`
