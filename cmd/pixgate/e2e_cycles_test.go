@@ -22,8 +22,9 @@ import (
 // integrator cancels the recurrence, and its next cycle is never sent.
 // Each payment is credited once; every status reaches the integrator once,
 // by a verified postback. QR_WITH_PAYMENT starts today by the API's clock,
-// so it runs before any flow moves the sandbox's.
-func cycleFlow(t *testing.T, s *devStack, journey string) {
+// so it runs before any flow moves the sandbox's. The answers are
+// returned, for a comparison across connectors.
+func cycleFlow(t *testing.T, s *devStack, journey string) map[string]map[string]string {
 	f := newFlow(t, s, journey)
 	cs := [4]int{f.first, f.first + 1, f.first + 2, f.first + 3}
 	f.bank(f.cycle(cs[0], "CREATED"), "accept", nil)
@@ -64,6 +65,10 @@ func cycleFlow(t *testing.T, s *devStack, journey string) {
 		s.conforms("/api/v1/recurrences/" + f.id + path)
 	}
 	recurrencePostbacksConform(t, s)
+	_, rec := s.call(http.MethodGet, "/api/v1/recurrences/"+f.id, nil)
+	cycles := f.cycles()
+	return map[string]map[string]string{"recurrence": shapeOf(rec), "cycle paid": shapeOf(cycles[0]),
+		"cycle paid after a retry": shapeOf(cycles[1]), "cycle rejected": shapeOf(cycles[3])}
 }
 
 // recurrencePostbacksConform checks every recurrence, cycle and attempt

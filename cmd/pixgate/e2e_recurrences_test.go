@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,38 +43,58 @@ var recurrenceConnectors = []struct {
 		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER", "<nil>"}},
 }
 
-// Pix Automático end to end (the consent, then the cycles: cycleFlow), through each connector and the
-// sandbox playing the payer's bank: a QR recurrence registered with its
-// QR Code, approved by the payer (with a maximum above its floor), then
-// cancelled by the integrator; a second refused by the payer with a BCB
-// code; a third cancelled by the payer's bank. Each status reaches
+// Pix Automático end to end, through each connector and the sandbox
+// playing the payer's bank. The consent: a QR recurrence registered with
+// its QR Code, approved by the payer (with a maximum above its floor),
+// then cancelled by the integrator; a second refused by the payer with a
+// BCB code; a third cancelled by the payer's bank. Then the cycles of
+// each journey the connector offers (cycleFlow). Each status reaches
 // PixGate (confirmed with the provider) and the integrator once, by a
 // postback the Standard Webhooks signature verifies; the audit stays
-// clean.
+// clean; and the QR journey's answers (the recurrence, its cycles) are
+// the same, member by member, whatever the connector.
 func TestRecurrenceConsentEndToEnd(t *testing.T) {
-	for _, c := range recurrenceConnectors {
-		t.Run(c.kind, func(t *testing.T) {
-			storagetest.Parallel(t, devStackConns)
-			s := newDevStack(t, append(contractEnv(t, c.kind), "PIXGATE_RECONCILE_INTERVAL", "200ms",
-				"PIXGATE_RECONCILE_STALE_AFTER", "2s")...)
-			recurrenceConsent(t, s, c.payerMax, c.refused, c.bankCancelled)
-			pushConsent(t, s, c.push)
-			if c.kind == "family" {
-				failedThenRetried(t, s)
-			}
-			if c.push { // the contracts that notify a lapsed consent (woovi documents no webhook for it)
-				lapsedConsent(t, s)
-			}
-			if c.firstPayment { // first: it starts today by the API's clock, before the sandbox's moves
-				cycleFlow(t, s, "QR_WITH_PAYMENT")
-			}
-			cycleFlow(t, s, "QR")
-			if c.push {
-				cycleFlow(t, s, "PUSH")
-			}
-			s.auditClean()
-		})
+	var mu sync.Mutex
+	answers := map[string]map[string]map[string]string{} // kind → answer → member → shape
+	t.Run("flows", func(t *testing.T) {
+		for _, c := range recurrenceConnectors {
+			t.Run(c.kind, func(t *testing.T) {
+				got := recurrenceFlows(t, c.kind, c.payerMax, c.refused, c.bankCancelled, c.push, c.firstPayment)
+				mu.Lock()
+				answers[c.kind] = got
+				mu.Unlock()
+			})
+		}
+	})
+	if !t.Failed() && len(answers) == len(recurrenceConnectors) {
+		sameShapes(t, answers)
 	}
+}
+
+// recurrenceFlows runs the consent's flows and the cycles' on a stack of
+// its own whose sandbox speaks kind's contract, and returns the QR
+// journey's answers.
+func recurrenceFlows(t *testing.T, kind, payerMax string, refused, bankCancelled recurrenceEnd, push, firstPayment bool) map[string]map[string]string {
+	storagetest.Parallel(t, devStackConns)
+	s := newDevStack(t, append(contractEnv(t, kind), "PIXGATE_RECONCILE_INTERVAL", "200ms",
+		"PIXGATE_RECONCILE_STALE_AFTER", "2s")...)
+	recurrenceConsent(t, s, payerMax, refused, bankCancelled)
+	pushConsent(t, s, push)
+	if kind == "family" {
+		failedThenRetried(t, s)
+	}
+	if push { // the contracts that notify a lapsed consent (woovi documents no webhook for it)
+		lapsedConsent(t, s)
+	}
+	if firstPayment { // first: it starts today by the API's clock, before the sandbox's moves
+		cycleFlow(t, s, "QR_WITH_PAYMENT")
+	}
+	answers := cycleFlow(t, s, "QR")
+	if push {
+		cycleFlow(t, s, "PUSH")
+	}
+	s.auditClean()
+	return answers
 }
 
 // recurrenceConsent runs the consent's flow on s.
