@@ -32,9 +32,15 @@ func (s *Sandbox) todayLocked(now time.Time) due.Date {
 	return due.Today(now).AddDays(s.dayOffset)
 }
 
+// dayWatcher is a face that acts on the days the clock passes (woovi's
+// own cobrs). dayMoved is called without s.mu held.
+type dayWatcher interface {
+	dayMoved(now time.Time)
+}
+
 // SetToday moves the clock to d, never before the real today, then
 // applies what the passing days end: a cycle waiting for a retry that can
-// no longer come expires.
+// no longer come expires; then the face does what the new day calls for.
 func (s *Sandbox) SetToday(d due.Date) error {
 	now := time.Now()
 	real := due.Today(now)
@@ -42,13 +48,16 @@ func (s *Sandbox) SetToday(d due.Date) error {
 		return errors.New("today must be a day, not before the real today " + real.String())
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.dayOffset = d.Sub(real)
 	for _, r := range s.order {
 		if r.kind == cycleKind {
 			// A store that refuses leaves it for the next read.
 			_ = s.lapseCycle(r, now)
 		}
+	}
+	s.mu.Unlock()
+	if w, ok := s.face.(dayWatcher); ok {
+		w.dayMoved(now)
 	}
 	return nil
 }

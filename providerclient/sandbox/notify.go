@@ -21,6 +21,7 @@ type notification struct {
 	url        string
 	final      []byte
 	stale      []byte // out-of-order fault: an earlier status, sent last
+	then       []byte // a second event of the same change (follower), sent after final
 	copies     int
 	concurrent bool
 	id, status string
@@ -43,6 +44,9 @@ func (s *Sandbox) notifyLocked(r *record, now time.Time) {
 	if f.OutOfOrderNotifications {
 		n.stale = stale
 	}
+	if fl, ok := s.face.(follower); ok {
+		n.then = fl.followUp(r, now)
+	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -50,7 +54,23 @@ func (s *Sandbox) notifyLocked(r *record, now time.Time) {
 	}()
 }
 
+// follower is a face whose contract tells some changes in two events
+// (woovi: a try rejected, then the retry it asks at once): followUp is
+// the second's body, or nil. Callers hold s.mu.
+type follower interface {
+	followUp(r *record, now time.Time) []byte
+}
+
 func (s *Sandbox) deliverAll(n notification) {
+	s.deliverFinal(n)
+	if n.then != nil {
+		s.deliver(n, n.then)
+	}
+}
+
+// deliverFinal delivers n's final body, its copies and, out of order, its
+// stale one.
+func (s *Sandbox) deliverFinal(n notification) {
 	if !n.concurrent {
 		for range n.copies {
 			s.deliver(n, n.final)

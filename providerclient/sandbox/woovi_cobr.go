@@ -25,8 +25,8 @@ import (
 // the core itself (Woovi asks the retries, autoRetry), moved by the
 // payer's-bank controls (/sandbox/cycles/{id}/…, the globalID as {id}) and
 // rendered in Woovi's names (woovi_cobr_render.go). Woovi's own cobr,
-// made 4 days before the day of an installment that has none, is not
-// simulated: the sandbox makes only those asked.
+// made from 4 days before the day of an installment that has none, is
+// made too (woovi_own.go).
 
 // Woovi's manual cobr is made "entre 5 a 10 dias antes da data cobrança"
 // ([Woovi-Manual]); the core's window (10 days before) refuses earlier.
@@ -100,6 +100,7 @@ func (f wooviFace) listInstallments(w http.ResponseWriter, r *http.Request) {
 		f.writeError(w, http.StatusBadRequest, "skip must be a number, 0 or more")
 		return
 	}
+	f.ownCobrs(time.Now())
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
 	sub := f.subscription(r.PathValue("id"))
@@ -120,6 +121,7 @@ func (f wooviFace) listInstallments(w http.ResponseWriter, r *http.Request) {
 
 // getInstallment is GET /api/v1/installments/{id}.
 func (f wooviFace) getInstallment(w http.ResponseWriter, r *http.Request) {
+	f.ownCobrs(time.Now())
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
 	sub, n := f.installment(r.PathValue("id"), f.s.todayLocked(time.Now()))
@@ -148,6 +150,7 @@ func (f wooviFace) postCobr(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := time.Now()
+	f.ownCobrs(now) // one made meanwhile is this installment's cobr already
 	sp, msg := f.cobrSpec(r.PathValue("id"), req, now)
 	if msg != "" {
 		f.writeError(w, http.StatusBadRequest, msg)

@@ -118,16 +118,37 @@ func cobrEvent(c *record) string {
 	d := c.cyc
 	i := d.open()
 	switch {
-	case i < 0:
+	case i < 0 || retriedAtOnce(d):
 		return wooviapi.EventCobrTryRejected
 	case d.Attempts[i].Status == recurrence.AttemptScheduled:
 		return wooviapi.EventCobrApproved
 	case i == 0:
 		return wooviapi.EventCobrCreated
-	case d.Attempts[i-1].At.Equal(d.Attempts[i].At):
-		return wooviapi.EventCobrTryRejected
 	}
 	return wooviapi.EventCobrTryRequested
+}
+
+// retriedAtOnce reports whether d's open attempt is a retry the core
+// asked at the instant the try before it was rejected (autoRetry).
+func retriedAtOnce(d *CycleData) bool {
+	i := d.open()
+	return i > 0 && d.Attempts[i].Status == recurrence.AttemptRequested && d.Attempts[i-1].At.Equal(d.Attempts[i].At)
+}
+
+// followUp is the second webhook of a try rejected and retried at once:
+// after its TRY_REJECTED, the retry's PIX_AUTOMATIC_COBR_TRY_REQUESTED,
+// which Woovi sends "quando uma nova tentativa de cobrança é realizada"
+// ([Woovi-Hooks]). Callers hold s.mu.
+func (f wooviFace) followUp(r *record, _ time.Time) []byte {
+	if r.kind != cycleKind || r.postbackURL == "" || recurrence.CycleStatus(r.status).Final() || !retriedAtOnce(r.cyc) {
+		return nil
+	}
+	sub := f.s.records[r.cyc.Recurrence]
+	if sub == nil || sub.rec == nil {
+		return nil
+	}
+	body, _ := json.Marshal(wooviapi.InstallmentWebhook{Event: wooviapi.EventCobrTryRequested, Installment: f.installmentOf(sub, r.cyc.N)})
+	return body
 }
 
 // cycleNotification is the webhook of cycle c's change: the installment

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/wooviapi"
@@ -31,6 +32,8 @@ const maxInstallmentPages = 20
 // that has one already (this cycle sent before, its answer lost, or one
 // Woovi made itself) is answered as it is when it asks the same value,
 // and refused otherwise; so is one whose making is refused and read back.
+// A making refused fewer than 5 days before the day, the installment
+// still without a cobr, is retryable: Woovi makes that cobr itself.
 func (c *connector) SendCycle(ctx context.Context, req providerclient.CycleRequest) (*providerclient.Cycle, error) {
 	op := providerclient.OpSendCycle
 	switch {
@@ -64,10 +67,39 @@ func (c *connector) SendCycle(ctx context.Context, req providerclient.CycleReque
 		// Made, and not read back: a repeat finds it.
 		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome, StatusCode: res.Status,
 			Message: "the cobr was made and its installment not read back", Err: err}
+	case refusal != nil && (err != nil || again.Cobr == nil) && ownCobrComing(req.DueDate, due.Today(time.Now())):
+		return nil, ownCobrLater(op, inst.GlobalID, req.DueDate, res.Status, refusal)
 	case err != nil:
 		return nil, refusal
 	}
 	return sentCycle(op, *again, req.Amount, refusal)
+}
+
+// Woovi makes an installment's cobr itself ownCobrDays before its day
+// when it has none, and takes one made by hand only up to
+// manualCobrLastDays before it ([Woovi-Manual]).
+const (
+	ownCobrDays        = 4
+	manualCobrLastDays = 5
+)
+
+// ownCobrComing reports whether, on today, a manual cobr of an
+// installment due on day is refused for being late while Woovi's own is
+// still to come or just made: fewer than manualCobrLastDays days left,
+// the day not passed.
+func ownCobrComing(day, today due.Date) bool {
+	left := day.Sub(today)
+	return left >= 0 && left < manualCobrLastDays
+}
+
+// ownCobrLater is the answer of a send refused too late for a manual
+// cobr: retryable, never ErrRejected, so that the cycle is asked again
+// until its window closes and adopts Woovi's own cobr once it is there
+// (a cycle PixGate gave up on would still be charged by Woovi's).
+func ownCobrLater(op, id string, day due.Date, status int, refusal error) error {
+	return &providerclient.Error{Op: op, Kind: providerclient.ErrUnavailable, StatusCode: status,
+		Message: fmt.Sprintf("Woovi makes the cobr of installment %s itself %d days before its due date %s, "+
+			"too late for one by hand (%v): asked again until it is there", id, ownCobrDays, day, refusal)}
 }
 
 // sentCycle is the answer of a send whose installment has inst's cobr:

@@ -121,7 +121,9 @@ func TestCycleLifecycleAgainstTheSandbox(t *testing.T) {
 	kind := providerclient.KindRecurrenceCycle
 	want := []providerclient.Event{
 		{Kind: kind, ProviderID: cy.ProviderID, Status: "CREATED"}, {Kind: kind, ProviderID: cy.ProviderID, Status: "ACTIVE"},
-		{Kind: kind, ProviderID: cy.ProviderID, Status: "CREATED"}, {Kind: kind, ProviderID: cy.ProviderID, Status: "ACTIVE"},
+		// the try rejected, then Woovi's retry requested: both FAILED_TRY
+		{Kind: kind, ProviderID: cy.ProviderID, Status: "CREATED"}, {Kind: kind, ProviderID: cy.ProviderID, Status: "CREATED"},
+		{Kind: kind, ProviderID: cy.ProviderID, Status: "ACTIVE"},
 		{Kind: kind, ProviderID: cy.ProviderID, Status: "PAID"},
 		{Kind: kind, ProviderID: cy2.ProviderID, Status: "CREATED"}, {Kind: kind, ProviderID: cy2.ProviderID, Status: "REJECTED"},
 	}
@@ -155,8 +157,7 @@ func (e *env) cycleEvents(n int) []providerclient.Event {
 }
 
 // What Woovi refuses is ErrRejected, nothing made: a cobr before the
-// window, one less than 5 days before its day (Woovi makes it itself
-// then), a day with no installment, a recurrence not approved.
+// window, a day with no installment, a recurrence not approved.
 func TestCycleSendRefusedByTheSandbox(t *testing.T) {
 	e := newEnv(t)
 	ctx := t.Context()
@@ -171,21 +172,20 @@ func TestCycleSendRefusedByTheSandbox(t *testing.T) {
 		req  providerclient.CycleRequest
 		says string
 	}{
-		"before the window":  {cycleOf(req, rec, 1), "is sent from"},
-		"not listed yet":     {cycleOf(req, rec, 2), "no installment"},
-		"5 days before, not": {cycleOf(req, rec, 0), "from 10 to 5 days"},
-		"no installment":     {noDay, "no installment"},
-		"not approved":       {cycleOf(pending, pendingRec, 1), "not APPROVED"},
+		"before the window": {cycleOf(req, rec, 1), "is sent from"},
+		"not listed yet":    {cycleOf(req, rec, 2), "no installment"},
+		"no installment":    {noDay, "no installment"},
+		"not approved":      {cycleOf(pending, pendingRec, 1), "not APPROVED"},
 	} {
 		if _, err := e.conn.SendCycle(ctx, c.req); !errors.Is(err, providerclient.ErrRejected) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 	if _, err := e.conn.ReadCycle(ctx, providerclient.CycleRef{Recurrence: providerclient.RecurrenceRef{ProviderID: rec.ProviderID},
-		DueDate: cycleOf(req, rec, 0).DueDate}); !errors.Is(err, providerclient.ErrProvedAbsent) {
+		DueDate: cycleOf(req, rec, 1).DueDate}); !errors.Is(err, providerclient.ErrProvedAbsent) {
 		t.Fatalf("read a cycle never sent: %v", err)
 	}
-	if n := e.v.Checked()["POST "+wooviapi.PathInstallmentCobr]; n != 3 {
-		t.Fatalf("%d cobrs asked, want 3 (the day without installment asks none)", n)
+	if n := e.v.Checked()["POST "+wooviapi.PathInstallmentCobr]; n != 2 {
+		t.Fatalf("%d cobrs asked, want 2 (the day without installment asks none)", n)
 	}
 }
