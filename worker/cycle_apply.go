@@ -74,7 +74,12 @@ func (w *Worker) recordAttempts(ctx context.Context, tx Tx, c storage.Cycle, r s
 	changed := false
 	for i, a := range got.Attempts {
 		rec := storage.CycleAttempt{CycleID: c.ID, Seq: i, Kind: a.Kind, SettleOn: a.SettleOn, Status: a.Status,
-			EndToEndID: nonEmpty(a.EndToEndID), RejectionCode: nonEmpty(a.RejectionCode)}
+			RejectionCode: nonEmpty(a.RejectionCode)}
+		if a.Status == recurrence.AttemptPaid {
+			// The payment's: some contracts name the order of an attempt
+			// that failed too, others do not, and the answer is one.
+			rec.EndToEndID = nonEmpty(a.EndToEndID)
+		}
 		if rec.SettleOn.IsZero() {
 			rec.SettleOn = c.DueDate
 		}

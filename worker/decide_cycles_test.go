@@ -122,6 +122,7 @@ func TestCycleRefusesWhatItCannotBe(t *testing.T) {
 func TestCycleRetriedByItsPolicy(t *testing.T) {
 	reject := func(f *cycleFixture, code string) {
 		f.cycle.Attempts[0].Status, f.cycle.Attempts[0].RejectionCode = recurrence.AttemptRejected, code
+		f.cycle.Attempts[0].EndToEndID = "E00000000202612100800rejected001" // the order's, as the BCB's cobr names it
 	}
 	f := newCycleFixture(t, recurrence.RetryThreeInSeven, false)
 	if ev := f.notify(t, 1); ev.Confirmed || ev.BorneOut { // ACTIVE
@@ -135,6 +136,8 @@ func TestCycleRetriedByItsPolicy(t *testing.T) {
 	}
 	if a := f.st.attempts[f.c.ID]; len(a) != 2 || a[1].Kind != recurrence.AttemptRetry || f.st.cycles[f.c.ID].Retries != 1 {
 		t.Fatalf("attempts %+v, retries %d", a, f.st.cycles[f.c.ID].Retries)
+	} else if a[0].EndToEndID != nil {
+		t.Errorf("a rejected attempt keeps an end-to-end id (%s): only a payment's is told, whatever the contract", *a[0].EndToEndID)
 	}
 	for _, tc := range []struct {
 		name   string

@@ -137,3 +137,22 @@ func TestUnansweredConsentExpiresAtItsDeadline(t *testing.T) {
 		t.Fatalf("after the provider's cancel: %s, %d postbacks", got.Status, len(st.postbacks))
 	}
 }
+
+// An integrator's cancel the provider reports without a code (woovi) is
+// given the BCB's code of a receiver's cancel, as the providers that name
+// one do, so that the answer is the same whatever the provider.
+func TestIntegratorCancelGetsTheBCBCode(t *testing.T) {
+	st := newFakeStore()
+	pid := "rec-1"
+	rec := storage.Recurrence{ID: uuid.New(), IntegratorID: 1, Provider: providerclient.DefaultName, ProviderID: &pid,
+		Status: recurrence.RecurrenceApproved, Journey: recurrence.JourneyQR}
+	st.recurrences[rec.ID] = rec
+	w := newWorker(Config{}, st, &fakeProvider{}, &fakeQueue{}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if _, err := w.applyRecurrence(context.Background(), rec, &providerclient.Recurrence{Status: recurrence.RecurrenceCancelled,
+		CancelledBy: recurrence.PartyIntegrator}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.recurrences[rec.ID]; got.EndCode == nil || *got.EndCode != recurrence.IntegratorCancelCode {
+		t.Fatalf("end_code %v, want %s", got.EndCode, recurrence.IntegratorCancelCode)
+	}
+}

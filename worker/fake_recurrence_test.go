@@ -68,6 +68,9 @@ func (x fakeTx) MoveRecurrence(_ context.Context, id uuid.UUID, from recurrence.
 	if c.CancelledBy != "" {
 		r.CancelledBy = &c.CancelledBy
 	}
+	if c.EndCode != "" {
+		r.EndCode = &c.EndCode
+	}
 	x.s.recurrences[id] = r
 	return r, true, nil
 }

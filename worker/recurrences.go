@@ -121,9 +121,13 @@ func (w *Worker) applyRecurrence(ctx context.Context, rec storage.Recurrence, go
 			"status", rec.Status, "provider_status", got.Status)
 		return w.record(ctx, outcome{refused, fmt.Sprintf("recurrence is %s, the provider says %s", rec.Status, got.Status)}, also)
 	}
+	endCode := got.EndCode
+	if to == recurrence.RecurrenceCancelled && got.CancelledBy == recurrence.PartyIntegrator && endCode == "" {
+		endCode = recurrence.IntegratorCancelCode // the provider names none (woovi): the BCB's
+	}
 	return w.transition(ctx, "recurrence "+string(to), also, func(tx Tx) (bool, error) {
 		moved, changed, err := tx.MoveRecurrence(ctx, rec.ID, rec.Status, storage.RecurrenceChange{To: to, PayerMax: got.PayerMax,
-			ApprovedAt: got.ApprovedAt, CancelledBy: string(got.CancelledBy), EndCode: got.EndCode, EndReason: got.EndReason})
+			ApprovedAt: got.ApprovedAt, CancelledBy: string(got.CancelledBy), EndCode: endCode, EndReason: got.EndReason})
 		if err != nil {
 			return false, err
 		}

@@ -28,7 +28,7 @@ var cancelCodes = []string{"ACCL", "CPCL", "DCSD", "ERSL", "FRUD", "PCFD", "SLCR
 // cancelled by its receiver writes it (API Pix 2.9.0, example
 // recResponse5: solicitante USUARIO_RECEBEDOR, codigo SLCR).
 const (
-	integratorCancelCode   = "SLCR"
+	integratorCancelCode   = recurrence.IntegratorCancelCode
 	integratorCancelReason = "Cancelamento solicitado pelo usuário recebedor"
 )
 

@@ -76,6 +76,13 @@ var partyBCB = map[Party]string{
 	PartyIntegrator: partyBCBIntegrator, PartyReceiverBank: partyBCBReceiverBank,
 }
 
+// IntegratorCancelCode is the code of a recurrence its receiver
+// cancelled, as the BCB's own example writes it (API Pix 2.9.0, example
+// recResponse5: solicitante USUARIO_RECEBEDOR, codigo SLCR). PixGate
+// gives it to an integrator's cancel whose provider names no code, so
+// that the answer is the same whatever the provider.
+const IntegratorCancelCode = "SLCR"
+
 // BCB is p's name in cancelamento.solicitante.
 func (p Party) BCB() string { return partyBCB[p] }
 
