@@ -51,8 +51,9 @@ type RecurrenceRequest struct {
 	// FirstPayment is the amount paid on approval, for the journeys that
 	// have one (cycle 0).
 	FirstPayment money.Money
-	// FirstPaymentID is PixGate's id of the first payment's charge, where
-	// the contract deduplicates.
+	// FirstPaymentID is PixGate's id of the first payment's charge (a
+	// uuid), where the contract deduplicates it, for the journeys that
+	// have one.
 	FirstPaymentID string
 	NotifyURL      string
 }
@@ -69,10 +70,11 @@ type Recurrence struct {
 	ExternalID string
 	Status     recurrence.RecurrenceStatus
 	// QRCode is the BR Code the payer reads to consent, for the QR
-	// journeys.
+	// journeys; with a first payment, the composite code that pays it too.
 	QRCode string
-	// FirstPaymentID is the provider's id of the first payment's charge
-	// (journeys with one), which PixGate consults as any charge.
+	// FirstPaymentID is the provider's id of the first payment's charge,
+	// read as an ordinary charge (Ref{Kind: KindCharge, ProviderID: ...}),
+	// for the journeys that have one.
 	FirstPaymentID string
 	// PayerMax is the maximum the payer set when consenting, when the
 	// provider says (0: none or unknown).
