@@ -51,7 +51,10 @@ type RecurrenceRequest struct {
 	// FirstPayment is the amount paid on approval, for the journeys that
 	// have one (cycle 0).
 	FirstPayment money.Money
-	NotifyURL    string
+	// FirstPaymentID is PixGate's id of the first payment's charge (a
+	// uuid), for the journeys that have one.
+	FirstPaymentID string
+	NotifyURL      string
 }
 
 // PayerAccount is the payer's account a pushed consent request goes to.
@@ -68,6 +71,9 @@ type Recurrence struct {
 	// QRCode is the BR Code the payer reads to consent, for the QR
 	// journeys.
 	QRCode string
+	// FirstPaymentID is the provider's id of the first payment's charge,
+	// read as any charge (Ref{Kind: KindCharge, ProviderID: ...}).
+	FirstPaymentID string
 	// PayerMax is the maximum the payer set when consenting, when the
 	// provider says (0: none or unknown).
 	PayerMax money.Money
