@@ -52,7 +52,8 @@ type RecurrenceRequest struct {
 	// have one (cycle 0).
 	FirstPayment money.Money
 	// FirstPaymentID is PixGate's id of the first payment's charge (a
-	// uuid), for the journeys that have one.
+	// uuid), where the contract deduplicates it, for the journeys that
+	// have one.
 	FirstPaymentID string
 	NotifyURL      string
 }
@@ -69,10 +70,11 @@ type Recurrence struct {
 	ExternalID string
 	Status     recurrence.RecurrenceStatus
 	// QRCode is the BR Code the payer reads to consent, for the QR
-	// journeys.
+	// journeys; with a first payment, the composite code that pays it too.
 	QRCode string
 	// FirstPaymentID is the provider's id of the first payment's charge,
-	// read as any charge (Ref{Kind: KindCharge, ProviderID: ...}).
+	// read as an ordinary charge (Ref{Kind: KindCharge, ProviderID: ...}),
+	// for the journeys that have one.
 	FirstPaymentID string
 	// PayerMax is the maximum the payer set when consenting, when the
 	// provider says (0: none or unknown).
