@@ -84,17 +84,37 @@ type RecurrenceRequest struct {
 	RecurrenceTerms
 	ConsentExpiresAt string `json:"consentExpiresAt,omitempty"`
 	PostbackURL      string `json:"postbackUrl,omitempty"`
+	// FirstPayment is journey QR_WITH_PAYMENT's immediate charge (required
+	// there, refused by the other journeys).
+	FirstPayment *FirstPaymentRequest `json:"firstPayment,omitempty"`
+}
+
+// FirstPaymentRequest is the first payment of journey QR_WITH_PAYMENT: an
+// ordinary charge of amount, paid when the payer approves, created under
+// the caller's external_id (PixGate's id of its charge).
+type FirstPaymentRequest struct {
+	Amount     money.Money `json:"amount"`
+	ExternalID string      `json:"external_id"`
+}
+
+// FirstPayment is the first payment's charge as the recurrence names it:
+// its transactionId (read by consult-transaction as the RECEIVEPIX it is)
+// and its BR Code, the recurrence's composite one.
+type FirstPayment struct {
+	TransactionID string `json:"transactionId"`
+	QRCode        string `json:"qrcode,omitempty"`
 }
 
 // RecurrenceAnswer is the answer of PathRecurrence and
 // PathRecurrenceCancel: the recurrence's transactionId, the caller's
 // external_id, its status and, for a QR journey, the BR Code the payer
-// reads to consent.
+// reads to consent; with a first payment, its charge.
 type RecurrenceAnswer struct {
-	TransactionID string `json:"transactionId"`
-	ExternalID    string `json:"external_id,omitempty"`
-	Status        string `json:"status"`
-	QRCode        string `json:"qrcode,omitempty"`
+	TransactionID string        `json:"transactionId"`
+	ExternalID    string        `json:"external_id,omitempty"`
+	Status        string        `json:"status"`
+	QRCode        string        `json:"qrcode,omitempty"`
+	FirstPayment  *FirstPayment `json:"firstPayment,omitempty"`
 }
 
 // RecurrenceCancel is the body of POST PathRecurrenceCancel: the
@@ -124,6 +144,8 @@ type Recurrence struct {
 	CancelledBy      string      `json:"cancelledBy,omitempty"`
 	EndCode          string      `json:"endCode,omitempty"`
 	EndReason        string      `json:"endReason,omitempty"`
+	// FirstPayment is journey QR_WITH_PAYMENT's charge.
+	FirstPayment *FirstPayment `json:"firstPayment,omitempty"`
 }
 
 // DecodeRecurrence reads a consult-transaction answer or a notification of

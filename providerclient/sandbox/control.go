@@ -69,13 +69,19 @@ func (s *Sandbox) payCharge(id string, payer Payer, at time.Time, paid money.Mon
 	if r == nil || r.kind != contract.TypeReceivePix {
 		return Transaction{}, ErrNotFound
 	}
-	now := at
+	return s.payLocked(r, by, at, paid)
+}
+
+// payLocked pays the charge r at now, as payCharge says; the payer's
+// approval of a recurrence pays its first payment so too. Callers hold
+// s.mu.
+func (s *Sandbox) payLocked(r *record, by contract.Party, now time.Time, paid money.Money) (Transaction, error) {
 	if st := r.statusAt(now); st != contract.StatusPending {
 		return s.view(r, now), fmt.Errorf("%w: charge is %s, not PENDING", ErrConflict, st)
 	}
 	amount := r.amount
 	if r.due != nil {
-		b, err := r.due.AmountOn(due.Today(at))
+		b, err := r.due.AmountOn(due.Today(now))
 		if err != nil {
 			return s.view(r, now), fmt.Errorf("%w: %v", ErrConflict, err)
 		}

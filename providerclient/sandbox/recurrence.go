@@ -24,8 +24,9 @@ import (
 // later.
 
 // offeredJourneys are the journeys the sandbox takes: a QR Code of the
-// recurrence alone, and a request pushed to the payer's bank.
-var offeredJourneys = []recurrence.Journey{recurrence.JourneyQR, recurrence.JourneyPush}
+// recurrence alone, a request pushed to the payer's bank, and a QR Code
+// that pays a first payment and asks the consent (recurrence_first.go).
+var offeredJourneys = []recurrence.Journey{recurrence.JourneyQR, recurrence.JourneyPush, recurrence.JourneyQRWithPayment}
 
 // RecurrenceData is what a recurrence holds besides a record's common
 // fields (the description, the postbackUrl, the QR Code, its creation,
@@ -51,16 +52,22 @@ type RecurrenceData struct {
 	// request pushed to the payer's bank.
 	Loc          *RecurrenceLoc          `json:"loc,omitempty"`
 	Solicitation *RecurrenceSolicitation `json:"solicitation,omitempty"`
+	// FirstPayment is the id of journey QR_WITH_PAYMENT's charge, paid when
+	// the payer approves.
+	FirstPayment string `json:"firstPayment,omitempty"`
 }
 
 // recurrenceSpec is a recurrence to create: its terms, the consent's
 // deadline and where its changes are notified; id and location, when a
-// face's contract sets them, its id and its BR Code's location.
+// face's contract sets them, its id and its BR Code's location;
+// firstPayment, for journey QR_WITH_PAYMENT, the id of the PENDING charge
+// (TypeReceivePix) the face created for it.
 type recurrenceSpec struct {
 	id, location                         string
 	externalID, description, postbackURL string
 	deadline                             time.Time
 	data                                 RecurrenceData
+	firstPayment                         string
 }
 
 // createRecurrence registers a CREATED recurrence, with a BR Code for a QR
@@ -69,8 +76,12 @@ type recurrenceSpec struct {
 func (s *Sandbox) createRecurrence(sp recurrenceSpec, now time.Time) (rec *record, created bool, err error) {
 	id := cmp.Or(sp.id, newTransactionID())
 	location := cmp.Or(sp.location, s.location("rec/"+id))
+	if (sp.firstPayment != "") != (sp.data.Journey == recurrence.JourneyQRWithPayment) {
+		return nil, false, fmt.Errorf("journey %s with first payment %q: only %s has one, and needs it",
+			sp.data.Journey, sp.firstPayment, recurrence.JourneyQRWithPayment)
+	}
 	var code string
-	if sp.data.Journey.HasQR() {
+	if sp.data.Journey.HasQR() && sp.firstPayment == "" {
 		// A consent asks no amount: the payer's bank reads the terms at
 		// the location.
 		code, err = brcode.Encode(brcode.Payload{MerchantName: s.cfg.MerchantName, MerchantCity: s.cfg.MerchantCity,
@@ -85,10 +96,20 @@ func (s *Sandbox) createRecurrence(sp recurrenceSpec, now time.Time) (rec *recor
 		return old, false, nil
 	}
 	data := sp.data
+	var undo func()
+	if sp.firstPayment != "" {
+		if code, undo, err = s.composeFirstPayment(sp.firstPayment, location, now); err != nil {
+			return nil, false, err
+		}
+		data.FirstPayment = sp.firstPayment
+	}
 	rec = &record{kind: contract.TypeRecurrence, id: id, externalID: sp.externalID, amount: data.Amount.Fixed,
 		status: string(recurrence.RecurrenceCreated), description: sp.description, postbackURL: sp.postbackURL,
 		created: now, expires: sp.deadline, qrcode: code, rec: &data}
 	if err := s.commit(rec, func() { s.insert(rec) }); err != nil {
+		if undo != nil {
+			undo()
+		}
 		return nil, false, err
 	}
 	return rec, true, nil
@@ -109,7 +130,8 @@ func (s *Sandbox) existingRecurrence(externalID string) (contract.RecurrenceAnsw
 // recurrenceAnswer is the create's (and the cancel's) answer for r at now.
 // Callers hold s.mu.
 func recurrenceAnswer(r *record, now time.Time) contract.RecurrenceAnswer {
-	return contract.RecurrenceAnswer{TransactionID: r.id, ExternalID: r.externalID, Status: r.statusAt(now), QRCode: r.qrcode}
+	return contract.RecurrenceAnswer{TransactionID: r.id, ExternalID: r.externalID, Status: r.statusAt(now), QRCode: r.qrcode,
+		FirstPayment: firstPaymentView(r)}
 }
 
 // Recurrence returns a recurrence as consult-transaction describes it.
@@ -138,7 +160,7 @@ func recurrenceView(r *record, now time.Time) contract.Recurrence {
 		TransactionType: r.kind, TransactionID: r.id, ExternalID: r.externalID, Status: r.statusAt(now),
 		RecurrenceTerms: terms, ConsentExpiresAt: contract.FormatDate(r.expires), QRCode: r.qrcode,
 		DateCreated: contract.FormatDate(r.created), PayerMax: d.PayerMax, ApprovedAt: contract.FormatDate(r.approved),
-		CancelledBy: string(d.CancelledBy), EndCode: d.EndCode, EndReason: d.EndReason,
+		CancelledBy: string(d.CancelledBy), EndCode: d.EndCode, EndReason: d.EndReason, FirstPayment: firstPaymentView(r),
 	}
 }
 

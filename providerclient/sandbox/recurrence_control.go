@@ -123,6 +123,13 @@ func (s *Sandbox) moveRecurrence(id string, e recurrence.RecurrenceEvent, edit f
 	if to.Final() {
 		d.EndedAt = now
 	}
+	if to == recurrence.RecurrenceApproved {
+		// The payer's approval pays the first payment first: an approval
+		// whose payment the store refused approves nothing.
+		if err := s.payFirstPaymentLocked(d.FirstPayment, now); err != nil {
+			return recurrenceView(r, now), err
+		}
+	}
 	err = s.commit(r, func() {
 		r.status, r.rec = string(to), &d
 		if to == recurrence.RecurrenceApproved {

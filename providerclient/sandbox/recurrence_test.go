@@ -128,7 +128,7 @@ func TestRecurrenceRefusals(t *testing.T) {
 		field string
 	}{
 		"no external_id":       {func(b map[string]any) { delete(b, "external_id") }, "external_id"},
-		"a journey not served": {func(b map[string]any) { b["journey"] = "QR_WITH_PAYMENT" }, "journey"},
+		"a journey not served": {func(b map[string]any) { b["journey"] = "QR_WITH_DUE_PAYMENT" }, "journey"},
 		"an unknown journey":   {func(b map[string]any) { b["journey"] = "JORNADA_2" }, "journey"},
 		"a daily periodicity":  {func(b map[string]any) { b["periodicity"] = "DAILY" }, "periodicity"},
 		"no start":             {func(b map[string]any) { delete(b, "start") }, "start"},

@@ -28,6 +28,10 @@ type Payload struct {
 	Key string
 	// Amount is field 54; zero means the payer chooses the amount.
 	Amount money.Money
+	// RecurrenceLocation is the location without scheme (80/25, at most 77
+	// characters) of the Pix Automático recurrence whose consent the code
+	// asks (recurrence.go).
+	RecurrenceLocation string
 	// TxID is field 62/05: "***" for dynamic codes (the default when empty),
 	// or up to 25 letters and digits for a static code.
 	TxID string

@@ -49,6 +49,13 @@ func Encode(p Payload) (string, error) {
 	b.WriteString(tlv(idName, name))
 	b.WriteString(tlv(idCity, city))
 	b.WriteString(tlv(idAdditional, tlv(subTxID, txid)))
+	if p.RecurrenceLocation != "" {
+		rec, err := recurrenceField(p.RecurrenceLocation)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(rec)
+	}
 	b.WriteString(idCRC + "04")
 	out := b.String()
 	out += crcHex(out)
@@ -63,11 +70,8 @@ func accountField(p Payload) (string, error) {
 	case p.Location != "" && p.Key != "":
 		return "", fmt.Errorf("%w: a code carries a location or a key, not both", ErrField)
 	case p.Location != "":
-		if strings.Contains(p.Location, "://") {
-			return "", fmt.Errorf("%w: location is written without its scheme", ErrField)
-		}
-		if len(p.Location) > maxLocation || !printableASCII(p.Location) || strings.Contains(p.Location, " ") {
-			return "", fmt.Errorf("%w: location must be at most %d printable characters", ErrField, maxLocation)
+		if err := checkLocation("location", p.Location); err != nil {
+			return "", err
 		}
 		return tlv(subGUI, pixGUI) + tlv(subLocation, p.Location), nil
 	case p.Key != "":
@@ -77,6 +81,20 @@ func accountField(p Payload) (string, error) {
 		return tlv(subGUI, pixGUI) + tlv(subKey, p.Key), nil
 	}
 	return "", fmt.Errorf("%w: a location or a key", ErrMissing)
+}
+
+// checkLocation checks a location (26/25 or 80/25): a URL without its
+// scheme, of at most maxLocation printable characters and no space.
+func checkLocation(what, loc string) error {
+	switch {
+	case loc == "":
+		return fmt.Errorf("%w: %s", ErrMissing, what)
+	case strings.Contains(loc, "://"):
+		return fmt.Errorf("%w: %s is written without its scheme", ErrField, what)
+	case len(loc) > maxLocation || !printableASCII(loc) || strings.Contains(loc, " "):
+		return fmt.Errorf("%w: %s must be at most %d printable characters", ErrField, what, maxLocation)
+	}
+	return nil
 }
 
 // textField folds accents and checks the length of a name or city.

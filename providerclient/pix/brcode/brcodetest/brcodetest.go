@@ -26,6 +26,7 @@ const (
 	idCity        = "60"
 	idAdditional  = "62"
 	idCRC         = "63"
+	idRecurrence  = "80"
 	subGUI        = "00"
 	subKey        = "01"
 	subLocation   = "25"
@@ -128,7 +129,33 @@ func payloadOf(f map[string]string) (brcode.Payload, error) {
 		return p, fmt.Errorf("%w: txid (62/05) longer than %d characters", brcode.ErrField, maxTxID)
 	}
 	p.TxID = txid
-	return p, nil
+	return p, readRecurrence(f, &p)
+}
+
+// readRecurrence reads Pix Automático's template (80: GUI br.gov.bcb.pix
+// and the recurrence's location in 25), when the code carries it; an 80
+// of another GUI is ignored as any unknown field.
+func readRecurrence(f map[string]string, p *brcode.Payload) error {
+	v, ok := f[idRecurrence]
+	if !ok {
+		return nil
+	}
+	sub, err := parseTLV(v)
+	if err != nil {
+		return err
+	}
+	m := toMap(sub)
+	loc, hasLoc := m[subLocation]
+	switch {
+	case !strings.EqualFold(m[subGUI], pixGUI):
+		return nil // another scheme's template (80–99 are unreserved)
+	case !hasLoc:
+		return fmt.Errorf("%w: recurrence location (80/25)", brcode.ErrMissing)
+	case utf8.RuneCountInString(loc) > maxLocation:
+		return fmt.Errorf("%w: recurrence location longer than %d characters", brcode.ErrField, maxLocation)
+	}
+	p.RecurrenceLocation = loc
+	return nil
 }
 
 // readAccount finds the PIX merchant account among the templates 26–51 (PIX
