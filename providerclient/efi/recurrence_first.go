@@ -2,6 +2,7 @@ package efi
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"time"
@@ -37,7 +38,9 @@ func firstPaymentTxid(op string, req providerclient.RecurrenceRequest) (string, 
 // ensureFirstPayment makes journey 3's first payment under txid: its
 // amount, the payer, the recurrence's description as the question to the
 // payer, valid until the consent's deadline (paying it is consenting).
-// One an earlier try made is found by its txid (putCob). The account's
+// One an earlier try made is read first and taken, paid or not, when its
+// amount is the first payment's: a PUT of it would revise a cob still
+// ATIVA (shortening its validity to the deadline from now). The account's
 // webhook is registered first: the cob's payment is notified as any
 // charge's.
 func (c *connector) ensureFirstPayment(ctx context.Context, req providerclient.RecurrenceRequest, txid string) error {
@@ -51,6 +54,15 @@ func (c *connector) ensureFirstPayment(ctx context.Context, req providerclient.R
 	}
 	in := c.cobRequest(providerclient.ChargeRequest{Amount: req.FirstPayment, Payer: req.Payer,
 		PayerQuestion: req.Description, Expiration: time.Until(deadline)})
+	cob, err := c.getCob(ctx, txid)
+	switch {
+	case err == nil && cob.Valor.Original != in.Valor.Original:
+		return rejected(op, "a charge of another amount already has the first payment's txid")
+	case err == nil:
+		return nil
+	case !errors.Is(err, providerclient.ErrNotFound):
+		return err
+	}
 	_, err = c.putCob(ctx, op, txid, in)
 	return err
 }

@@ -105,6 +105,34 @@ func TestRecurrenceQRWithPaymentAnswerLost(t *testing.T) {
 	}
 }
 
+// A cob an earlier try made under the first payment's txid (its PUT
+// answered or not) is taken, not made again; one of another amount is
+// refused, and no recurrence is made.
+func TestRecurrenceQRWithPaymentEarlierCob(t *testing.T) {
+	e := newEnv(t, sandbox.Config{})
+	ctx := t.Context()
+	for amount, ok := range map[money.Money]bool{money.FromReais(35, 0): true, money.FromReais(30, 0): false} {
+		req := firstPaymentRequest()
+		charge := providerclient.ChargeRequest{ID: req.FirstPaymentID, Amount: amount, Payer: req.Payer}
+		if _, err := e.conn.CreateCharge(ctx, charge); err != nil {
+			t.Fatal(err)
+		}
+		before := e.charges()
+		got, err := e.conn.CreateRecurrence(ctx, req)
+		switch {
+		case ok && (err != nil || got.FirstPaymentID != strings.ReplaceAll(req.FirstPaymentID, "-", "")):
+			t.Errorf("the earlier cob of the same amount: %+v, %v", got, err)
+		case !ok && !errors.Is(err, providerclient.ErrRejected):
+			t.Errorf("an earlier cob of another amount: %+v, %v", got, err)
+		case e.charges() != before:
+			t.Errorf("%d charges, want %d", e.charges(), before)
+		}
+	}
+	if e.recurrences() != 1 {
+		t.Fatalf("%d recurrences, want 1", e.recurrences())
+	}
+}
+
 // Journey 3 without a first payment it can send is refused before any
 // call, as is a fixed recurrence whose first payment is of another amount.
 func TestRecurrenceQRWithPaymentRefusals(t *testing.T) {
