@@ -18,8 +18,9 @@ import (
 // the provider is configured as serving the extensions; otherwise its
 // calls answer unsupported, and Capabilities says so.
 
-// offeredJourneys are the journeys the extension takes.
-var offeredJourneys = []recurrence.Journey{recurrence.JourneyQR, recurrence.JourneyPush}
+// offeredJourneys are the journeys the extension takes: QR_WITH_PAYMENT's
+// first payment is an ordinary charge, read as any.
+var offeredJourneys = []recurrence.Journey{recurrence.JourneyQR, recurrence.JourneyPush, recurrence.JourneyQRWithPayment}
 
 // journeys is Capabilities.Journeys: the offered ones with the extensions,
 // none without.
@@ -41,19 +42,35 @@ func (f *connector) CreateRecurrence(ctx context.Context, req providerclient.Rec
 		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrUnsupported,
 			Message: "the journey " + string(req.Journey) + " is not offered"}
 	}
+	withFirst := req.Journey == recurrence.JourneyQRWithPayment
+	if withFirst && (req.FirstPayment <= 0 || req.FirstPaymentID == "") {
+		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrRejected,
+			Message: "the journey " + string(req.Journey) + " needs its first payment's amount and id"}
+	}
 	var out contract.RecurrenceAnswer
 	if err := f.base.call(ctx, op, contract.PathRecurrence, recurrenceRequest(req), &out); err != nil {
 		return nil, err
 	}
-	if out.TransactionID == "" || (req.Journey.HasQR() && out.QRCode == "") {
+	if out.TransactionID == "" || (req.Journey.HasQR() && out.QRCode == "") ||
+		(withFirst && (out.FirstPayment == nil || out.FirstPayment.TransactionID == "")) {
+		// Made or not, PixGate cannot tell which charge the payer pays.
 		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome, StatusCode: http.StatusOK,
-			Message: "answer without transactionId or qrcode"}
+			Message: "answer without transactionId, qrcode or firstPayment.transactionId"}
 	}
 	st, err := recurrenceStatus(op, out.Status)
 	if err != nil {
 		return nil, err
 	}
-	return &providerclient.Recurrence{ProviderID: out.TransactionID, ExternalID: out.ExternalID, Status: st, QRCode: out.QRCode}, nil
+	return &providerclient.Recurrence{ProviderID: out.TransactionID, ExternalID: out.ExternalID, Status: st, QRCode: out.QRCode,
+		FirstPaymentID: firstPaymentID(out.FirstPayment)}, nil
+}
+
+// firstPaymentID is the first payment's transactionId, when there is one.
+func firstPaymentID(fp *contract.FirstPayment) string {
+	if fp == nil {
+		return ""
+	}
+	return fp.TransactionID
 }
 
 // ReadRecurrence reads a recurrence by its transactionId (the family reads
@@ -121,8 +138,12 @@ func recurrenceRequest(req providerclient.RecurrenceRequest) contract.Recurrence
 	if a := req.PayerAccount; a != nil {
 		terms.Payer.Bank = &contract.PayerBank{ISPB: a.ISPB, Branch: a.Branch, Account: a.Number}
 	}
-	return contract.RecurrenceRequest{ExternalID: req.ID, RecurrenceTerms: terms,
+	out := contract.RecurrenceRequest{ExternalID: req.ID, RecurrenceTerms: terms,
 		ConsentExpiresAt: contract.FormatDate(req.ConsentExpiresAt), PostbackURL: req.NotifyURL}
+	if req.Journey == recurrence.JourneyQRWithPayment {
+		out.FirstPayment = &contract.FirstPaymentRequest{Amount: req.FirstPayment, ExternalID: req.FirstPaymentID}
+	}
+	return out
 }
 
 // neutralRecurrence translates a RECURRENCE into PixGate's terms.
@@ -135,6 +156,7 @@ func neutralRecurrence(op string, rec contract.Recurrence) (*providerclient.Recu
 		ProviderID: rec.TransactionID, ExternalID: rec.ExternalID, Status: st, QRCode: rec.QRCode,
 		PayerMax: rec.PayerMax, ApprovedAt: contract.ParseDate(rec.ApprovedAt),
 		CancelledBy: recurrence.Party(rec.CancelledBy), EndCode: rec.EndCode, EndReason: rec.EndReason,
+		FirstPaymentID: firstPaymentID(rec.FirstPayment),
 	}, nil
 }
 

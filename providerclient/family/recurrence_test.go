@@ -26,7 +26,7 @@ import (
 var recurrenceRequest = recurrencetest.Request
 
 // Without the extensions the connector offers no recurrence and sends
-// nothing; with them it offers the QR and PUSH journeys.
+// nothing; with them it offers the QR, PUSH and QR_WITH_PAYMENT journeys.
 func TestRecurrencesNeedTheExtensions(t *testing.T) {
 	ctx := context.Background()
 	p := newProvider(t, sandbox.Config{})
@@ -49,7 +49,7 @@ func TestRecurrencesNeedTheExtensions(t *testing.T) {
 	cfg := p.config()
 	cfg.Extensions = true
 	c := family.NewConnector(cfg).Capabilities()
-	if !c.Recurrences || !reflect.DeepEqual(c.Journeys, []recurrence.Journey{recurrence.JourneyQR, recurrence.JourneyPush}) {
+	if !c.Recurrences || !reflect.DeepEqual(c.Journeys, []recurrence.Journey{recurrence.JourneyQR, recurrence.JourneyPush, recurrence.JourneyQRWithPayment}) {
 		t.Fatalf("with extensions: %+v", c)
 	}
 }
@@ -115,8 +115,11 @@ func TestRecurrenceRefusals(t *testing.T) {
 		t.Fatalf("a push without the account: %v", err)
 	}
 	sent := p.requests(contract.PathRecurrence)
-	if _, err := conn.CreateRecurrence(ctx, recurrenceRequest("r-3", recurrence.JourneyQRWithPayment, 0)); !errors.Is(err, providerclient.ErrUnsupported) {
-		t.Fatalf("journey 3: %v", err)
+	if _, err := conn.CreateRecurrence(ctx, recurrenceRequest("r-4", recurrence.JourneyQRWithDuePayment, 0)); !errors.Is(err, providerclient.ErrUnsupported) {
+		t.Fatalf("journey 4: %v", err)
+	}
+	if _, err := conn.CreateRecurrence(ctx, recurrenceRequest("r-3", recurrence.JourneyQRWithPayment, 0)); !errors.Is(err, providerclient.ErrRejected) {
+		t.Fatalf("journey 3 without its first payment: %v", err)
 	}
 	if p.requests(contract.PathRecurrence) != sent {
 		t.Fatal("a journey not offered was sent")

@@ -21,13 +21,15 @@ type recurrenceRequest struct {
 	contract.RecurrenceRequest
 	Amount        json.RawMessage `json:"amount"`
 	MinimumAmount json.RawMessage `json:"minimumAmount"`
+	FirstPayment  json.RawMessage `json:"firstPayment"`
 }
 
 // handleCreateRecurrence is POST /v2/pix/recurrence (PixGate's extension of
 // the family's contract): a CREATED recurrence, with a BR Code for a QR
-// journey. A known external_id returns the recurrence created for it,
-// whatever this request says (the first wins, as for charges), even once
-// its start has passed.
+// journey, and for journey QR_WITH_PAYMENT its first payment's charge,
+// created first. A known external_id returns the recurrence created for
+// it, whatever this request says (the first wins, as for charges), even
+// once its start has passed.
 func (s *Sandbox) handleCreateRecurrence(w http.ResponseWriter, r *http.Request) {
 	var req recurrenceRequest
 	if !decodeJSON(w, r, &req) {
@@ -40,13 +42,18 @@ func (s *Sandbox) handleCreateRecurrence(w http.ResponseWriter, r *http.Request)
 	}
 	now := time.Now()
 	sp, v := checkRecurrence(req, now)
+	first := v.checkFirstPayment(req.FirstPayment, sp.data.Journey)
 	if v.failed() {
 		v.write(w)
 		return
 	}
+	if err := s.createFirstPayment(&sp, first, now); err != nil {
+		writeCreateError(w, err)
+		return
+	}
 	rec, _, err := s.createRecurrence(sp, now)
 	if err != nil {
-		writeError(w, http.StatusServiceUnavailable, err.Error())
+		writeCreateError(w, err)
 		return
 	}
 	s.mu.Lock()
