@@ -47,14 +47,29 @@ type LocRec struct {
 }
 
 // RecRequest is the body of POST /v2/rec (RecSolicitada): what the payer
-// consents to, and, for a QR journey, the location (loc) its QR Code
-// points at.
+// consents to, for a QR journey the location (loc) its QR Code points at,
+// and for journey 3 the immediate charge paid with the consent (ativacao,
+// RecAtivacaoSolicitada).
 type RecRequest struct {
-	Vinculo             RecVinculo    `json:"vinculo"`
-	Calendario          RecCalendario `json:"calendario"`
-	Valor               *RecValor     `json:"valor,omitempty"`
-	PoliticaRetentativa string        `json:"politicaRetentativa"`
-	Loc                 int64         `json:"loc,omitempty"`
+	Vinculo             RecVinculo             `json:"vinculo"`
+	Calendario          RecCalendario          `json:"calendario"`
+	Valor               *RecValor              `json:"valor,omitempty"`
+	PoliticaRetentativa string                 `json:"politicaRetentativa"`
+	Loc                 int64                  `json:"loc,omitempty"`
+	Ativacao            *RecAtivacaoSolicitada `json:"ativacao,omitempty"`
+}
+
+// RecAtivacaoSolicitada is a request's ativacao: the journey's data alone
+// (the journey itself is the payer's to choose).
+type RecAtivacaoSolicitada struct {
+	DadosJornada RecDadosJornada `json:"dadosJornada"`
+}
+
+// RecDadosJornada is journey 3's data: the txid of the immediate charge
+// (cob) whose composite QR Code carries the recurrence, "de preenchimento
+// obrigatório quando utilizada a Jornada 3" (RecAtivacao).
+type RecDadosJornada struct {
+	Txid string `json:"txid"`
 }
 
 // RecVinculo is what the recurrence is for: the contract (contrato, ≤ 35,
@@ -157,12 +172,21 @@ type RecCancelamento struct {
 }
 
 // RecAtivacao is how the payer consented (tipoJornada JORNADA_1 … 4, or
-// JornadaAguardando before they did).
+// JornadaAguardando before they did) and, for journey 3, its cob
+// (dadosJornada.txid).
 type RecAtivacao struct {
-	TipoJornada string `json:"tipoJornada"`
+	TipoJornada  string           `json:"tipoJornada"`
+	DadosJornada *RecDadosJornada `json:"dadosJornada,omitempty"`
 }
 
-// DadosQR is a QR journey's BR Code, read with GET /v2/rec/{idRec}.
+// RecTxidParam is the query parameter of GET /v2/rec/{idRec} naming a
+// cob (journey 3) or cobv (journey 4): its dadosQR is then the composite
+// BR Code of that charge and the recurrence, jornada JORNADA_3 or
+// JORNADA_4 (RecCompleta.dadosQR).
+const RecTxidParam = "txid"
+
+// DadosQR is a QR journey's BR Code, read with GET /v2/rec/{idRec}
+// (?txid= for the composite one of journeys 3 and 4).
 type DadosQR struct {
 	Jornada       string `json:"jornada,omitempty"`
 	PixCopiaECola string `json:"pixCopiaECola,omitempty"`

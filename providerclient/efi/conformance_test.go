@@ -187,6 +187,15 @@ func TestConformanceCatchesAWrongRecField(t *testing.T) {
 			t.Errorf("%s: the request passed the check", name)
 		}
 	}
+	// Journey 3 names its cob (RecAtivacaoSolicitada), as recBody1 does.
+	journey3 := strings.Replace(good, `"loc":108}`, `"loc":108,"ativacao":{"dadosJornada":{"txid":"33beb661beda44a8928fef47dbeb2dc5"}}}`, 1)
+	if err := post("/v2/rec", journey3); err != nil {
+		t.Fatalf("journey 3's recurrence is refused: %v", err)
+	}
+	if err := post("/v2/rec", strings.Replace(journey3, `"33beb661beda44a8928fef47dbeb2dc5"`, `"33beb"`, 1)); err == nil {
+		t.Error("a dadosJornada.txid of 5 characters passed the check")
+	}
+	checkCompositeRead(t, e)
 	solic := `{"idRec":"RN123456782024011577825445612","calendario":{"dataExpiracaoSolicitacao":"2026-12-20T12:17:11.926Z"},` +
 		`"destinatario":{"agencia":"2569","conta":"550689","cpf":"15231470190","ispbParticipante":"91193552"}}`
 	if err := post("/v2/solicrec", solic); err != nil {
@@ -214,6 +223,37 @@ func TestConformanceCatchesAWrongRecField(t *testing.T) {
 	} {
 		if err := e.v.WebhookRec([]byte(bad)); err == nil {
 			t.Errorf("%s: the notification passed the check", name)
+		}
+	}
+}
+
+// checkCompositeRead: GET /v2/rec/{idRec}?txid= answers the composite
+// BR Code in dadosQR (jornada JORNADA_3) and the cob in
+// ativacao.dadosJornada; another jornada, or a txid not of the BCB's
+// form, fails.
+func checkCompositeRead(t *testing.T, e *env) {
+	t.Helper()
+	get, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/v2/rec/RN1234567820241203fghijkabcde?txid=33beb661beda44a8928fef47dbeb2dc5", nil)
+	if err := e.v.Request(get, nil); err != nil {
+		t.Fatalf("the composite read is refused: %v", err)
+	}
+	answer := `{"idRec":"RN1234567820241203fghijkabcde","status":"CRIADA","valor":{"valorRec":"150.00"},` +
+		`"vinculo":{"contrato":"5582610","devedor":{"cpf":"45164632481","nome":"Fulano de Tal"},"objeto":"Imóveis"},` +
+		`"calendario":{"dataInicial":"2026-02-01","periodicidade":"MENSAL"},"politicaRetentativa":"NAO_PERMITE",` +
+		`"recebedor":{"cnpj":"12345678000195","nome":"Empresa de Serviços SA"},` +
+		`"atualizacao":[{"status":"CRIADA","data":"2026-01-03T08:30:02.050Z"}],` +
+		`"ativacao":{"tipoJornada":"AGUARDANDO_DEFINICAO","dadosJornada":{"txid":"33beb661beda44a8928fef47dbeb2dc5"}},` +
+		`"dadosQR":{"jornada":"JORNADA_3","pixCopiaECola":"00020101021226760014br.gov.bcb.pix6304"}}`
+	h := http.Header{"Content-Type": {"application/json"}}
+	if err := e.v.Response(get, 200, h, []byte(answer)); err != nil {
+		t.Fatalf("a good composite read is refused: %v", err)
+	}
+	for name, bad := range map[string]string{
+		"a jornada 5":              strings.Replace(answer, `"JORNADA_3"`, `"JORNADA_5"`, 1),
+		"a dadosJornada.txid of 5": strings.Replace(answer, `{"txid":"33beb661beda44a8928fef47dbeb2dc5"}`, `{"txid":"33beb"}`, 1),
+	} {
+		if err := e.v.Response(get, 200, h, []byte(bad)); err == nil {
+			t.Errorf("%s: the answer passed the check", name)
 		}
 	}
 }

@@ -78,6 +78,24 @@ func (c *connector) CreateCharge(ctx context.Context, req providerclient.ChargeR
 	if err := c.ensureWebhook(ctx); err != nil {
 		return nil, err
 	}
+	cob, err := c.putCob(ctx, op, txid, c.cobRequest(req))
+	if err != nil {
+		return nil, err
+	}
+	if cob.PixCopiaECola == "" {
+		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome,
+			Message: "answer without pixCopiaECola"}
+	}
+	t := cobTransaction(*cob)
+	return &providerclient.Charge{ProviderID: cob.Txid, BRCode: cob.PixCopiaECola, Status: t.Status,
+		Expiration: time.Duration(cob.Calendario.Expiracao) * time.Second,
+		ExpiresAt:  bcbpix.ParseTime(cob.Calendario.Criacao).Add(time.Duration(cob.Calendario.Expiracao) * time.Second)}, nil
+}
+
+// cobRequest is an immediate charge as PUT /v2/cob/{txid} takes it: its
+// amount, validity (the BCB's default when none is asked), the account's
+// key, the question to the payer and the payer when named.
+func (c *connector) cobRequest(req providerclient.ChargeRequest) bcbpix.CobRequest {
 	in := bcbpix.CobRequest{
 		Calendario: bcbpix.Calendario{Expiracao: defaultExpiration},
 		Valor:      bcbpix.Valor{Original: bcbpix.FormatAmount(req.Amount)},
@@ -94,8 +112,16 @@ func (c *connector) CreateCharge(ctx context.Context, req providerclient.ChargeR
 			in.Devedor.CNPJ = p.Document
 		}
 	}
-	path := "/v2/cob/" + txid
-	res, err := c.call(ctx, op, http.MethodPut, path, in)
+	return in
+}
+
+// putCob creates the immediate charge in under txid (PUT /v2/cob/{txid}).
+// The txid is PixGate's: a charge already under it is this one, created
+// by an earlier try whose answer was lost, and is the answer when its
+// amount is in's; one that cannot be read back is an unknown outcome,
+// never a refusal.
+func (c *connector) putCob(ctx context.Context, op, txid string, in bcbpix.CobRequest) (*bcbpix.Cob, error) {
+	res, err := c.call(ctx, op, http.MethodPut, "/v2/cob/"+txid, in)
 	if err != nil {
 		return nil, err
 	}
@@ -104,29 +130,19 @@ func (c *connector) CreateCharge(ctx context.Context, req providerclient.ChargeR
 		if !errors.Is(err, providerclient.ErrRejected) {
 			return nil, err
 		}
-		// The txid is PixGate's: a charge already under it is this one,
-		// created by an earlier try whose answer was lost; one that cannot
-		// be read back is an unknown outcome, never a refusal.
 		existing, err := providerclient.AfterRefusal(ctx, err, func(ctx context.Context) (*bcbpix.Cob, error) {
 			return c.getCob(ctx, txid)
 		})
 		if err != nil {
 			return nil, err
 		}
-		if existing.Valor.Original != in.Valor.Original {
-			return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrRejected, StatusCode: res.Status,
-				Message: "a charge of another amount already has this txid"}
-		}
 		cob = *existing
 	}
-	if cob.PixCopiaECola == "" {
-		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome, StatusCode: res.Status,
-			Message: "answer without pixCopiaECola"}
+	if cob.Valor.Original != in.Valor.Original {
+		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrRejected, StatusCode: res.Status,
+			Message: "a charge of another amount already has this txid"}
 	}
-	t := cobTransaction(cob)
-	return &providerclient.Charge{ProviderID: cob.Txid, BRCode: cob.PixCopiaECola, Status: t.Status,
-		Expiration: time.Duration(cob.Calendario.Expiracao) * time.Second,
-		ExpiresAt:  bcbpix.ParseTime(cob.Calendario.Criacao).Add(time.Duration(cob.Calendario.Expiracao) * time.Second)}, nil
+	return &cob, nil
 }
 
 func (c *connector) getCob(ctx context.Context, txid string) (*bcbpix.Cob, error) {

@@ -22,10 +22,11 @@ import (
 
 // offeredJourneys are the journeys the connector takes: a QR Code of the
 // recurrence alone (journey 2: a location, POST /v2/locrec; the recurrence
-// on it, POST /v2/rec; its BR Code, GET /v2/rec/{idRec}) and a request
+// on it, POST /v2/rec; its BR Code, GET /v2/rec/{idRec}), a request
 // pushed to the payer's bank (journey 1: POST /v2/rec, then POST
-// /v2/solicrec to the payer's account).
-var offeredJourneys = []recurrence.Journey{recurrence.JourneyQR, recurrence.JourneyPush}
+// /v2/solicrec to the payer's account) and the QR Code of a first payment
+// and the recurrence (journey 3: recurrence_first.go).
+var offeredJourneys = []recurrence.Journey{recurrence.JourneyQR, recurrence.JourneyPush, recurrence.JourneyQRWithPayment}
 
 // idRecPattern is a recurrence's id (RecId: 29 letters and digits).
 var idRecPattern = regexp.MustCompile(`^[a-zA-Z0-9]{29}$`)
@@ -34,8 +35,10 @@ var idRecPattern = regexp.MustCompile(`^[a-zA-Z0-9]{29}$`)
 // earlier try registered, when findRec finds it, or a new one; for the
 // push journey, it then sends the consent request unless one is open; for
 // a QR journey it reads the BR Code back (Efí's create answers without
-// it). A journey not offered, or a request the contract cannot carry, is
-// refused before any call.
+// it). Journey 3 makes its first payment's cob before the recurrence that
+// names it, and reads back the composite BR Code of both. A journey not
+// offered, or a request the contract cannot carry, is refused before any
+// call.
 func (c *connector) CreateRecurrence(ctx context.Context, req providerclient.RecurrenceRequest) (*providerclient.Recurrence, error) {
 	op := providerclient.OpCreateRecurrence
 	in, err := recRequest(op, req)
@@ -44,6 +47,13 @@ func (c *connector) CreateRecurrence(ctx context.Context, req providerclient.Rec
 	}
 	if err := c.registerHook(ctx, &c.recHookDoneAt, bcbpix.PathWebhookRec); err != nil {
 		return nil, err
+	}
+	var txid string // journey 3's first payment
+	if in.Ativacao != nil {
+		txid = in.Ativacao.DadosJornada.Txid
+		if err := c.ensureFirstPayment(ctx, req, txid); err != nil {
+			return nil, err
+		}
 	}
 	rec, err := c.findRec(ctx, req.ID, in)
 	if err == nil && rec == nil {
@@ -57,12 +67,19 @@ func (c *connector) CreateRecurrence(ctx context.Context, req providerclient.Rec
 			return nil, err
 		}
 	}
-	if req.Journey.HasQR() && (rec.DadosQR == nil || rec.DadosQR.PixCopiaECola == "") {
-		if rec, err = c.getRec(ctx, op, rec.IDRec); err != nil {
-			return nil, err
-		}
+	switch {
+	case txid != "":
+		rec, err = c.getRecWithCob(ctx, rec.IDRec, txid)
+	case req.Journey.HasQR() && (rec.DadosQR == nil || rec.DadosQR.PixCopiaECola == ""):
+		rec, err = c.getRec(ctx, op, rec.IDRec)
+	}
+	if err != nil {
+		return nil, err
 	}
 	out, err := recurrenceOf(op, *rec)
+	if err == nil && txid != "" && out.FirstPaymentID == "" {
+		out.FirstPaymentID = txid
+	}
 	if err == nil && req.Journey.HasQR() && out.QRCode == "" {
 		err = &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome, StatusCode: http.StatusOK,
 			Message: "the recurrence " + rec.IDRec + " has no dadosQR.pixCopiaECola"}
@@ -162,7 +179,12 @@ func (c *connector) CancelRecurrence(ctx context.Context, ref providerclient.Rec
 
 // getRec reads a recurrence by its idRec.
 func (c *connector) getRec(ctx context.Context, op, idRec string) (*bcbpix.Rec, error) {
-	res, err := c.call(ctx, op, http.MethodGet, "/v2/rec/"+idRec, nil)
+	return c.getRecAt(ctx, op, "/v2/rec/"+idRec)
+}
+
+// getRecAt reads a recurrence at path (its route, with a query or not).
+func (c *connector) getRecAt(ctx context.Context, op, path string) (*bcbpix.Rec, error) {
+	res, err := c.call(ctx, op, http.MethodGet, path, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -54,6 +54,13 @@ func recRequest(op string, req providerclient.RecurrenceRequest) (bcbpix.RecRequ
 	if last, ok := cal.LastDue(); ok {
 		in.Calendario.DataFinal = last.String()
 	}
+	if req.Journey == recurrence.JourneyQRWithPayment {
+		txid, err := firstPaymentTxid(op, req)
+		if err != nil {
+			return bcbpix.RecRequest{}, err
+		}
+		in.Ativacao = &bcbpix.RecAtivacaoSolicitada{DadosJornada: bcbpix.RecDadosJornada{Txid: txid}}
+	}
 	switch {
 	case req.Amount.Fixed > 0:
 		in.Valor = &bcbpix.RecValor{ValorRec: bcbpix.FormatAmount(req.Amount.Fixed)}
@@ -81,7 +88,8 @@ func recPessoa(op string, p providerclient.Party) (bcbpix.RecPessoa, error) {
 }
 
 // recurrenceOf is a recurrence read back in PixGate's terms: its status,
-// the BR Code of a QR journey, when the payer consented (the APROVADA of
+// the BR Code of a QR journey, journey 3's cob (ativacao.dadosJornada.txid,
+// read as any charge), when the payer consented (the APROVADA of
 // its history), and who ended it and why. The BCB carries no maximum the
 // payer set: PayerMax stays unknown.
 func recurrenceOf(op string, rec bcbpix.Rec) (*providerclient.Recurrence, error) {
@@ -93,6 +101,9 @@ func recurrenceOf(op string, rec bcbpix.Rec) (*providerclient.Recurrence, error)
 	out := &providerclient.Recurrence{ProviderID: rec.IDRec, ExternalID: pixgateID(rec.Vinculo.Contrato), Status: st}
 	if rec.DadosQR != nil {
 		out.QRCode = rec.DadosQR.PixCopiaECola
+	}
+	if a := rec.Ativacao; a != nil && a.DadosJornada != nil {
+		out.FirstPaymentID = a.DadosJornada.Txid
 	}
 	for _, a := range rec.Atualizacao {
 		if a.Status == recurrence.RecurrenceApproved.BCB() {

@@ -26,15 +26,16 @@ func recurrenceRequest(j recurrence.Journey, floor money.Money) providerclient.R
 // recurrences is how many recurrences the sandbox holds.
 func (e *env) recurrences() int { return len(e.sb.Transactions(contract.TypeRecurrence)) }
 
-// The connector offers the QR and PUSH journeys, and refuses the others
-// before sending anything.
+// The connector offers the QR, PUSH and QR_WITH_PAYMENT journeys, and
+// refuses the others before sending anything.
 func TestRecurrenceJourneys(t *testing.T) {
 	e := newEnv(t, sandbox.Config{})
 	c := e.conn.Capabilities()
-	if !c.Recurrences || !reflect.DeepEqual(c.Journeys, []recurrence.Journey{recurrence.JourneyQR, recurrence.JourneyPush}) {
+	want := []recurrence.Journey{recurrence.JourneyQR, recurrence.JourneyPush, recurrence.JourneyQRWithPayment}
+	if !c.Recurrences || !reflect.DeepEqual(c.Journeys, want) {
 		t.Fatalf("capabilities: %+v", c)
 	}
-	for _, j := range []recurrence.Journey{recurrence.JourneyQRWithPayment, recurrence.JourneyQRWithDuePayment, "JOURNEY_9"} {
+	for _, j := range []recurrence.Journey{recurrence.JourneyQRWithDuePayment, "JOURNEY_9"} {
 		if _, err := e.conn.CreateRecurrence(t.Context(), recurrenceRequest(j, 0)); !errors.Is(err, providerclient.ErrUnsupported) {
 			t.Errorf("journey %s: %v", j, err)
 		}

@@ -106,12 +106,18 @@ func recEncerramento(r *record, now time.Time) *bcbpix.RecEncerramento {
 	return nil
 }
 
-// recAtivacao is how r's payer consented: its journey once they did.
+// recAtivacao is how r's payer consented: its journey once they did, and
+// journey 3's cob (dadosJornada.txid) throughout, as the BCB's example
+// answers of POST /v2/rec give it.
 func recAtivacao(r *record) *bcbpix.RecAtivacao {
-	if r.approved.IsZero() {
-		return &bcbpix.RecAtivacao{TipoJornada: bcbpix.JornadaAguardando}
+	out := &bcbpix.RecAtivacao{TipoJornada: bcbpix.JornadaAguardando}
+	if !r.approved.IsZero() {
+		out.TipoJornada = r.rec.Journey.BCB()
 	}
-	return &bcbpix.RecAtivacao{TipoJornada: r.rec.Journey.BCB()}
+	if r.rec.FirstPayment != "" {
+		out.DadosJornada = &bcbpix.RecDadosJornada{Txid: r.rec.FirstPayment}
+	}
+	return out
 }
 
 // recOf renders r as POST, PATCH and the list answer it (the BCB's
@@ -148,13 +154,12 @@ func (f efiFace) recOf(r *record, now time.Time) bcbpix.Rec {
 	return out
 }
 
-// recReadOf is r as GET /v2/rec/{idRec} reads it (RecCompleta): with the
-// BR Code of a QR journey in dadosQR. Callers hold s.mu.
-func (f efiFace) recReadOf(r *record, now time.Time) bcbpix.Rec {
+// recReadOf is r as GET /v2/rec/{idRec} reads it (RecCompleta), with
+// ?txid= when txid is not "": with the BR Code of a QR journey in dadosQR
+// (dadosQROf). Callers hold s.mu.
+func (f efiFace) recReadOf(r *record, now time.Time, txid string) bcbpix.Rec {
 	out := f.recOf(r, now)
-	if r.qrcode != "" {
-		out.DadosQR = &bcbpix.DadosQR{Jornada: recurrence.JourneyQR.BCB(), PixCopiaECola: r.qrcode}
-	}
+	out.DadosQR = dadosQROf(r, txid)
 	return out
 }
 

@@ -28,15 +28,15 @@ func (f efiFace) postLocRec(w http.ResponseWriter, _ *http.Request) {
 }
 
 // recRequest is a POST /v2/rec body, with what the sandbox refuses read
-// raw: journey 3's ativacao and a recebedor's convenio.
+// raw: a recebedor's convenio.
 type recRequest struct {
 	bcbpix.RecRequest
-	Ativacao  json.RawMessage `json:"ativacao"`
 	Recebedor json.RawMessage `json:"recebedor"`
 }
 
 // postRec is POST /v2/rec: a CRIADA recurrence through the core, on its
-// location (a QR journey) or awaiting a solicitation (the push journey).
+// location (a QR journey, with its first payment for journey 3) or
+// awaiting a solicitation (the push journey).
 func (f efiFace) postRec(w http.ResponseWriter, r *http.Request) {
 	var req recRequest
 	if !efiDecode(w, r, &req) {
@@ -58,7 +58,10 @@ func (f efiFace) postRec(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if free {
-		sp.location, sp.data.Journey, sp.data.Loc = loc.Location, recurrence.JourneyQR, &loc
+		sp.location, sp.data.Loc = loc.Location, &loc
+		if sp.data.Journey == recurrence.JourneyPush {
+			sp.data.Journey = recurrence.JourneyQR
+		}
 	}
 	rec, _, err := f.s.createRecurrence(sp, now)
 	if err != nil {
@@ -67,7 +70,9 @@ func (f efiFace) postRec(w http.ResponseWriter, r *http.Request) {
 			f.locs.free[loc.ID] = loc
 			f.s.mu.Unlock()
 		}
-		writeProblem(w, http.StatusServiceUnavailable, err.Error())
+		if !firstPaymentRefused(w, err, sp.firstPayment) {
+			writeProblem(w, http.StatusServiceUnavailable, err.Error())
+		}
 		return
 	}
 	f.s.mu.Lock()
@@ -78,7 +83,8 @@ func (f efiFace) postRec(w http.ResponseWriter, r *http.Request) {
 
 // checkRec validates a POST /v2/rec on the day of now with the core's
 // rules, under the BCB's property names, and returns what to create: a
-// push journey's recurrence (a QR one once its location is taken).
+// push journey's recurrence (a QR one once its location is taken), or
+// journey 3's with its cob.
 func (f efiFace) checkRec(req recRequest, now time.Time) (recurrenceSpec, []bcbpix.Violacao) {
 	var bad []bcbpix.Violacao
 	add := func(prop, why string) { bad = append(bad, bcbpix.Violacao{Propriedade: prop, Razao: why}) }
@@ -97,8 +103,10 @@ func (f efiFace) checkRec(req recRequest, now time.Time) (recurrenceSpec, []bcbp
 	if d.RetryPolicy, ok = recurrence.RetryPolicyFromBCB(req.PoliticaRetentativa); !ok {
 		add("rec.politicaRetentativa", "must be NAO_PERMITE or PERMITE_3R_7D")
 	}
-	if present(req.Ativacao) {
-		add("rec.ativacao", "the sandbox offers journeys 1 and 2 only: a recurrence with its first payment (dadosJornada) is not served")
+	var first string
+	if req.Ativacao != nil {
+		d.Journey, first = recurrence.JourneyQRWithPayment, req.Ativacao.DadosJornada.Txid
+		bad = append(bad, f.checkFirstPayment(req, d.Amount, now)...)
 	}
 	if present(req.Recebedor) {
 		add("rec.recebedor", "the sandbox accepts no convenio")
@@ -107,7 +115,8 @@ func (f efiFace) checkRec(req recRequest, now time.Time) (recurrenceSpec, []bcbp
 	f.s.mu.Lock()
 	hook := f.s.webhooks[bcbpix.PathWebhookRec]
 	f.s.mu.Unlock()
-	return recurrenceSpec{id: newRecID(d.RetryPolicy, now), description: v.Objeto, postbackURL: hook, deadline: deadline, data: d}, bad
+	return recurrenceSpec{id: newRecID(d.RetryPolicy, now), description: v.Objeto, postbackURL: hook, deadline: deadline, data: d,
+		firstPayment: first}, bad
 }
 
 // recPayer reads the devedor: a name (≤ 140) and one valid cpf or cnpj.

@@ -27,8 +27,11 @@ func (f efiFace) recAt(id string) *record {
 	return r
 }
 
-// getRec is GET /v2/rec/{idRec}: the recurrence with its BR Code.
+// getRec is GET /v2/rec/{idRec}: the recurrence with its BR Code; with
+// ?txid= of journey 3's cob, the composite one (RecConsultaInvalida for a
+// txid that is not it).
 func (f efiFace) getRec(w http.ResponseWriter, r *http.Request) {
+	txid := r.URL.Query().Get(bcbpix.RecTxidParam)
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
 	rec := f.recAt(r.PathValue("idRec"))
@@ -36,7 +39,13 @@ func (f efiFace) getRec(w http.ResponseWriter, r *http.Request) {
 		recNotFound(w)
 		return
 	}
-	writeJSON(w, http.StatusOK, f.recReadOf(rec, time.Now()))
+	if txid != "" {
+		if bad := f.compositeRefusal(rec, txid); bad != nil {
+			writeProblemType(w, http.StatusBadRequest, "RecConsultaInvalida", "the query is not valid", *bad)
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, f.recReadOf(rec, time.Now(), txid))
 }
 
 // listRec is GET /v2/rec: the recurrences created between inicio and fim

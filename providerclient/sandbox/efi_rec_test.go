@@ -68,9 +68,9 @@ func TestEfiRecRefusals(t *testing.T) {
 		}, "RecOperacaoInvalida rec.valor"},
 		"an amount of 3 places": {func(b map[string]any) { b["valor"] = map[string]any{"valorRec": "35.000"} }, "RecOperacaoInvalida rec.valor.valorRec"},
 		"a policy of its own":   {func(b map[string]any) { b["politicaRetentativa"] = "SEMPRE" }, "RecOperacaoInvalida rec.politicaRetentativa"},
-		"journey 3": {func(b map[string]any) {
+		"journey 3 without its cob": {func(b map[string]any) {
 			b["ativacao"] = map[string]any{"dadosJornada": map[string]any{"txid": strings.Repeat("a", 32)}}
-		}, "RecOperacaoInvalida rec.ativacao"},
+		}, "RecOperacaoInvalida rec.ativacao.dadosJornada.txid"},
 		"a convenio":             {func(b map[string]any) { b["recebedor"] = map[string]any{"convenio": "Master"} }, "RecOperacaoInvalida rec.recebedor"},
 		"a location never given": {func(b map[string]any) { b["loc"] = 42 }, "RecOperacaoInvalida rec.loc"},
 	} {
