@@ -34,10 +34,10 @@ var recurrenceConnectors = []struct {
 }{
 	{kind: "family", payerMax: "50.00",
 		refused:       recurrenceEnd{"REJECTED", "<nil>", "AP13"},
-		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}, push: true},
+		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}, push: true, firstPayment: true},
 	{kind: "efi", payerMax: "<nil>",
 		refused:       recurrenceEnd{"REJECTED", "<nil>", "AP13"},
-		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}, push: true},
+		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}, push: true, firstPayment: true},
 	{kind: "woovi", payerMax: "<nil>",
 		refused:       recurrenceEnd{"CANCELLED", "PAYER", "<nil>"},
 		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER", "<nil>"}},
