@@ -40,7 +40,7 @@ var recurrenceConnectors = []struct {
 		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}, push: true, firstPayment: true},
 	{kind: "woovi", payerMax: "<nil>",
 		refused:       recurrenceEnd{"CANCELLED", "PAYER", "<nil>"},
-		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER", "<nil>"}},
+		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER", "<nil>"}, firstPayment: true},
 }
 
 // Pix Automático end to end, through each connector and the sandbox

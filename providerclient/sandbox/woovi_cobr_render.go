@@ -39,13 +39,16 @@ var tryStatuses = map[recurrence.AttemptStatus]string{
 func wooviDayAt(d due.Date) string { return d.String() + "T12:00:00.000Z" }
 
 // installmentOf renders installment n of subscription sub, with its cobr
-// once made. Callers hold s.mu.
+// once made (a first payment's, with its charge). Callers hold s.mu.
 func (f wooviFace) installmentOf(sub *record, n int) wooviapi.Installment {
 	id := installmentID(sub.id, n)
 	day, _ := sub.rec.Calendar.Due(n)
 	inst := wooviapi.Installment{GlobalID: id, PaymentSubscriptionGlobalID: sub.id, CorrelationID: sub.externalID,
 		InstallmentNumber: n + 1, DateGenerateCharge: wooviDayAt(day), Status: wooviapi.InstallmentScheduled,
 		Value: int64(cmp.Or(sub.rec.Amount.Fixed, sub.rec.Amount.Floor)), CreatedAt: wooviTime(sub.created)}
+	if f.firstInstallment(&inst, sub, n, time.Now()) {
+		return inst
+	}
 	c := f.s.records[id]
 	if c == nil || c.kind != cycleKind {
 		return inst

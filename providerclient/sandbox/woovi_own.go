@@ -42,7 +42,8 @@ func (f wooviFace) ownCobrs(now time.Time) {
 
 // ownCobrSpecs are the cycles of the own cobrs due on the sandbox's day:
 // of each approved fixed subscription, the installments due within
-// wooviOwnCobrDays days, not passed, that have no cobr.
+// wooviOwnCobrDays days, not passed, that have no cobr, but the first of
+// a PAYMENT_ON_APPROVAL one, paid by its first charge.
 func (f wooviFace) ownCobrSpecs(now time.Time) []cycleSpec {
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
@@ -56,7 +57,8 @@ func (f wooviFace) ownCobrSpecs(now time.Time) []cycleSpec {
 		for _, n := range listedInstallments(sub, today) {
 			day, _ := sub.rec.Calendar.Due(n)
 			id := installmentID(sub.id, n)
-			if left := day.Sub(today); left < 0 || left > wooviOwnCobrDays || f.s.records[id] != nil {
+			if left := day.Sub(today); left < 0 || left > wooviOwnCobrDays || f.s.records[id] != nil ||
+				(n == 0 && sub.rec.FirstPayment != "") { // paid by its first charge
 				continue
 			}
 			out = append(out, cycleSpec{id: id, externalID: id, recurrence: sub.id, dueDate: day, amount: sub.rec.Amount.Fixed,

@@ -118,7 +118,7 @@ func subscriptionOf(r *record, now time.Time) wooviapi.Subscription {
 		Name: r.description, Type: wooviapi.SubscriptionPixRecurring, Status: status,
 		DayGenerateCharge: json.RawMessage(strconv.Itoa(d.Calendar.Start.Day)),
 		Customer:          wooviPerson(contract.Party{Name: d.Payer.Name, TaxID: d.Payer.Document, Email: d.Payer.Email}),
-		PixRecurring: &wooviapi.PixRecurring{RecurrencyID: recurrencyID(r), Emv: r.qrcode, Journey: wooviapi.JourneyOnlyRecurrency,
+		PixRecurring: &wooviapi.PixRecurring{RecurrencyID: recurrencyID(r), Emv: r.qrcode, Journey: wooviJourneyOf(d),
 			Status: consent}}
 }
 

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -39,14 +40,21 @@ var wooviPeriodicities = map[string]recurrence.Periodicity{
 	wooviapi.FrequencyAnnually: recurrence.Annual,
 }
 
+// wooviRecJourneys are PixGate's journeys of Woovi's ([Woovi-Create]).
+var wooviRecJourneys = map[string]recurrence.Journey{
+	wooviapi.JourneyOnlyRecurrency: recurrence.JourneyQR, wooviapi.JourneyPaymentOnApproval: recurrence.JourneyQRWithPayment,
+}
+
 // wooviRetryPolicies are PixGate's retry policies of Woovi's.
 var wooviRetryPolicies = map[string]recurrence.RetryPolicy{
 	wooviapi.RetryNonPermitted: recurrence.RetryNone, wooviapi.RetryThreeIn7Days: recurrence.RetryThreeInSeven,
 }
 
-// postSubscription is POST /api/v1/subscriptions: a Pix Automático of the
-// QR journey, a CREATED recurrence of the core's with its BR Code (emv).
-// A correlationID used already is refused (400), as a charge's is.
+// postSubscription is POST /api/v1/subscriptions: a Pix Automático of a
+// QR journey, a CREATED recurrence of the core's with its BR Code (emv),
+// for PAYMENT_ON_APPROVAL with its first charge made before it
+// (woovi_rec_first.go). A correlationID used already is refused (400), as
+// a charge's is, and makes nothing.
 func (f wooviFace) postSubscription(w http.ResponseWriter, r *http.Request) {
 	var req subscriptionBody
 	if !f.decode(w, r, &req) {
@@ -59,8 +67,14 @@ func (f wooviFace) postSubscription(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sp.id, sp.postbackURL = newGlobalID(), f.s.cfg.WebhookURL
+	if status, msg := f.firstCharge(&sp, req.Value, now); msg != "" {
+		f.writeError(w, status, msg)
+		return
+	}
 	rec, created, err := f.s.createRecurrence(sp, now)
 	switch {
+	case errors.Is(err, ErrConflict) || errors.Is(err, ErrNotFound):
+		f.writeError(w, http.StatusBadRequest, err.Error()) // its first charge, refused by the core
 	case err != nil:
 		f.writeError(w, http.StatusServiceUnavailable, err.Error())
 	case !created:
@@ -87,16 +101,14 @@ func wooviSubscription(req subscriptionBody, now time.Time) (recurrenceSpec, str
 		return recurrenceSpec{}, "value must be a positive number of cents"
 	case opts == nil:
 		return recurrenceSpec{}, "pixRecurringOptions is required for a PIX_RECURRING subscription"
-	case opts.Journey == wooviapi.JourneyPaymentOnApproval:
-		return recurrenceSpec{}, "pixRecurringOptions.journey PAYMENT_ON_APPROVAL is not simulated by the sandbox yet"
-	case opts.Journey != wooviapi.JourneyOnlyRecurrency:
+	case wooviRecJourneys[opts.Journey] == "":
 		return recurrenceSpec{}, "pixRecurringOptions.journey must be ONLY_RECURRENCY or PAYMENT_ON_APPROVAL"
 	case opts.MinimumValue < 0 || opts.MinimumValue > req.Value:
 		return recurrenceSpec{}, "pixRecurringOptions.minimumValue must be between 0 and value"
 	case utf8.RuneCountInString(req.Comment) > wooviRecMaxCommentLen:
 		return recurrenceSpec{}, "comment must have fewer than 30 characters"
 	}
-	d := RecurrenceData{Journey: recurrence.JourneyQR, Contract: strings.TrimSpace(req.Comment)}
+	d := RecurrenceData{Journey: wooviRecJourneys[opts.Journey], Contract: strings.TrimSpace(req.Comment)}
 	var ok bool
 	if d.RetryPolicy, ok = wooviRetryPolicies[opts.RetryPolicy]; !ok {
 		return recurrenceSpec{}, "pixRecurringOptions.retryPolicy must be NON_PERMITED or THREE_RETRIES_7_DAYS"
@@ -109,7 +121,7 @@ func wooviSubscription(req subscriptionBody, now time.Time) (recurrenceSpec, str
 	if d.Payer, msg = wooviRecPayer(req.Customer); msg != "" {
 		return recurrenceSpec{}, msg
 	}
-	if d.Calendar, msg = wooviCalendar(req, due.Today(now)); msg != "" {
+	if d.Calendar, msg = wooviCalendar(req, d.Journey, due.Today(now)); msg != "" {
 		return recurrenceSpec{}, msg
 	}
 	deadline, err := recurrence.ConsentDeadline(now, time.Time{})
@@ -133,8 +145,10 @@ func wooviRecPayer(c *wooviapi.Customer) (contract.RecurrencePayer, string) {
 
 // wooviCalendar reads the frequency (MONTHLY when absent), the start (a
 // full date: the sandbox does not take a day of the month) and the
-// installments, checked by the core's rules on today.
-func wooviCalendar(req subscriptionBody, today due.Date) (recurrence.Calendar, string) {
+// installments, checked by the core's rules on today and Woovi's for the
+// journey: PAYMENT_ON_APPROVAL starts today, ONLY_RECURRENCY at least
+// wooviRecMinStartDays from it.
+func wooviCalendar(req subscriptionBody, j recurrence.Journey, today due.Date) (recurrence.Calendar, string) {
 	p, ok := wooviPeriodicities[req.Frequency]
 	switch {
 	case req.Frequency == "":
@@ -151,7 +165,10 @@ func wooviCalendar(req subscriptionBody, today due.Date) (recurrence.Calendar, s
 		return recurrence.Calendar{}, "dayGenerateCharge must be a full date, 2026-02-22T00:00:00.000Z"
 	}
 	cal := recurrence.Calendar{Periodicity: p, Start: due.DateOf(t.UTC()), Count: req.InstallmentCount}
-	if earliest := today.AddDays(wooviRecMinStartDays); cal.Start.Before(earliest) {
+	if j == recurrence.JourneyQRWithPayment && cal.Start != today {
+		return recurrence.Calendar{}, fmt.Sprintf("dayGenerateCharge must be today (%s) for PAYMENT_ON_APPROVAL", today)
+	}
+	if earliest := today.AddDays(wooviRecMinStartDays); j == recurrence.JourneyQR && cal.Start.Before(earliest) {
 		return recurrence.Calendar{}, fmt.Sprintf("dayGenerateCharge must be at least %d days from today (%s) for ONLY_RECURRENCY", wooviRecMinStartDays, earliest)
 	}
 	if err := cal.Validate(today); err != nil {

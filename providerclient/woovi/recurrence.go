@@ -9,6 +9,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/wooviapi"
+	"github.com/pixgate/pixgate/storage/recurrence"
 )
 
 // Pix Automático is Woovi's subscription of type PIX_RECURRING
@@ -16,13 +17,15 @@ import (
 // its correlationID, read and cancelled by its globalID (the provider's
 // id), its consent (pixRecurring) notified by PIX_AUTOMATIC_APPROVED and
 // PIX_AUTOMATIC_REJECTED. Woovi's API offers the QR journeys only; the
-// connector takes PixGate's QR journey (ONLY_RECURRENCY) and refuses the
-// others itself, sending nothing.
+// connector takes PixGate's QR (ONLY_RECURRENCY) and QR_WITH_PAYMENT
+// (PAYMENT_ON_APPROVAL, recurrence_first.go) and refuses the others
+// itself, sending nothing.
 
 // CreateRecurrence registers a subscription under PixGate's id. A refusal
-// is read back by that correlationID: one for the same value is this one,
-// created by an earlier try whose answer was lost (Woovi's documents do
-// not say how a repeated correlationID is answered).
+// is read back by that correlationID: one for the same value and journey
+// is this one, created by an earlier try whose answer was lost (Woovi's
+// documents do not say how a repeated correlationID is answered), and so
+// is its first charge, which Woovi makes with it.
 func (c *connector) CreateRecurrence(ctx context.Context, req providerclient.RecurrenceRequest) (*providerclient.Recurrence, error) {
 	op := providerclient.OpCreateRecurrence
 	in, err := subscriptionRequest(req, time.Now())
@@ -45,7 +48,7 @@ func (c *connector) CreateRecurrence(ctx context.Context, req providerclient.Rec
 		if err != nil {
 			return nil, err
 		}
-		if again.Value != in.Value {
+		if c := again.Consent(); again.Value != in.Value || (c != nil && c.Journey != "" && c.Journey != in.PixRecurringOptions.Journey) {
 			return nil, refusal
 		}
 		ans.Subscription = *again
@@ -57,6 +60,12 @@ func (c *connector) CreateRecurrence(ctx context.Context, req providerclient.Rec
 	if rec.ProviderID == "" || rec.QRCode == "" {
 		return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome, StatusCode: res.Status,
 			Message: "answer without globalID or pixRecurring.emv"}
+	}
+	if req.Journey == recurrence.JourneyQRWithPayment {
+		if rec.FirstPaymentID = firstPaymentID(ans.Subscription, in.CorrelationID); rec.FirstPaymentID == "" {
+			return nil, &providerclient.Error{Op: op, Kind: providerclient.ErrUnknownOutcome, StatusCode: res.Status,
+				Message: "answer of journey " + ans.Subscription.Consent().Journey + ", not PAYMENT_ON_APPROVAL"}
+		}
 	}
 	return rec, nil
 }

@@ -9,14 +9,19 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/providerclient/wooviapi"
-	"github.com/pixgate/pixgate/storage/money/due"
 	"github.com/pixgate/pixgate/storage/recurrence"
 )
 
-// offeredJourneys are the journeys the connector takes: PixGate's QR
-// (Woovi's ONLY_RECURRENCY). Woovi's PAYMENT_ON_APPROVAL is PixGate's
-// QR_WITH_PAYMENT, not served yet; Woovi's API has no push journey.
-var offeredJourneys = []recurrence.Journey{recurrence.JourneyQR}
+// offeredJourneys are the journeys the connector takes, by Woovi's name
+// of each ([Woovi-Create]): PixGate's QR is ONLY_RECURRENCY (journey 2),
+// its QR_WITH_PAYMENT PAYMENT_ON_APPROVAL (journey 3, recurrence_first.go).
+// Woovi's API has no push journey and no due-date one.
+var offeredJourneys = []recurrence.Journey{recurrence.JourneyQR, recurrence.JourneyQRWithPayment}
+
+// wooviJourneys are Woovi's names of the offered journeys.
+var wooviJourneys = map[recurrence.Journey]string{
+	recurrence.JourneyQR: wooviapi.JourneyOnlyRecurrency, recurrence.JourneyQRWithPayment: wooviapi.JourneyPaymentOnApproval,
+}
 
 // journeys is Capabilities.Journeys.
 func journeys() []recurrence.Journey { return slices.Clone(offeredJourneys) }
@@ -51,9 +56,7 @@ func subscriptionRequest(req providerclient.RecurrenceRequest, now time.Time) (w
 		Name: req.Description, Comment: req.Contract,
 		Customer:            &wooviapi.Customer{Name: req.Payer.Name, TaxID: req.Payer.Document, Email: req.Payer.Email},
 		Frequency:           frequencies[cal.Periodicity],
-		PixRecurringOptions: &wooviapi.PixRecurringOptions{Journey: wooviapi.JourneyOnlyRecurrency, RetryPolicy: retryPolicies[req.RetryPolicy]}}
-	// Within a minute of midnight, Woovi's today may already be tomorrow.
-	earliest := due.Today(now.Add(midnightMargin)).AddDays(minStartDays)
+		PixRecurringOptions: &wooviapi.PixRecurringOptions{Journey: wooviJourneys[req.Journey], RetryPolicy: retryPolicies[req.RetryPolicy]}}
 	switch {
 	case !slices.Contains(offeredJourneys, req.Journey):
 		return in, refuseRecurrence("journey", string(req.Journey)+" is not offered by Woovi's API")
@@ -61,8 +64,6 @@ func subscriptionRequest(req providerclient.RecurrenceRequest, now time.Time) (w
 		return in, refuseRecurrence("payer", "a name and a document are required")
 	case in.Frequency == "":
 		return in, refuseRecurrence("calendar.periodicity", fmt.Sprintf("%q is not one of PixGate's", cal.Periodicity))
-	case cal.Start.Before(earliest):
-		return in, refuseRecurrence("calendar.start", fmt.Sprintf("Woovi starts a recurrence of the QR journey %d days from today or later (%s)", minStartDays, earliest))
 	case a.Fixed == 0 && a.Floor <= 0:
 		return in, refuseRecurrence("amount.floor", "Woovi takes a variable amount only with its minimum (minimumValue)")
 	case utf8.RuneCountInString(req.Contract) > maxCommentLen:
@@ -70,10 +71,16 @@ func subscriptionRequest(req providerclient.RecurrenceRequest, now time.Time) (w
 	case in.PixRecurringOptions.RetryPolicy == "":
 		return in, refuseRecurrence("retry_policy", fmt.Sprintf("%q is not one of PixGate's", req.RetryPolicy))
 	}
+	if err := checkStart(req, now); err != nil {
+		return in, err
+	}
 	if a.Fixed == 0 {
 		// Woovi's value is a variable subscription's default installment;
 		// PixGate sets each cycle's amount itself, never below the floor.
 		in.Value, in.PixRecurringOptions.MinimumValue = int64(a.Floor), int64(a.Floor)
+	}
+	if err := firstPaymentTerms(req, &in); err != nil {
+		return in, err
 	}
 	in.DayGenerateCharge = cal.Start.String() + "T00:00:00.000Z"
 	if n, ok := cal.Cycles(); ok {
@@ -94,8 +101,9 @@ func refuseRecurrence(field, why string) error {
 }
 
 // neutralRecurrence translates a subscription into PixGate's terms: its
-// globalID is the provider's id, its correlationID PixGate's, and its
-// consent's status PixGate's by consentStatus. Woovi tells neither the
+// globalID is the provider's id, its correlationID PixGate's (and, for
+// PAYMENT_ON_APPROVAL, its first charge's id), and its consent's status
+// PixGate's by consentStatus. Woovi tells neither the
 // payer's maximum, nor when they consented, nor a code of how it ended.
 func neutralRecurrence(op string, sub wooviapi.Subscription) (*providerclient.Recurrence, error) {
 	consent := sub.Consent()
@@ -109,7 +117,7 @@ func neutralRecurrence(op string, sub wooviapi.Subscription) (*providerclient.Re
 			Message: "unknown pixRecurring.status " + consent.Status}
 	}
 	return &providerclient.Recurrence{ProviderID: sub.GlobalID, ExternalID: sub.CorrelationID, Status: st.status,
-		QRCode: consent.Emv, CancelledBy: st.by, EndReason: st.reason}, nil
+		QRCode: consent.Emv, FirstPaymentID: firstPaymentID(sub, ""), CancelledBy: st.by, EndReason: st.reason}, nil
 }
 
 // consentStatus is what one of Woovi's consent statuses says in PixGate's

@@ -29,16 +29,17 @@ func recurrenceRequest(j recurrence.Journey, floor money.Money) providerclient.R
 // subscriptionsAsked is how many creates reached the sandbox.
 func (e *env) subscriptionsAsked() int { return e.v.Checked()["POST "+wooviapi.PathSubscriptions] }
 
-// The connector offers the QR journey only; the others, and terms Woovi
+// The connector offers the QR journeys only; the others, and terms Woovi
 // cannot hold, are refused before any call (unsupported, proved absent),
 // a payer without a document as no provider would take it.
 func TestRecurrenceRefusalsBeforeAnyCall(t *testing.T) {
 	e := newEnv(t)
 	ctx := t.Context()
-	if c := e.conn.Capabilities(); !c.Recurrences || !reflect.DeepEqual(c.Journeys, []recurrence.Journey{recurrence.JourneyQR}) {
+	want := []recurrence.Journey{recurrence.JourneyQR, recurrence.JourneyQRWithPayment}
+	if c := e.conn.Capabilities(); !c.Recurrences || !reflect.DeepEqual(c.Journeys, want) {
 		t.Fatalf("capabilities %+v", c)
 	}
-	for _, j := range []recurrence.Journey{recurrence.JourneyPush, recurrence.JourneyQRWithPayment, recurrence.JourneyQRWithDuePayment} {
+	for _, j := range []recurrence.Journey{recurrence.JourneyPush, recurrence.JourneyQRWithDuePayment} {
 		if _, err := e.conn.CreateRecurrence(ctx, recurrenceRequest(j, 0)); !errors.Is(err, providerclient.ErrUnsupported) ||
 			!errors.Is(err, providerclient.ErrProvedAbsent) {
 			t.Errorf("journey %s: %v", j, err)
