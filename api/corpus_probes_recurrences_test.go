@@ -43,6 +43,13 @@ func recurrenceProbes(s corpusSecrets, chargeID, foreignID string) []probe {
 	}
 	ps = append(ps, probe{name: "GET /api/v1/recurrences/{recurrence}/cycles: another account's", method: http.MethodGet,
 		path: "/api/v1/recurrences/" + foreignID + "/cycles", token: s.v1Token})
+	ps = append(ps, credentialProbes("PUT /api/v1/recurrences/{recurrence}/cycles/{n}", http.MethodPut, none+"/cycles/0", s)...)
+	ps = append(ps, transportProbes("PUT /api/v1/recurrences/{recurrence}/cycles/{n}", http.MethodPut, none+"/cycles/0", s.v1Token)...)
+	for name, body := range map[string]string{"amount string": `{"amount":"10"}`, "amount huge": `{"amount":1e309}`,
+		"amount deep": `{"amount":` + deepObject + `}`, "amount null": `{"amount":null}`, "array": `[]`} {
+		ps = append(ps, probe{name: "PUT /api/v1/recurrences/{recurrence}/cycles/{n}: " + name, method: http.MethodPut,
+			path: "/api/v1/recurrences/" + foreignID + "/cycles/0", token: s.v1Token, body: body})
+	}
 	ps = append(ps, methodProbes(none, "PUT", "DELETE")...)
 	return ps
 }

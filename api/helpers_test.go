@@ -202,7 +202,7 @@ func (e *env) call(method, path, token string, body any, headers ...string) repl
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if method == http.MethodPost {
+	if method == http.MethodPost || method == http.MethodPut {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if token != "" {

@@ -98,6 +98,9 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 		{"v1 recurrence cancel", post("/api/v1/recurrences/plano-ouro-1/cancel", ""), []int{http.StatusNotFound}},
 		{"v1 recurrence cycles", get("/api/v1/recurrences/plano-ouro-1/cycles"), []int{http.StatusNotFound}},
 		{"v1 recurrence cycle", get("/api/v1/recurrences/plano-ouro-1/cycles/0"), []int{http.StatusNotFound}},
+		{"v1 recurrence cycle amount", func() reply {
+			return e.call(http.MethodPut, "/api/v1/recurrences/plano-ouro-1/cycles/0", v1, `{"amount": 10.00}`)
+		}, []int{http.StatusNotFound}},
 		{"v1 charges", get("/api/v1/charges?per_page=5"), ok},
 		{"v1 withdrawal replay", post("/api/v1/withdrawals", validWithdrawal(nil)), ok},
 		{"v1 withdrawal conflict", post("/api/v1/withdrawals", validWithdrawal(map[string]string{"amount": "1.00"})), []int{http.StatusConflict}},

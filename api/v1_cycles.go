@@ -43,6 +43,34 @@ func (s *Server) getCycle(c *fiber.Ctx) error {
 	return storage.ErrNotFound
 }
 
+// setCycleAmount is PUT /api/v1/recurrences/{recurrence}/cycles/{n}
+// {"amount"}: a variable recurrence's cycle amount, until its window
+// closes; the cycle is scheduled with it (200, the cycle).
+func (s *Server) setCycleAmount(c *fiber.Ctx) error {
+	n, err := strconv.Atoi(c.Params("n"))
+	if err != nil || n < 0 {
+		return storage.ErrNotFound
+	}
+	body, err := decodeObject(c)
+	if err != nil {
+		return err
+	}
+	amount, _ := body.amount("amount", maxRecurrenceAmount)
+	if err := body.errs.err(); err != nil {
+		return err
+	}
+	in := integratorOf(c)
+	cy, err := s.payments.SetCycleAmount(c.UserContext(), in, c.Params("recurrence"), n, amount)
+	if err != nil {
+		return err
+	}
+	r, err := s.payments.Recurrence(c.UserContext(), in.ID, c.Params("recurrence"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(viewCycle(r, cy))
+}
+
 // cycleView is the v1 cycle record (docs/recurrences.md).
 type cycleView struct {
 	ID            string        `json:"id"`

@@ -57,8 +57,26 @@ func TestCreateRecurrenceRefusesBadInput(t *testing.T) {
 			}
 		})
 	}
+	// A fixed amount the cash-in fee would take whole (each cycle is a
+	// charge): refused before the provider is looked for.
+	_, dear := e.integrator("Loja Taxa Alta", money.Fixed(100), money.Fixed(50))
+	got := e.call(http.MethodPost, "/api/v1/recurrences", dear, r(map[string]string{"amount": `{"type":"fixed","value":1.00}`})).
+		expectError(t, 422, codeValidation)
+	if _, ok := got.fieldErrors()["amount.value"]; !ok {
+		t.Fatalf("errors does not name amount.value: %s", got.raw)
+	}
+	// A cycle's amount: read as any amount, set only on a recurrence of
+	// this account.
+	for _, body := range []string{`{}`, `{"amount":"10"}`, `{"amount":-1}`, `{"amount":1.005}`} {
+		got := e.call(http.MethodPut, "/api/v1/recurrences/plano-ouro-1/cycles/0", token, body).expectError(t, 422, codeValidation)
+		if _, ok := got.fieldErrors()["amount"]; !ok {
+			t.Fatalf("%s: errors does not name amount: %s", body, got.raw)
+		}
+	}
+	e.call(http.MethodPut, "/api/v1/recurrences/plano-ouro-1/cycles/0", token, `{"amount":10.00}`).expectError(t, 404, codeNotFound)
+	e.call(http.MethodPut, "/api/v1/recurrences/plano-ouro-1/cycles/x", token, `{"amount":10.00}`).expectError(t, 404, codeNotFound)
 	// The env's family sandbox serves no recurrences without extensions.
-	got := e.call(http.MethodPost, "/api/v1/recurrences", token, r(nil)).expectError(t, 422, "journey_not_supported")
+	got = e.call(http.MethodPost, "/api/v1/recurrences", token, r(nil)).expectError(t, 422, "journey_not_supported")
 	if _, ok := got.fieldErrors()["journey"]; !ok {
 		t.Fatalf("errors does not name journey: %s", got.raw)
 	}

@@ -2,11 +2,13 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/storage/money/due"
 	"github.com/pixgate/pixgate/storage/recurrence"
 )
@@ -21,8 +23,8 @@ import (
 // FirstSchedulable). A recurrence with no cycle left is parked
 // (next_send_on 'infinity') until it completes.
 //
-// A variable recurrence's cycles wait for their amount, which the
-// integrator sets per cycle: none is written here.
+// A variable recurrence's cycles are written by the integrator, who sets
+// each one's amount (SetCycleAmount): none is written here.
 func (db *DB) ScheduleCycles(ctx context.Context, id uuid.UUID, today due.Date) (written []Cycle, err error) {
 	err = db.InTx(ctx, func(t *Tx) error {
 		var next *int
@@ -36,7 +38,7 @@ func (db *DB) ScheduleCycles(ctx context.Context, id uuid.UUID, today due.Date) 
 		if r.Status != recurrence.RecurrenceApproved {
 			return nil
 		}
-		if r.Amount.Variable() {
+		if r.Amount.Variable() { // its cycles are written by the integrator's amounts (SetCycleAmount)
 			return t.parkSchedule(ctx, id, 0)
 		}
 		n, ok := 0, true
@@ -91,4 +93,48 @@ func (t *Tx) insertCycle(ctx context.Context, r Recurrence, n int, d, send due.D
 			VALUES ($1, $2, $3, $4::date, $5, 'SCHEDULED', $6::date) ON CONFLICT (recurrence_id, n) DO NOTHING RETURNING *)
 		SELECT `+cycleColumns+` FROM c`, id, r.ID, n, d.String(), r.Amount.Fixed, send.String())
 	return pgx.CollectRows(rows, scanCycle)
+}
+
+// ErrCycleNotSettable: a cycle whose amount can no longer be set: already
+// sent, or its window closed.
+var ErrCycleNotSettable = errors.New("the cycle can no longer take an amount")
+
+// SetCycleAmount sets the amount of cycle n of a variable recurrence,
+// asked on today: the cycle is written SCHEDULED (to be sent on its send
+// day, SendDay) or, still SCHEDULED, given the new amount. A cycle the
+// calendar does not have is ErrNotFound; one already sent, whose window has
+// closed, or the first payment's, is ErrCycleNotSettable. The recurrence's
+// lock orders it with the scheduler and the sends.
+func (db *DB) SetCycleAmount(ctx context.Context, r Recurrence, n int, amount money.Money, today due.Date) (Cycle, error) {
+	var c []Cycle
+	err := db.InTx(ctx, func(t *Tx) error {
+		if _, err := t.tx.Exec(ctx, `SELECT FROM recurrences WHERE id = $1 FOR UPDATE`, r.ID); err != nil {
+			return err
+		}
+		d, ok := r.Calendar.Due(n)
+		if !ok {
+			return ErrNotFound
+		}
+		send, err := recurrence.SendDay(d, today)
+		if err != nil || (n == 0 && r.FirstCharge != nil) {
+			return ErrCycleNotSettable
+		}
+		id, err := uuid.NewV7()
+		if err != nil {
+			return err
+		}
+		rows, _ := t.tx.Query(ctx, `WITH c AS (INSERT INTO recurrence_cycles (id, recurrence_id, n, due_date, amount, status, send_on)
+				VALUES ($1, $2, $3, $4::date, $5, 'SCHEDULED', $6::date)
+				ON CONFLICT (recurrence_id, n) DO UPDATE SET amount = EXCLUDED.amount, updated_at = now()
+				WHERE recurrence_cycles.status = 'SCHEDULED' RETURNING *)
+			SELECT `+cycleColumns+` FROM c`, id, r.ID, n, d.String(), amount, send.String())
+		if c, err = pgx.CollectRows(rows, scanCycle); err == nil && len(c) == 0 {
+			err = ErrCycleNotSettable
+		}
+		return err
+	})
+	if err != nil {
+		return Cycle{}, fmt.Errorf("storage: set cycle %d of %s: %w", n, r.ID, err)
+	}
+	return c[0], nil
 }

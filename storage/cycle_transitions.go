@@ -9,6 +9,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pixgate/pixgate/storage/ledger"
+	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/storage/money/due"
 	"github.com/pixgate/pixgate/storage/recurrence"
 )
@@ -38,15 +40,9 @@ func (t *Tx) LockCycle(ctx context.Context, id uuid.UUID) (Cycle, error) {
 // (next_check_at 'infinity'). changed is false when the cycle was not
 // SCHEDULED any more.
 func (t *Tx) IssueCycle(ctx context.Context, c Cycle, r Recurrence, providerID string) (Cycle, bool, error) {
-	var kind string
-	var value int64
-	if err := t.tx.QueryRow(ctx, `SELECT cashin_fee_kind, cashin_fee_value FROM integrators WHERE id = $1`, r.IntegratorID).
-		Scan(&kind, &value); err != nil {
+	fee, err := cashInFee(ctx, t.tx, r.IntegratorID, c.Amount)
+	if err != nil {
 		return Cycle{}, false, fmt.Errorf("storage: issue cycle %s: %w", c.ID, err)
-	}
-	fee := feeRule(kind, value).Compute(c.Amount)
-	if fee >= c.Amount {
-		return Cycle{}, false, ErrCycleBelowFee
 	}
 	chargeID, err := uuid.NewV7()
 	if err != nil {
@@ -75,6 +71,27 @@ func (t *Tx) IssueCycle(ctx context.Context, c Cycle, r Recurrence, providerID s
 	}
 	moved[0].Fee = fee
 	return moved[0], true, nil
+}
+
+// CashInFee is the cash-in fee the integrator's rule in force takes of
+// amount; ErrCycleBelowFee when it would take it all (a charge must leave
+// a net).
+func (db *DB) CashInFee(ctx context.Context, integratorID int64, amount money.Money) (money.Money, error) {
+	return cashInFee(ctx, db.pool, integratorID, amount)
+}
+
+func cashInFee(ctx context.Context, q ledger.Querier, integratorID int64, amount money.Money) (money.Money, error) {
+	var kind string
+	var value int64
+	if err := q.QueryRow(ctx, `SELECT cashin_fee_kind, cashin_fee_value FROM integrators WHERE id = $1`, integratorID).
+		Scan(&kind, &value); err != nil {
+		return 0, err
+	}
+	fee := feeRule(kind, value).Compute(amount)
+	if fee >= amount {
+		return fee, ErrCycleBelowFee
+	}
+	return fee, nil
 }
 
 // lastPayDay is the last day a cycle's charge may be paid: its retry

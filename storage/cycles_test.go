@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -102,5 +103,53 @@ func TestCyclesScheduledSentAndPaidOnce(t *testing.T) {
 	cycles, err := db.CyclesOf(ctx, r.ID)
 	if err != nil || len(cycles) != 2 || cycles[0].Status != recurrence.CyclePaid || cycles[0].Fee != 53 || *cycles[0].EndToEndID != "E1" {
 		t.Fatalf("cycles %+v %v", cycles, err)
+	}
+}
+
+// A variable recurrence's cycle is written by its amount, changed while
+// still SCHEDULED, and refused once sent, past its window or beyond the
+// calendar; the scheduler writes none of its own.
+func TestVariableCycleAmounts(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	in := heldIntegrator(t, db, 0)
+	nr := newRecurrence(in, "variavel", 1)
+	nr.Amount = recurrence.Amount{Floor: 2000}
+	nr.Calendar = recurrence.Calendar{Periodicity: recurrence.Weekly, Start: day(t, "2026-12-10"), Count: 3}
+	r, _, err := db.CreateRecurrence(ctx, nr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	today := day(t, "2026-11-28")
+	c, err := db.SetCycleAmount(ctx, r, 1, 4250, today)
+	if err != nil || c.Status != recurrence.CycleScheduled || c.Amount != 4250 || c.SendOn != day(t, "2026-12-07") {
+		t.Fatalf("set %+v %v", c, err)
+	}
+	if c, err = db.SetCycleAmount(ctx, r, 1, 3000, today); err != nil || c.Amount != 3000 {
+		t.Fatalf("changed %+v %v", c, err)
+	}
+	if _, err := db.SetCycleAmount(ctx, r, 3, 3000, today); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("beyond the calendar: %v", err)
+	}
+	if _, err := db.SetCycleAmount(ctx, r, 0, 3000, day(t, "2026-12-09")); !errors.Is(err, storage.ErrCycleNotSettable) {
+		t.Fatalf("past its window: %v", err)
+	}
+	if err := db.InTx(ctx, func(tx *storage.Tx) error {
+		_, _, err := tx.IssueCycle(ctx, c, r, "cobr-v1")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SetCycleAmount(ctx, r, 1, 5000, today); !errors.Is(err, storage.ErrCycleNotSettable) {
+		t.Fatalf("once sent: %v", err)
+	}
+	if err := db.InTx(ctx, func(tx *storage.Tx) error {
+		_, _, err := tx.MoveRecurrence(ctx, r.ID, recurrence.RecurrenceCreated, storage.RecurrenceChange{To: recurrence.RecurrenceApproved})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if written, err := db.ScheduleCycles(ctx, r.ID, day(t, "2026-12-08")); err != nil || len(written) != 0 {
+		t.Fatalf("the scheduler wrote %+v %v", written, err)
 	}
 }

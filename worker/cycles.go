@@ -77,6 +77,14 @@ func (w *Worker) sendCycle(ctx context.Context, c storage.Cycle) error {
 	if err != nil {
 		return err
 	}
+	if _, err := w.cycles.CashInFee(ctx, r.IntegratorID, c.Amount); errors.Is(err, storage.ErrCycleBelowFee) {
+		// The fee rule changed since the amount was taken: never sent, so
+		// no payment can come that PixGate would not record.
+		_, err := w.failCycle(ctx, c, "the cycle's amount does not exceed the cash-in fee in force")
+		return err
+	} else if err != nil {
+		return err
+	}
 	req := providerclient.CycleRequest{ID: c.ID.String(), Recurrence: recurrenceRef(r), N: c.N, DueDate: c.DueDate,
 		Amount: c.Amount, Payer: providerclient.Party{Name: r.Payer.Name, Document: r.Payer.Document}}
 	if r.Description != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/storage/money/due"
 	"github.com/pixgate/pixgate/storage/recurrence"
 )
@@ -76,6 +77,15 @@ func (f *fakeStore) TouchCycle(_ context.Context, id uuid.UUID) error {
 	defer f.mu.Unlock()
 	f.touched[id]++
 	return nil
+}
+
+// CashInFee is 1.5%, rounded half up, as the fixtures' integrators take.
+func (f *fakeStore) CashInFee(_ context.Context, _ int64, amount money.Money) (money.Money, error) {
+	fee := money.Percent(15000).Compute(amount)
+	if fee >= amount {
+		return fee, storage.ErrCycleBelowFee
+	}
+	return fee, nil
 }
 
 func (x fakeTx) LockCycle(_ context.Context, id uuid.UUID) (storage.Cycle, error) {

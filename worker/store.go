@@ -138,6 +138,7 @@ type cycleStore interface {
 	CycleByID(ctx context.Context, id uuid.UUID) (storage.Cycle, error)
 	CycleByProviderID(ctx context.Context, provider, providerID string) (storage.Cycle, error)
 	TouchCycle(ctx context.Context, id uuid.UUID) error
+	CashInFee(ctx context.Context, integratorID int64, amount money.Money) (money.Money, error)
 }
 
 // recurrenceStore is the Pix Automático recurrences whose changes the

@@ -12,6 +12,7 @@ import (
 	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
+	"github.com/pixgate/pixgate/storage/money/due"
 	"github.com/pixgate/pixgate/storage/recurrence"
 	"github.com/pixgate/pixgate/tasks"
 )
@@ -55,6 +56,7 @@ type RecurrenceStore interface {
 	Recurrence(ctx context.Context, integratorID int64, ref string) (storage.Recurrence, error)
 	ListRecurrences(ctx context.Context, p storage.ListParams) ([]storage.Recurrence, bool, error)
 	CyclesOf(ctx context.Context, recurrenceID uuid.UUID) ([]storage.Cycle, error)
+	SetCycleAmount(ctx context.Context, r storage.Recurrence, n int, amount money.Money, today due.Date) (storage.Cycle, error)
 }
 
 // The rules of recurrences.
@@ -79,6 +81,10 @@ func (s *Service) CreateRecurrence(ctx context.Context, in storage.Integrator, r
 	}
 	if s.provider == nil {
 		return rec, false, &providerclient.Error{Op: providerclient.OpCreateRecurrence, Kind: providerclient.ErrUnavailable, Message: "no provider configured"}
+	}
+	if fee := in.CashIn.Compute(r.Amount.Fixed); !r.Amount.Variable() && r.Amount.Fixed <= fee {
+		return rec, false, &RuleError{Rule: ErrAmountNotAboveFee, Field: "amount.value",
+			Detail: fmt.Sprintf("must exceed the cash-in fee of R$ %s: each cycle is a charge", fee)}
 	}
 	route, err := s.store.RouteFor(ctx, in.ID)
 	if err != nil {

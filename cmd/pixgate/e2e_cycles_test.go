@@ -267,3 +267,53 @@ func (s *devStack) available() float64 {
 	v, _ := bal["available_balance"].(json.Number).Float64()
 	return v
 }
+
+// variableFlow: a variable recurrence's cycle is charged at the amount the
+// integrator sets for it (not below the floor), sent in its window, paid
+// and credited once; once sent, its amount is settled. It starts from the
+// API's today, so it runs before any flow moves the sandbox's clock.
+func variableFlow(t *testing.T, s *devStack) {
+	start := sandboxToday(t, s).AddDays(6)
+	balance := s.available()
+	code, r := s.call(http.MethodPost, "/api/v1/recurrences", map[string]any{"external_id": "variavel", "journey": "QR",
+		"payer": map[string]any{"name": payer["name"], "document": payer["document"]}, "contract": "4417",
+		"calendar":     map[string]any{"periodicity": "WEEKLY", "start": start.String(), "count": 3},
+		"amount":       map[string]any{"type": "variable", "floor": 20.00},
+		"retry_policy": "NONE", "postbackUrl": s.receiver.URL + "/cycles"})
+	if code != http.StatusCreated {
+		t.Fatalf("variable: create: %d %v", code, r)
+	}
+	id := r["id"].(string)
+	s.control(http.MethodPost, "/sandbox/recurrences/"+r["provider_id"].(string)+"/approve", map[string]any{"payerMax": 50.00})
+	s.eventually("variable APPROVED", 10*time.Second, func() bool {
+		_, got := s.call(http.MethodGet, "/api/v1/recurrences/"+id, nil)
+		return got["status"] == "APPROVED"
+	})
+	if code, v := s.call(http.MethodPut, "/api/v1/recurrences/"+id+"/cycles/1", map[string]any{"amount": 19.99}); code != http.StatusUnprocessableEntity {
+		t.Errorf("variable: below the floor: %d %v", code, v)
+	}
+	if code, v := s.call(http.MethodPut, "/api/v1/recurrences/"+id+"/cycles/0", map[string]any{"amount": 42.50}); code != http.StatusOK ||
+		v["status"] != "SCHEDULED" || fmt.Sprint(v["amount"]) != "42.50" {
+		t.Fatalf("variable: set cycle 0: %d %v", code, v)
+	}
+	var c map[string]any
+	s.eventually("variable cycle 0 sent", 15*time.Second, func() bool {
+		_, c = s.call(http.MethodGet, "/api/v1/recurrences/"+id+"/cycles/0", nil)
+		return c["status"] == "CREATED"
+	})
+	if code, v := s.call(http.MethodPut, "/api/v1/recurrences/"+id+"/cycles/0", map[string]any{"amount": 45.00}); code != http.StatusUnprocessableEntity {
+		t.Errorf("variable: a sent cycle's amount changed: %d %v", code, v)
+	}
+	if code, v := s.control(http.MethodPost, "/sandbox/cycles/"+c["provider_id"].(string)+"/pay", nil); code != http.StatusOK {
+		t.Fatalf("variable: pay: %d %v", code, v)
+	}
+	s.eventually("variable cycle 0 PAID", 15*time.Second, func() bool {
+		_, c = s.call(http.MethodGet, "/api/v1/recurrences/"+id+"/cycles/0", nil)
+		return c["status"] == "PAID"
+	})
+	net, _ := c["net_amount"].(json.Number).Float64()
+	if got := s.available() - balance; fmt.Sprintf("%.2f", got) != fmt.Sprintf("%.2f", net) || net < 41 {
+		t.Errorf("variable: the wallet grew %.2f, the cycle's net is %.2f", got, net)
+	}
+	s.call(http.MethodPost, "/api/v1/recurrences/"+id+"/cancel", nil)
+}

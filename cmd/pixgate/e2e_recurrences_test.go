@@ -86,7 +86,8 @@ func recurrenceFlows(t *testing.T, kind, payerMax string, refused, bankCancelled
 	if push { // the contracts that notify a lapsed consent (woovi documents no webhook for it)
 		lapsedConsent(t, s)
 	}
-	if firstPayment { // first: it starts today by the API's clock, before the sandbox's moves
+	variableFlow(t, s) // these two start from the API's today: before the sandbox's clock moves
+	if firstPayment {
 		cycleFlow(t, s, "QR_WITH_PAYMENT")
 	}
 	answers := cycleFlow(t, s, "QR")
