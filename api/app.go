@@ -318,6 +318,7 @@ func (s *Server) routes() {
 	v1.Get("/recurrences/:recurrence/cycles", s.v1Auth(storage.ScopeRecurrencesRead), s.listCycles)
 	v1.Get("/recurrences/:recurrence/cycles/:n", s.v1Auth(storage.ScopeRecurrencesRead), s.getCycle)
 	v1.Put("/recurrences/:recurrence/cycles/:n", s.v1Auth(storage.ScopeRecurrencesWrite), requireJSON, s.setCycleAmount)
+	v1.Post("/recurrences/:recurrence/cycles/:n/cancel", s.v1Auth(storage.ScopeRecurrencesWrite), s.cancelCycle)
 	v1.Get("/infractions", s.v1Auth(storage.ScopeInfractionsRead), s.listInfractions)
 	v1.Get("/infractions/:id", s.v1Auth(storage.ScopeInfractionsRead), s.getInfraction)
 	v1.Post("/infractions/:id/defense", s.v1Auth(storage.ScopeInfractionsWrite), requireJSON, s.defendInfraction)

@@ -50,6 +50,11 @@ func recurrenceProbes(s corpusSecrets, chargeID, foreignID string) []probe {
 		ps = append(ps, probe{name: "PUT /api/v1/recurrences/{recurrence}/cycles/{n}: " + name, method: http.MethodPut,
 			path: "/api/v1/recurrences/" + foreignID + "/cycles/0", token: s.v1Token, body: body})
 	}
+	ps = append(ps, credentialProbes("POST /api/v1/recurrences/{recurrence}/cycles/{n}/cancel", http.MethodPost, none+"/cycles/0/cancel", s)...)
+	for name, n := range map[string]string{"negative": "-1", "huge": "99999999999999999999", "not a number": "um"} {
+		ps = append(ps, probe{name: "POST /api/v1/recurrences/{recurrence}/cycles/{n}/cancel: " + name, method: http.MethodPost,
+			path: "/api/v1/recurrences/" + foreignID + "/cycles/" + n + "/cancel", token: s.v1Token})
+	}
 	ps = append(ps, methodProbes(none, "PUT", "DELETE")...)
 	return ps
 }

@@ -98,6 +98,7 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 		{"v1 recurrence cancel", post("/api/v1/recurrences/plano-ouro-1/cancel", ""), []int{http.StatusNotFound}},
 		{"v1 recurrence cycles", get("/api/v1/recurrences/plano-ouro-1/cycles"), []int{http.StatusNotFound}},
 		{"v1 recurrence cycle", get("/api/v1/recurrences/plano-ouro-1/cycles/0"), []int{http.StatusNotFound}},
+		{"v1 recurrence cycle cancel", post("/api/v1/recurrences/plano-ouro-1/cycles/0/cancel", ""), []int{http.StatusNotFound}},
 		{"v1 recurrence cycle amount", func() reply {
 			return e.call(http.MethodPut, "/api/v1/recurrences/plano-ouro-1/cycles/0", v1, `{"amount": 10.00}`)
 		}, []int{http.StatusNotFound}},

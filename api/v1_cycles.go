@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/http"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -69,6 +70,31 @@ func (s *Server) setCycleAmount(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(viewCycle(r, cy))
+}
+
+// cancelCycle is POST /api/v1/recurrences/{recurrence}/cycles/{n}/cancel:
+// 200 with the cycle cancelled here (not yet sent), 202 with the cycle as
+// it stands when its provider cancels it (the CANCELLED postback tells
+// when PixGate recorded it).
+func (s *Server) cancelCycle(c *fiber.Ctx) error {
+	n, err := strconv.Atoi(c.Params("n"))
+	if err != nil || n < 0 {
+		return storage.ErrNotFound
+	}
+	in := integratorOf(c)
+	cy, accepted, err := s.payments.CancelCycle(c.UserContext(), in.ID, c.Params("recurrence"), n)
+	if err != nil {
+		return err
+	}
+	r, err := s.payments.Recurrence(c.UserContext(), in.ID, c.Params("recurrence"))
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if accepted {
+		status = http.StatusAccepted
+	}
+	return c.Status(status).JSON(viewCycle(r, cy))
 }
 
 // cycleView is the v1 cycle record (docs/recurrences.md).

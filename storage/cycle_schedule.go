@@ -138,3 +138,20 @@ func (db *DB) SetCycleAmount(ctx context.Context, r Recurrence, n int, amount mo
 	}
 	return c[0], nil
 }
+
+// CancelScheduledCycle cancels a cycle not yet sent, as its integrator
+// asked; ErrCycleNotSettable once it was sent.
+func (db *DB) CancelScheduledCycle(ctx context.Context, id uuid.UUID) (Cycle, error) {
+	var c Cycle
+	err := db.InTx(ctx, func(t *Tx) error {
+		var changed bool
+		var err error
+		c, changed, err = t.MoveCycle(ctx, id, recurrence.CycleScheduled, CycleChange{To: recurrence.CycleCancelled,
+			CancelledBy: string(recurrence.PartyIntegrator)})
+		if err == nil && !changed {
+			err = ErrCycleNotSettable
+		}
+		return err
+	})
+	return c, err
+}

@@ -57,6 +57,7 @@ type RecurrenceStore interface {
 	ListRecurrences(ctx context.Context, p storage.ListParams) ([]storage.Recurrence, bool, error)
 	CyclesOf(ctx context.Context, recurrenceID uuid.UUID) ([]storage.Cycle, error)
 	SetCycleAmount(ctx context.Context, r storage.Recurrence, n int, amount money.Money, today due.Date) (storage.Cycle, error)
+	CancelScheduledCycle(ctx context.Context, id uuid.UUID) (storage.Cycle, error)
 }
 
 // The rules of recurrences.

@@ -70,3 +70,24 @@ func (c *Client) Cycle(ctx context.Context, ref string, n int) (*Cycle, error) {
 		auth: c.v1Auth(), out: &cy})
 	return unlessErr(&cy, err)
 }
+
+// SetCycleAmount is PUT /api/v1/recurrences/{ref}/cycles/{n} (scope
+// recurrences:write): a variable recurrence's cycle amount, until its
+// window closes; the cycle is scheduled with it.
+func (c *Client) SetCycleAmount(ctx context.Context, ref string, n int, amount Amount) (*Cycle, error) {
+	var cy Cycle
+	_, err := c.do(ctx, call{method: http.MethodPut, path: "/api/v1/recurrences/" + pathEscape(ref) + "/cycles/" + strconv.Itoa(n),
+		auth: c.v1Auth(), body: map[string]Amount{"amount": amount}, out: &cy})
+	return unlessErr(&cy, err)
+}
+
+// CancelCycle is POST /api/v1/recurrences/{ref}/cycles/{n}/cancel (scope
+// recurrences:write): a cycle not yet sent is cancelled at once; one sent
+// is cancelled at the provider, and the answer is the cycle as it stands
+// (the CANCELLED postback tells when PixGate recorded it).
+func (c *Client) CancelCycle(ctx context.Context, ref string, n int) (*Cycle, error) {
+	var cy Cycle
+	_, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/recurrences/" + pathEscape(ref) + "/cycles/" + strconv.Itoa(n) + "/cancel",
+		auth: c.v1Auth(), out: &cy})
+	return unlessErr(&cy, err)
+}

@@ -64,6 +64,13 @@ func TestDueChargeAndRecurrenceAgainstPixGate(t *testing.T) {
 	if _, err := l.c.Cycle(ctx, r.ID, 0); !errors.As(err, &pe) || pe.Code != "not_found" {
 		t.Fatalf("cycle 0: %v", err)
 	}
+	// Its third cycle, set and then cancelled before it is sent.
+	if cy, err := l.c.SetCycleAmount(ctx, r.ID, 2, pixgate.MustAmount("25.00")); err != nil || cy.Status != "SCHEDULED" {
+		t.Fatalf("set cycle 2: %+v %v", cy, err)
+	}
+	if cy, err := l.c.CancelCycle(ctx, r.ID, 2); err != nil || cy.Status != "CANCELLED" {
+		t.Fatalf("cancel cycle 2: %+v %v", cy, err)
+	}
 	if _, err := l.c.CancelRecurrence(ctx, r.ID); err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ import (
 // by a verified postback. QR_WITH_PAYMENT starts today by the API's clock,
 // so it runs before any flow moves the sandbox's. The answers are
 // returned, for a comparison across connectors.
-func cycleFlow(t *testing.T, s *devStack, journey string) map[string]map[string]string {
+func cycleFlow(t *testing.T, s *devStack, journey string, cancels bool) map[string]map[string]string {
 	f := newFlow(t, s, journey)
 	cs := [4]int{f.first, f.first + 1, f.first + 2, f.first + 3}
 	f.bank(f.cycle(cs[0], "CREATED"), "accept", nil)
@@ -47,6 +47,7 @@ func cycleFlow(t *testing.T, s *devStack, journey string) map[string]map[string]
 		t.Errorf("%s: cycle %d rejected for good: %v", journey, cs[3], c)
 	}
 
+	f.cancelSent(cs[3]+1, cancels)
 	if code, v := s.call(http.MethodPost, "/api/v1/recurrences/"+f.id+"/cancel", nil); code != http.StatusAccepted {
 		t.Fatalf("%s: cancel: %d %v", journey, code, v)
 	}
@@ -54,10 +55,10 @@ func cycleFlow(t *testing.T, s *devStack, journey string) map[string]map[string]
 		_, got := s.call(http.MethodGet, "/api/v1/recurrences/"+f.id, nil)
 		return got["status"] == "CANCELLED"
 	})
-	f.moveTo(cs[3] + 1)
+	f.moveTo(cs[3] + 2)
 	time.Sleep(time.Second) // ticks that would schedule the next cycle
-	if n := len(f.cycles()); n != 4 {
-		t.Errorf("%s: %d cycles, want 4", journey, n)
+	if n := len(f.cycles()); n != 5 {
+		t.Errorf("%s: %d cycles, want 5", journey, n)
 	}
 	f.checkMoney(cs[:3])
 	checkCyclePostbacks(t, s, journey, f.id, cs)
@@ -114,7 +115,7 @@ func newFlow(t *testing.T, s *devStack, journey string) *flow {
 		f.start, f.first = base, 1
 		body["first_payment"] = map[string]any{"amount": 35.00}
 	}
-	body["calendar"] = map[string]any{"periodicity": "WEEKLY", "start": f.start.String(), "count": f.first + 5}
+	body["calendar"] = map[string]any{"periodicity": "WEEKLY", "start": f.start.String(), "count": f.first + 6}
 	code, r := s.call(http.MethodPost, "/api/v1/recurrences", body)
 	if code != http.StatusCreated {
 		t.Fatalf("%s: create: %d %v", journey, code, r)
@@ -179,6 +180,27 @@ func (f *flow) cycle(n int, want string) map[string]any {
 		f.t.Errorf("%s: cycle %d: %v", f.journey, n, c)
 	}
 	return c
+}
+
+// cancelSent: the integrator cancels cycle n once sent: at its provider
+// (202, then CANCELLED by INTEGRATOR as the provider reports it), where
+// the provider cancels cycles (not woovi: 501, and the cycle stays).
+func (f *flow) cancelSent(n int, cancels bool) {
+	f.t.Helper()
+	f.cycle(n, "CREATED")
+	code, v := f.s.call(http.MethodPost, fmt.Sprint("/api/v1/recurrences/", f.id, "/cycles/", n, "/cancel"), nil)
+	if !cancels {
+		if code != http.StatusNotImplemented {
+			f.t.Errorf("%s: cancel cycle %d where the provider cannot: %d %v", f.journey, n, code, v)
+		}
+		return
+	}
+	if code != http.StatusAccepted {
+		f.t.Fatalf("%s: cancel cycle %d: %d %v", f.journey, n, code, v)
+	}
+	if c := f.cycle(n, "CANCELLED"); c["cancelled_by"] != "INTEGRATOR" {
+		f.t.Errorf("%s: cycle %d cancelled: %v", f.journey, n, c)
+	}
 }
 
 // bank is the payer's bank acting on a cycle.
@@ -314,6 +336,15 @@ func variableFlow(t *testing.T, s *devStack) {
 	net, _ := c["net_amount"].(json.Number).Float64()
 	if got := s.available() - balance; fmt.Sprintf("%.2f", got) != fmt.Sprintf("%.2f", net) || net < 41 {
 		t.Errorf("variable: the wallet grew %.2f, the cycle's net is %.2f", got, net)
+	}
+	// A cycle not yet sent is cancelled here, at once, and never sent.
+	s.call(http.MethodPut, "/api/v1/recurrences/"+id+"/cycles/1", map[string]any{"amount": 30.00})
+	if code, v := s.call(http.MethodPost, "/api/v1/recurrences/"+id+"/cycles/1/cancel", nil); code != http.StatusOK ||
+		v["status"] != "CANCELLED" || v["cancelled_by"] != "INTEGRATOR" {
+		t.Errorf("variable: cancel a scheduled cycle: %d %v", code, v)
+	}
+	if code, v := s.call(http.MethodPost, "/api/v1/recurrences/"+id+"/cycles/0/cancel", nil); code != http.StatusUnprocessableEntity {
+		t.Errorf("variable: cancel a paid cycle: %d %v", code, v)
 	}
 	s.call(http.MethodPost, "/api/v1/recurrences/"+id+"/cancel", nil)
 }

@@ -25,19 +25,22 @@ type recurrenceEnd struct{ status, cancelledBy, endCode string }
 // subscriptions carry no maximum and no code, and call both the refusal
 // and the bank's cancel REJECTED, which PixGate reads as the payer's
 // cancel (docs/provider.md, "Recurrences (woovi)").
-var recurrenceConnectors = []struct {
+type recurrenceConnector struct {
 	kind                   string
 	payerMax               string
 	refused, bankCancelled recurrenceEnd
 	push                   bool // offers the PUSH journey
 	firstPayment           bool // offers the QR_WITH_PAYMENT journey
-}{
+	cancelsCycles          bool // cancels a sent cycle (Woovi has no route for it)
+}
+
+var recurrenceConnectors = []recurrenceConnector{
 	{kind: "family", payerMax: "50.00",
 		refused:       recurrenceEnd{"REJECTED", "<nil>", "AP13"},
-		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}, push: true, firstPayment: true},
+		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}, push: true, firstPayment: true, cancelsCycles: true},
 	{kind: "efi", payerMax: "<nil>",
 		refused:       recurrenceEnd{"REJECTED", "<nil>", "AP13"},
-		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}, push: true, firstPayment: true},
+		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER_BANK", "FRUD"}, push: true, firstPayment: true, cancelsCycles: true},
 	{kind: "woovi", payerMax: "<nil>",
 		refused:       recurrenceEnd{"CANCELLED", "PAYER", "<nil>"},
 		bankCancelled: recurrenceEnd{"CANCELLED", "PAYER", "<nil>"}, firstPayment: true},
@@ -59,7 +62,7 @@ func TestRecurrenceConsentEndToEnd(t *testing.T) {
 	t.Run("flows", func(t *testing.T) {
 		for _, c := range recurrenceConnectors {
 			t.Run(c.kind, func(t *testing.T) {
-				got := recurrenceFlows(t, c.kind, c.payerMax, c.refused, c.bankCancelled, c.push, c.firstPayment)
+				got := recurrenceFlows(t, c)
 				mu.Lock()
 				answers[c.kind] = got
 				mu.Unlock()
@@ -74,25 +77,25 @@ func TestRecurrenceConsentEndToEnd(t *testing.T) {
 // recurrenceFlows runs the consent's flows and the cycles' on a stack of
 // its own whose sandbox speaks kind's contract, and returns the QR
 // journey's answers.
-func recurrenceFlows(t *testing.T, kind, payerMax string, refused, bankCancelled recurrenceEnd, push, firstPayment bool) map[string]map[string]string {
+func recurrenceFlows(t *testing.T, c recurrenceConnector) map[string]map[string]string {
 	storagetest.Parallel(t, devStackConns)
-	s := newDevStack(t, append(contractEnv(t, kind), "PIXGATE_RECONCILE_INTERVAL", "200ms",
+	s := newDevStack(t, append(contractEnv(t, c.kind), "PIXGATE_RECONCILE_INTERVAL", "200ms",
 		"PIXGATE_RECONCILE_STALE_AFTER", "2s")...)
-	recurrenceConsent(t, s, payerMax, refused, bankCancelled)
-	pushConsent(t, s, push)
-	if kind == "family" {
+	recurrenceConsent(t, s, c.payerMax, c.refused, c.bankCancelled)
+	pushConsent(t, s, c.push)
+	if c.kind == "family" {
 		failedThenRetried(t, s)
 	}
-	if push { // the contracts that notify a lapsed consent (woovi documents no webhook for it)
+	if c.push { // the contracts that notify a lapsed consent (woovi documents no webhook for it)
 		lapsedConsent(t, s)
 	}
 	variableFlow(t, s) // these two start from the API's today: before the sandbox's clock moves
-	if firstPayment {
-		cycleFlow(t, s, "QR_WITH_PAYMENT")
+	if c.firstPayment {
+		cycleFlow(t, s, "QR_WITH_PAYMENT", c.cancelsCycles)
 	}
-	answers := cycleFlow(t, s, "QR")
-	if push {
-		cycleFlow(t, s, "PUSH")
+	answers := cycleFlow(t, s, "QR", c.cancelsCycles)
+	if c.push {
+		cycleFlow(t, s, "PUSH", c.cancelsCycles)
 	}
 	s.auditClean()
 	return answers
