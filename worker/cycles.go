@@ -27,6 +27,10 @@ type cycles interface {
 	RetryCycle(ctx context.Context, ref providerclient.CycleRef, day due.Date) error
 }
 
+// errNotApprovedYet: a cycle whose recurrence still waits for its
+// payer's consent.
+var errNotApprovedYet = errors.New("the recurrence is not approved yet")
+
 // scheduleCycles writes the cycles whose send day has come, for every
 // approved recurrence due to have one.
 func (w *Worker) scheduleCycles(ctx context.Context, _ int64) error {
@@ -69,9 +73,14 @@ func (w *Worker) sendCycle(ctx context.Context, c storage.Cycle) error {
 	if err != nil {
 		return err
 	}
-	if r.Status != recurrence.RecurrenceApproved || r.ProviderID == nil {
+	switch {
+	case r.Status.Final():
 		_, err := w.cancelCycleHere(ctx, c, r)
 		return err
+	case r.Status != recurrence.RecurrenceApproved || r.ProviderID == nil:
+		// Its amount was set before the payer consented (a variable
+		// recurrence): it waits, and fails if its window closes first.
+		return errNotApprovedYet
 	}
 	at, err := w.cyclesAt(r.Provider)
 	if err != nil {

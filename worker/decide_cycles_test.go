@@ -157,3 +157,32 @@ func TestCycleRetriedByItsPolicy(t *testing.T) {
 		}
 	}
 }
+
+// A cycle scheduled before its recurrence was approved (a variable one's
+// amount, set early) waits for the consent rather than being cancelled;
+// once the recurrence has ended, it is cancelled and never sent.
+func TestScheduledCycleWaitsForTheConsent(t *testing.T) {
+	f := newCycleFixture(t, recurrence.RetryNone, false)
+	r := f.st.recurrences[f.c.RecurrenceID]
+	r.Status = recurrence.RecurrenceCreated
+	f.st.recurrences[r.ID] = r
+	c := f.c
+	c.Status, c.ChargeID, c.ProviderID, c.SendOn = recurrence.CycleScheduled, nil, nil, c.DueDate.AddDays(-10)
+	f.st.cycles[c.ID] = c
+	f.w.cfg.Today = func() due.Date { return c.SendOn } // its window open
+	ctx := context.Background()
+	if err := f.w.sendCycles(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.st.cycles[c.ID].Status; got != recurrence.CycleScheduled {
+		t.Fatalf("a cycle of a recurrence still waiting for its consent is %s", got)
+	}
+	r.Status = recurrence.RecurrenceRejected
+	f.st.recurrences[r.ID] = r
+	if err := f.w.sendCycles(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.st.cycles[c.ID].Status; got != recurrence.CycleCancelled {
+		t.Fatalf("a cycle of a rejected recurrence is %s", got)
+	}
+}
