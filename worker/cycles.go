@@ -59,9 +59,12 @@ func (w *Worker) sendCycles(ctx context.Context, _ int64) error {
 	return forEach(ctx, w, "cycles to send", toSend, func(c storage.Cycle) string { return c.ID.String() },
 		func(c storage.Cycle) error {
 			err := w.sendCycle(ctx, c)
-			if err != nil && !recurrence.ScheduleWindow(c.DueDate).Contains(today) {
-				_, ferr := w.failCycle(ctx, c, "the provider could not take the cycle's charge before its window closed: "+err.Error())
+			switch {
+			case err != nil && !recurrence.ScheduleWindow(c.DueDate).Contains(today):
+				_, ferr := w.failCycle(ctx, c, "the cycle's charge could not be sent before its window closed: "+err.Error())
 				return ferr
+			case errors.Is(err, errNotApprovedYet): // no failure: it waits
+				return w.cycles.TouchCycle(ctx, c.ID)
 			}
 			return touchOnError(err, func() error { return w.cycles.TouchCycle(ctx, c.ID) })
 		})
