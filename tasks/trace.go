@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -15,6 +16,17 @@ import (
 // queue keep nothing but the payload. The field is optional: payloads
 // written before it, or without a trace, decode as they always did, and
 // handlers, which decode into their own structs, never see it.
+
+// unset is the tracer provider the process starts with, which only
+// delegates to one installed later.
+var unset = otel.GetTracerProvider()
+
+// Tracing reports whether a tracer provider was installed (cmd/pixgate's
+// setup, a test). The API and the workers start no span until one is, so
+// that a process that does not trace pays nothing for it (not even the
+// context a no-op span is put in). Providers are pointers: the comparison
+// is of identities.
+func Tracing() bool { return otel.GetTracerProvider() != unset }
 
 // traceKey is the payload field of the trace context.
 const traceKey = "tc"
