@@ -268,8 +268,9 @@ func New(cfg Config, deps Deps) *Server {
 	})
 	// Order matters: the request id exists before anything can fail, the
 	// access log sees the final status of every request (panics included,
-	// which recover turns into errors below it).
-	s.app.Use(requestID, s.accessLog, recover.New())
+	// which recover turns into errors below it) inside the request's span,
+	// so that its line carries the trace id.
+	s.app.Use(requestID, traceRequest, s.accessLog, recover.New())
 	s.routes()
 	s.guardTransport()
 	return s

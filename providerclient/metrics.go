@@ -22,7 +22,12 @@ type metered struct {
 // breaker, so it counts every attempt actually sent, retries included.
 // Several providers share the same metrics on one registry, told apart by
 // their provider label.
+//
+// A nil reg records no metrics: the layer then only traces (tracing.go).
 func WithMetrics(next Connector, reg prometheus.Registerer) Connector {
+	if reg == nil {
+		return &metered{next: next}
+	}
 	m := &metered{
 		next: next,
 		calls: register(reg, prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -51,12 +56,17 @@ func register[C prometheus.Collector](reg prometheus.Registerer, c C) C {
 	return c
 }
 
-func observe[T any](m *metered, op string, call func() (*T, error)) (*T, error) {
+func observe[T any](ctx context.Context, m *metered, op string, call func() (*T, error)) (*T, error) {
 	start := time.Now()
+	span := m.startSpan(ctx, op)
 	res, err := call()
 	name := m.next.Name()
-	m.duration.WithLabelValues(name, op).Observe(time.Since(start).Seconds())
-	m.calls.WithLabelValues(name, op, ResultOf(err)).Inc()
+	result := ResultOf(err)
+	span.end(result, err)
+	if m.calls != nil {
+		m.duration.WithLabelValues(name, op).Observe(time.Since(start).Seconds())
+		m.calls.WithLabelValues(name, op, result).Inc()
+	}
 	return res, err
 }
 
@@ -84,31 +94,31 @@ func (m *metered) Kind() string               { return m.next.Kind() }
 func (m *metered) Capabilities() Capabilities { return m.next.Capabilities() }
 
 func (m *metered) CreateCharge(ctx context.Context, req ChargeRequest) (*Charge, error) {
-	return observe(m, OpCharge, func() (*Charge, error) { return m.next.CreateCharge(ctx, req) })
+	return observe(ctx, m, OpCharge, func() (*Charge, error) { return m.next.CreateCharge(ctx, req) })
 }
 
 func (m *metered) SendPix(ctx context.Context, req PayoutRequest) (*Payout, error) {
-	return observe(m, OpPayout, func() (*Payout, error) { return m.next.SendPix(ctx, req) })
+	return observe(ctx, m, OpPayout, func() (*Payout, error) { return m.next.SendPix(ctx, req) })
 }
 
 func (m *metered) Refund(ctx context.Context, req RefundRequest) (*Refund, error) {
-	return observe(m, OpRefund, func() (*Refund, error) { return m.next.Refund(ctx, req) })
+	return observe(ctx, m, OpRefund, func() (*Refund, error) { return m.next.Refund(ctx, req) })
 }
 
 func (m *metered) Read(ctx context.Context, ref Ref) (*Transaction, error) {
-	return observe(m, OpRead, func() (*Transaction, error) { return m.next.Read(ctx, ref) })
+	return observe(ctx, m, OpRead, func() (*Transaction, error) { return m.next.Read(ctx, ref) })
 }
 
 func (m *metered) Balance(ctx context.Context) (*Balance, error) {
-	return observe(m, OpBalance, func() (*Balance, error) { return m.next.Balance(ctx) })
+	return observe(ctx, m, OpBalance, func() (*Balance, error) { return m.next.Balance(ctx) })
 }
 
 func (m *metered) ReadInfraction(ctx context.Context, ref InfractionRef) (*Infraction, error) {
-	return observe(m, OpReadInfraction, func() (*Infraction, error) { return m.next.ReadInfraction(ctx, ref) })
+	return observe(ctx, m, OpReadInfraction, func() (*Infraction, error) { return m.next.ReadInfraction(ctx, ref) })
 }
 
 func (m *metered) ListInfractions(ctx context.Context, since time.Time) ([]Infraction, error) {
-	list, err := observe(m, OpListInfractions, func() (*[]Infraction, error) {
+	list, err := observe(ctx, m, OpListInfractions, func() (*[]Infraction, error) {
 		l, err := m.next.ListInfractions(ctx, since)
 		return &l, err
 	})
@@ -119,12 +129,12 @@ func (m *metered) ListInfractions(ctx context.Context, since time.Time) ([]Infra
 }
 
 func (m *metered) DefendInfraction(ctx context.Context, ref InfractionRef, text string) error {
-	_, err := observe(m, OpDefendInfraction, func() (*struct{}, error) { return nil, m.next.DefendInfraction(ctx, ref, text) })
+	_, err := observe(ctx, m, OpDefendInfraction, func() (*struct{}, error) { return nil, m.next.DefendInfraction(ctx, ref, text) })
 	return err
 }
 
 func (m *metered) LookupKey(ctx context.Context, keyType, key string) (*KeyHolder, error) {
-	return observe(m, OpLookupKey, func() (*KeyHolder, error) { return m.next.LookupKey(ctx, keyType, key) })
+	return observe(ctx, m, OpLookupKey, func() (*KeyHolder, error) { return m.next.LookupKey(ctx, keyType, key) })
 }
 
 func (m *metered) ParseNotification(h http.Header, body []byte) ([]Event, error) {
@@ -132,5 +142,5 @@ func (m *metered) ParseNotification(h http.Header, body []byte) ([]Event, error)
 }
 
 func (m *metered) Statement(ctx context.Context, req StatementRequest) (*StatementPage, error) {
-	return observe(m, OpStatement, func() (*StatementPage, error) { return m.next.Statement(ctx, req) })
+	return observe(ctx, m, OpStatement, func() (*StatementPage, error) { return m.next.Statement(ctx, req) })
 }

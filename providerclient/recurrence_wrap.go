@@ -11,15 +11,15 @@ import (
 // by PixGate's id, a cancel of a cancelled one is no error).
 
 func (m *metered) CreateRecurrence(ctx context.Context, req RecurrenceRequest) (*Recurrence, error) {
-	return observe(m, OpCreateRecurrence, func() (*Recurrence, error) { return m.next.CreateRecurrence(ctx, req) })
+	return observe(ctx, m, OpCreateRecurrence, func() (*Recurrence, error) { return m.next.CreateRecurrence(ctx, req) })
 }
 
 func (m *metered) ReadRecurrence(ctx context.Context, ref RecurrenceRef) (*Recurrence, error) {
-	return observe(m, OpReadRecurrence, func() (*Recurrence, error) { return m.next.ReadRecurrence(ctx, ref) })
+	return observe(ctx, m, OpReadRecurrence, func() (*Recurrence, error) { return m.next.ReadRecurrence(ctx, ref) })
 }
 
 func (m *metered) CancelRecurrence(ctx context.Context, ref RecurrenceRef) error {
-	_, err := observe(m, OpCancelRecurrence, func() (*struct{}, error) { return nil, m.next.CancelRecurrence(ctx, ref) })
+	_, err := observe(ctx, m, OpCancelRecurrence, func() (*struct{}, error) { return nil, m.next.CancelRecurrence(ctx, ref) })
 	return err
 }
 
@@ -50,20 +50,20 @@ func (r *retrier) CancelRecurrence(ctx context.Context, ref RecurrenceRef) error
 }
 
 func (m *metered) SendCycle(ctx context.Context, req CycleRequest) (*Cycle, error) {
-	return observe(m, OpSendCycle, func() (*Cycle, error) { return m.next.SendCycle(ctx, req) })
+	return observe(ctx, m, OpSendCycle, func() (*Cycle, error) { return m.next.SendCycle(ctx, req) })
 }
 
 func (m *metered) ReadCycle(ctx context.Context, ref CycleRef) (*Cycle, error) {
-	return observe(m, OpReadCycle, func() (*Cycle, error) { return m.next.ReadCycle(ctx, ref) })
+	return observe(ctx, m, OpReadCycle, func() (*Cycle, error) { return m.next.ReadCycle(ctx, ref) })
 }
 
 func (m *metered) RetryCycle(ctx context.Context, ref CycleRef, day due.Date) error {
-	_, err := observe(m, OpRetryCycle, func() (*struct{}, error) { return nil, m.next.RetryCycle(ctx, ref, day) })
+	_, err := observe(ctx, m, OpRetryCycle, func() (*struct{}, error) { return nil, m.next.RetryCycle(ctx, ref, day) })
 	return err
 }
 
 func (m *metered) CancelCycle(ctx context.Context, ref CycleRef) error {
-	_, err := observe(m, OpCancelCycle, func() (*struct{}, error) { return nil, m.next.CancelCycle(ctx, ref) })
+	_, err := observe(ctx, m, OpCancelCycle, func() (*struct{}, error) { return nil, m.next.CancelCycle(ctx, ref) })
 	return err
 }
 

@@ -25,11 +25,12 @@ const (
 )
 
 // Wrap gives a connector the layers every provider gets: retries around a
-// circuit breaker around (with cfg.Metrics) metrics around c. Build one per
+// circuit breaker around (with cfg.Metrics) metrics and (with a tracer
+// provider installed) a span per call around c. Build one per
 // provider and process and share it, so that API and worker code see the
 // same breaker.
 func Wrap(c Connector, cfg Config) Connector {
-	if cfg.Metrics != nil {
+	if cfg.Metrics != nil || tracing() {
 		c = WithMetrics(c, cfg.Metrics)
 	}
 	return WithRetry(WithBreaker(c, cfg), cfg)

@@ -100,17 +100,20 @@ func (w *Worker) applyCharge(ctx context.Context, txn *providerclient.Transactio
 		}
 		s.PayerDocument, s.Return = sameHolderReturn(c, txn)
 		return w.transition(ctx, "charge paid", also, func(tx Tx) (bool, error) {
-			paid, changed, err := tx.MarkChargePaid(ctx, c.ID, s)
-			if err != nil || !changed {
-				return changed, err
-			}
-			if paid.ReturnedReason != nil {
-				// No PAID postback for money the integrator may not keep: the
-				// refund that returns it tells, with why.
-				w.log.Info("same-holder charge paid by another document; returned to its payer", "charge_id", c.ID)
-				return true, nil
-			}
-			return true, writePostback(ctx, tx, chargePostback(paid))
+			_, changed, err := settle(ctx, "charge paid", func(ctx context.Context) (struct{}, bool, error) {
+				paid, changed, err := tx.MarkChargePaid(ctx, c.ID, s)
+				if err != nil || !changed {
+					return struct{}{}, changed, err
+				}
+				if paid.ReturnedReason != nil {
+					// No PAID postback for money the integrator may not keep: the
+					// refund that returns it tells, with why.
+					w.log.InfoContext(ctx, "same-holder charge paid by another document; returned to its payer", "charge_id", c.ID)
+					return struct{}{}, true, nil
+				}
+				return struct{}{}, true, writePostback(ctx, tx, chargePostback(paid))
+			})
+			return changed, err
 		})
 	case providerclient.StatusExpired:
 		return w.transition(ctx, "charge expired", also, func(tx Tx) (bool, error) {

@@ -209,13 +209,17 @@ func (w *Worker) applyTransfer(ctx context.Context, kind storage.TransferKind, t
 // tx. changed is false when the transfer had already left PROCESSING (and
 // then nothing is written).
 func completeTransfer(ctx context.Context, tx Tx, kind storage.TransferKind, id uuid.UUID, s storage.Settlement) (storage.Transfer, bool, error) {
-	done, changed, err := tx.CompleteTransfer(ctx, kind, id, s)
-	return postbackOf(ctx, tx, done, changed, err)
+	return settle(ctx, string(kind)+" completed", func(ctx context.Context) (storage.Transfer, bool, error) {
+		done, changed, err := tx.CompleteTransfer(ctx, kind, id, s)
+		return postbackOf(ctx, tx, done, changed, err)
+	})
 }
 
 func failTransfer(ctx context.Context, tx Tx, kind storage.TransferKind, id uuid.UUID, f storage.Failure) (storage.Transfer, bool, error) {
-	done, changed, err := tx.FailTransfer(ctx, kind, id, f)
-	return postbackOf(ctx, tx, done, changed, err)
+	return settle(ctx, string(kind)+" failed", func(ctx context.Context) (storage.Transfer, bool, error) {
+		done, changed, err := tx.FailTransfer(ctx, kind, id, f)
+		return postbackOf(ctx, tx, done, changed, err)
+	})
 }
 
 func postbackOf(ctx context.Context, tx Tx, done storage.Transfer, changed bool, err error) (storage.Transfer, bool, error) {

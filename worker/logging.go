@@ -23,14 +23,14 @@ func (w *Worker) logTask(next asynq.Handler) asynq.Handler {
 		w.metrics.task(t.Type(), err, took)
 		attrs := []any{"task_id", id, "task_type", t.Type(), "retry", retry, "ms", took.Milliseconds()}
 		if errors.Is(err, errShareFull) {
-			w.log.Debug("task deferred: its provider's share of the lane is in use", attrs...)
+			w.log.DebugContext(ctx, "task deferred: its provider's share of the lane is in use", attrs...)
 			return err
 		}
 		if err != nil {
-			w.log.Warn("task failed", append(attrs, "err", err)...)
+			w.log.WarnContext(ctx, "task failed", append(attrs, "err", err)...)
 			return err
 		}
-		w.log.Debug("task done", attrs...)
+		w.log.DebugContext(ctx, "task done", attrs...)
 		return nil
 	})
 }
@@ -41,7 +41,7 @@ func (w *Worker) logTaskError(ctx context.Context, t *asynq.Task, err error) {
 	maxRetry, _ := asynq.GetMaxRetry(ctx)
 	if retry >= maxRetry {
 		id, _ := asynq.GetTaskID(ctx)
-		w.log.Error("task exhausted its retries; the reconciler will re-drive it", "task_id", id, "task_type", t.Type(), "err", err)
+		w.log.ErrorContext(ctx, "task exhausted its retries; the reconciler will re-drive it", "task_id", id, "task_type", t.Type(), "err", err)
 	}
 }
 

@@ -14,7 +14,9 @@ func writePostback(ctx context.Context, tx Tx, ev *postback.Event) error {
 	if ev == nil {
 		return nil
 	}
-	return tx.WritePostback(ctx, postback.NewPostback(*ev))
+	p := postback.NewPostback(*ev)
+	p.Outbox = storage.OutboxMessage(tasks.Traced(ctx, tasks.Message(p.Outbox))) // its delivery joins the change's trace
+	return tx.WritePostback(ctx, p)
 }
 
 func chargePostback(c storage.Charge) *postback.Event { return optional(postback.ForCharge(c)) }

@@ -177,7 +177,7 @@ func newWorker(cfg Config, st store, provider Provider, queue enqueuer, log *slo
 // Handler is the task router, exposed for tests that drive handlers directly.
 func (w *Worker) Handler() asynq.Handler {
 	mux := asynq.NewServeMux()
-	mux.Use(w.logTask, w.finishFirst)
+	mux.Use(traceTask, w.logTask, w.finishFirst) // the task's log lines carry its trace id
 	mux.HandleFunc(tasks.TypeWithdrawalSend, w.sendWithdrawal)
 	mux.HandleFunc(tasks.TypeRefundSend, w.sendRefund)
 	mux.HandleFunc(tasks.TypeMedReturnSend, w.sendMedReturn)

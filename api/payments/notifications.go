@@ -48,8 +48,8 @@ func (s *Service) ReceiveNotification(ctx context.Context, provider string, head
 			TransactionType: string(ev.Kind), TransactionID: ev.ProviderID, Status: string(ev.Status), Payload: ev.Payload,
 			Provider: provider, ExternalID: ev.ID,
 		}, func(id int64) storage.OutboxMessage {
-			return storage.OutboxMessage(tasks.NewProviderEventMessage(tasks.ProviderEvent{
-				EventID: id, TransactionType: string(ev.Kind), TransactionID: ev.ProviderID}))
+			return storage.OutboxMessage(tasks.Traced(ctx, tasks.NewProviderEventMessage(tasks.ProviderEvent{
+				EventID: id, TransactionType: string(ev.Kind), TransactionID: ev.ProviderID})))
 		})
 		if err != nil {
 			return false, err

@@ -35,11 +35,17 @@ func cliMain() int {
 // run executes one command line and returns the process exit code.
 func run(ctx context.Context, args []string, environ map[string]string, stdout, stderr io.Writer) int {
 	c := &cli{environ: environ, stdout: stdout, stderr: stderr}
+	stopTracing, err := startTracing(ctx, environ)
+	if err != nil {
+		fmt.Fprintln(stderr, "pixgate: traces:", err)
+		return 1
+	}
+	defer stopTracing()
 	root := c.rootCommand()
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	err = root.ExecuteContext(ctx)
 	if err == nil {
 		return 0
 	}
@@ -203,9 +209,9 @@ func newLogger(w io.Writer, level, format string) *slog.Logger {
 	}
 	opts := &slog.HandlerOptions{Level: lv, ReplaceAttr: durationText}
 	if strings.EqualFold(format, "text") {
-		return slog.New(slog.NewTextHandler(w, opts))
+		return slog.New(traceHandler{slog.NewTextHandler(w, opts)})
 	}
-	return slog.New(slog.NewJSONHandler(w, opts))
+	return slog.New(traceHandler{slog.NewJSONHandler(w, opts)})
 }
 
 // durationText writes a duration as people read one ("15s", "1m30s"):

@@ -42,10 +42,11 @@ func (r Result) Delivered() bool { return r.Err == nil && r.StatusCode >= 200 &&
 // Gone says whether the receiver asked never to be sent this postback again.
 func (r Result) Gone() bool { return r.StatusCode == http.StatusGone }
 
-// Send makes one signed attempt through client (from NewHTTPClient). The
-// body is drained (up to 64 KiB) so the connection can be reused, and
-// discarded: receivers answer with a status, nothing else is read.
-func Send(ctx context.Context, client *http.Client, cfg Config, req Request) Result {
+// send makes one signed attempt through client (from NewHTTPClient), for
+// Send (tracing.go). The body is drained (up to 64 KiB) so the connection
+// can be reused, and discarded: receivers answer with a status, nothing
+// else is read.
+func send(ctx context.Context, client *http.Client, cfg Config, req Request) Result {
 	if err := checkShape(req.URL, cfg.AllowHTTP); err != nil {
 		return Result{Err: err, Permanent: true}
 	}
