@@ -30,12 +30,14 @@ const (
 	ScopePixKeysRead      = "pix_keys:read"
 	ScopeRecurrencesWrite = "recurrences:write"
 	ScopeRecurrencesRead  = "recurrences:read"
+	ScopeWebhooksWrite    = "webhooks:write"
+	ScopeWebhooksRead     = "webhooks:read"
 )
 
 // AllScopes is what a key carries when none are named.
 var AllScopes = []string{ScopeChargesWrite, ScopeChargesRead, ScopeWithdrawalsWrite, ScopeWithdrawalsRead,
 	ScopeRefundsWrite, ScopeBalanceRead, ScopeTransactionsRead, ScopeInfractionsRead, ScopeInfractionsWrite, ScopePixKeysRead,
-	ScopeRecurrencesWrite, ScopeRecurrencesRead}
+	ScopeRecurrencesWrite, ScopeRecurrencesRead, ScopeWebhooksWrite, ScopeWebhooksRead}
 
 // APIKey is a stored key; its secret exists only as a SHA-256 hash.
 type APIKey struct {

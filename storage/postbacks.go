@@ -246,7 +246,8 @@ func (db *DB) RedeliverPostback(ctx context.Context, id uuid.UUID, msg OutboxMes
 func (db *DB) RedriveOverduePostback(ctx context.Context, id uuid.UUID, olderThan time.Duration, msg OutboxMessage) (redriven bool, err error) {
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE postbacks SET next_attempt_at = now()
-			WHERE id = $1 AND status = 'PENDING' AND next_attempt_at < now() - make_interval(secs => $2)`, id, olderThan.Seconds())
+			WHERE id = $1 AND status = 'PENDING' AND next_attempt_at < now() - make_interval(secs => $2)
+			AND NOT `+endpointHeld, id, olderThan.Seconds())
 		if err != nil {
 			return fmt.Errorf("storage: redrive postback %s: %w", id, err)
 		}
@@ -260,12 +261,13 @@ func (db *DB) RedriveOverduePostback(ctx context.Context, id uuid.UUID, olderTha
 }
 
 // OverduePostbacks returns PENDING postbacks whose next attempt is more than
-// olderThan late, oldest first: their queued retry was lost (Redis lost its
+// olderThan late, oldest first, except those of a paused or disabled
+// endpoint (they wait for its resume): their queued retry was lost (Redis lost its
 // data, or the task ran out of queue retries), and the reconciler re-drives
 // them from here.
 func (db *DB) OverduePostbacks(ctx context.Context, olderThan time.Duration, limit int) ([]Postback, error) {
 	rows, _ := db.pool.Query(ctx, `SELECT `+postbackColumns+` FROM postbacks
-		WHERE status = 'PENDING' AND next_attempt_at < now() - make_interval(secs => $1)
+		WHERE status = 'PENDING' AND next_attempt_at < now() - make_interval(secs => $1) AND NOT `+endpointHeld+`
 		ORDER BY next_attempt_at LIMIT $2`, olderThan.Seconds(), limit)
 	list, err := pgx.CollectRows(rows, scanPostback)
 	if err != nil {

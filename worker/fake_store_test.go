@@ -301,6 +301,10 @@ func (s *fakeStore) RedriveOverduePostback(context.Context, uuid.UUID, time.Dura
 	return false, nil
 }
 
+func (s *fakeStore) GateDelivery(context.Context, int64, string, uuid.UUID, string) (storage.EndpointGate, error) {
+	return storage.GateGo, nil
+}
+
 func (s *fakeStore) RelayOutbox(context.Context, time.Duration, int, func(context.Context, storage.PendingOutbox) error) (int, error) {
 	return 0, nil
 }

@@ -19,7 +19,8 @@ import (
 // backoff schedule, by returning an error that carries the delay, until the
 // postback is older than MaxAge: then it is FAILED. An operator can
 // redeliver it afterwards; MaxAge is checked after an attempt, not before,
-// so a redelivery is always tried at least once.
+// so a redelivery is always tried at least once. Before the attempt, the
+// gates of postback_gate.go may hold or delay it.
 func (w *Worker) deliverPostback(ctx context.Context, t *asynq.Task) error {
 	var p tasks.PostbackDeliver
 	if err := tasks.Decode(t, &p); err != nil {
@@ -35,6 +36,14 @@ func (w *Worker) deliverPostback(ctx context.Context, t *asynq.Task) error {
 	if pb.Status != storage.PostbackPending {
 		return nil // delivered, stopped or given up meanwhile
 	}
+	release, err := w.gatePostback(ctx, pb)
+	if errors.Is(err, errEndpointHeld) {
+		return nil // it waits PENDING: the endpoint's resume queues it again
+	}
+	if err != nil {
+		return err
+	}
+	defer release()
 	cfg := w.cfg.Postbacks
 	res := postback.Send(ctx, w.postbackHTTP, cfg, postback.Request{ID: pb.ID, URL: pb.URL, Body: pb.Body, Secret: secret})
 

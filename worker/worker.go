@@ -136,6 +136,9 @@ type Worker struct {
 	// eventShares bounds each provider's part of the events lane
 	// (shares.go).
 	eventShares *shares
+	// postbackSlots bounds each integrator's part of the postbacks lane
+	// (postback_gate.go).
+	postbackSlots *integratorSlots
 	// behind holds sends back while later stages are behind (priority.go);
 	// nil without Redis.
 	behind *behind
@@ -171,7 +174,7 @@ func newWorker(cfg Config, st store, provider Provider, queue enqueuer, log *slo
 	cfg = cfg.withDefaults()
 	return &Worker{cfg: cfg, log: log, metrics: metrics, now: time.Now, postbackHTTP: postback.NewHTTPClient(cfg.Postbacks),
 		charges: st, transfers: st, infractions: st, recurrences: st, cycles: st, events: st, postbacks: st, tx: st, provider: provider, queue: queue,
-		eventShares: newShares(cfg.Lanes.withDefaults().Events)}
+		eventShares: newShares(cfg.Lanes.withDefaults().Events), postbackSlots: newIntegratorSlots(cfg.Postbacks.PerIntegrator)}
 }
 
 // Handler is the task router, exposed for tests that drive handlers directly.

@@ -52,7 +52,8 @@ func viewPostback(p storage.Postback) postbackView {
 
 func (c *cli) postbacksCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "postbacks", Short: "List, inspect and redeliver postbacks to integrators"}
-	cmd.AddCommand(c.postbacksListCommand(), c.postbacksShowCommand(), c.postbacksRedeliverCommand())
+	cmd.AddCommand(c.postbacksListCommand(), c.postbacksShowCommand(), c.postbacksRedeliverCommand(),
+		c.postbacksPauseCommand(), c.postbacksResumeCommand())
 	return cmd
 }
 
@@ -244,4 +245,73 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+func (c *cli) postbacksPauseCommand() *cobra.Command {
+	return c.endpointCommand("pause", "Hold an integrator's endpoint: its postbacks wait PENDING, none is lost nor counted failed",
+		func(cmd *cobra.Command, db *storage.DB, integrator int64, url string) (storage.WebhookEndpoint, int, error) {
+			e, err := db.PauseEndpoint(cmd.Context(), integrator, url)
+			return e, 0, err
+		})
+}
+
+func (c *cli) postbacksResumeCommand() *cobra.Command {
+	return c.endpointCommand("resume", "Deliver a paused or disabled endpoint's postbacks again, those that waited first, oldest first",
+		func(cmd *cobra.Command, db *storage.DB, integrator int64, url string) (storage.WebhookEndpoint, int, error) {
+			e, n, err := db.ResumeEndpoint(cmd.Context(), integrator, url, resumeMessage)
+			if err != nil {
+				return e, n, fmt.Errorf("integrator %d's endpoint %s: %w (only a paused or disabled endpoint is resumed)", integrator, url, err)
+			}
+			return e, n, nil
+		})
+}
+
+// resumeMessage is the delivery of a postback that waited for its
+// endpoint's resume. Its task id must be new: the queue keeps finished ones
+// for a day, and the postback's earlier tasks (the first, a redelivery's
+// attempts+1, the reconciler's slots) may be among them. A resume's
+// millisecond is none of those.
+func resumeMessage(p storage.Postback) storage.OutboxMessage {
+	return storage.OutboxMessage(tasks.PostbackDeliverMessage(p.ID, int(time.Now().UnixMilli())))
+}
+
+// endpointCommand is pause or resume: both take --integrator and --url and
+// print the endpoint.
+func (c *cli) endpointCommand(use, short string,
+	act func(*cobra.Command, *storage.DB, int64, string) (storage.WebhookEndpoint, int, error)) *cobra.Command {
+	var (
+		integrator int64
+		url        string
+		asJSON     bool
+	)
+	cmd := &cobra.Command{
+		Use: use, Short: short, Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return c.withDB(cmd.Context(), func(db *storage.DB) error {
+				if err := requireIntegrator(cmd.Context(), db, integrator); err != nil {
+					return err
+				}
+				e, queued, err := act(cmd, db, integrator, url)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return printJSON(c.stdout, map[string]any{"integrator_id": e.IntegratorID, "url": e.URL,
+						"status": e.Status, "changed_at": e.ChangedAt, "queued": queued})
+				}
+				c.printf("integrator %d's endpoint %s is %s", e.IntegratorID, e.URL, e.Status)
+				if use == "resume" {
+					c.printf("; %d waiting postback(s) queued, oldest first", queued)
+				}
+				c.printf("\n")
+				return nil
+			})
+		},
+	}
+	cmd.Flags().Int64Var(&integrator, "integrator", 0, "integrator id (required)")
+	cmd.Flags().StringVar(&url, "url", "", "the endpoint: a postbackUrl exactly as the integrator gave it (required)")
+	addJSONFlag(cmd, &asJSON)
+	_ = cmd.MarkFlagRequired("integrator")
+	_ = cmd.MarkFlagRequired("url")
+	return cmd
 }

@@ -31,6 +31,11 @@ type Config struct {
 	// MaxInterval caps the delay between two attempts (before jitter).
 	// Default 6h.
 	MaxInterval time.Duration
+	// PerIntegrator is how many deliveries of one integrator one worker
+	// process runs at once, so that an integrator whose endpoint hangs
+	// holds that many of the postbacks lane and the other integrators'
+	// deliveries go in the rest. Default 2.
+	PerIntegrator int
 	// Resolver looks postback hosts up, at creation (CheckURL) and at
 	// delivery alike. Default net.DefaultResolver.
 	Resolver Resolver
@@ -49,6 +54,7 @@ const (
 	DefaultMaxAge          = 72 * time.Hour
 	DefaultInitialInterval = 10 * time.Second
 	DefaultMaxInterval     = 6 * time.Hour
+	DefaultPerIntegrator   = 2
 )
 
 // WithDefaults fills the zero durations.
@@ -64,6 +70,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.MaxInterval <= 0 {
 		c.MaxInterval = DefaultMaxInterval
+	}
+	if c.PerIntegrator <= 0 {
+		c.PerIntegrator = DefaultPerIntegrator
 	}
 	if c.MaxInterval < c.InitialInterval {
 		c.MaxInterval = c.InitialInterval
