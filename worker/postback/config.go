@@ -34,7 +34,9 @@ type Config struct {
 	// PerIntegrator is how many deliveries of one integrator one worker
 	// process runs at once, so that an integrator whose endpoint hangs
 	// holds that many of the postbacks lane and the other integrators'
-	// deliveries go in the rest. Default 2.
+	// deliveries go in the rest. Default 8, half of the lane's default
+	// 16: one integrator alone still has the throughput it had before the
+	// cap (a burst of postbacks is one integrator's, often).
 	PerIntegrator int
 	// Resolver looks postback hosts up, at creation (CheckURL) and at
 	// delivery alike. Default net.DefaultResolver.
@@ -54,7 +56,7 @@ const (
 	DefaultMaxAge          = 72 * time.Hour
 	DefaultInitialInterval = 10 * time.Second
 	DefaultMaxInterval     = 6 * time.Hour
-	DefaultPerIntegrator   = 2
+	DefaultPerIntegrator   = 8
 )
 
 // WithDefaults fills the zero durations.
