@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
@@ -79,6 +80,11 @@ func (c *cli) startWorker(ctx context.Context, g *errgroup.Group, st *stack) err
 	monitor := w.MonitorHandler(worker.MonitorConfig{Users: operators, User: c.cfg.MonitoringUser, Password: c.cfg.MonitoringPassword,
 		FailuresPerMinute: c.cfg.MonitoringFailures, RedisConnOpt: connOpt, Registry: st.registry, Live: st.db.PoolStarved})
 	g.Go(func() error { return w.Run(ctx) })
+	// The figures of the dashboards and alerts that live in Postgres
+	// (deploy/grafana, deploy/prometheus), every 30 s: well under the
+	// alerts' for: durations, a few cheap queries per worker.
+	ops := worker.NewOpsGauges(st.registry)
+	g.Go(func() error { ops.Run(ctx, st.db, 30*time.Second, c.log); return nil })
 	g.Go(serveHTTP(ctx, c.withPprof(monitor), ln, nil))
 	// Each provider's previous day, reconciled once across all workers.
 	books := statements.New(c.reconcileConfig(), st.db, func() []providerclient.Connector { return reconciled },
