@@ -12,6 +12,8 @@ import (
 	"github.com/hibiken/asynqmon"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/pixgate/pixgate/worker/console"
 )
 
 // MonitorConfig configures the worker's side HTTP server.
@@ -39,8 +41,9 @@ type MonitorConfig struct {
 
 // MonitorHandler serves /healthz (the process is alive and its database
 // pool is not starved: for liveness probes), /readyz (Postgres and Redis answer: for readiness), /metrics
-// (Prometheus, queue sizes and latency included) and /monitoring (asynqmon,
-// where operators watch, retry and archive tasks).
+// (Prometheus, queue sizes and latency included), /monitoring (asynqmon,
+// where operators watch, retry and archive tasks) and /console (the money
+// console, worker/console).
 func (w *Worker) MonitorHandler(cfg MonitorConfig) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(rw http.ResponseWriter, _ *http.Request) {
@@ -59,8 +62,13 @@ func (w *Worker) MonitorHandler(cfg MonitorConfig) http.Handler {
 		mux.Handle("GET /metrics", promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{}))
 	}
 	if (cfg.Password != "" || len(cfg.Users) > 0) && cfg.RedisConnOpt != nil {
+		auth := newMonitorAuth(cfg, redis_rate.NewLimiter(w.deps.Redis), w.log)
 		mon := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: cfg.RedisConnOpt})
-		mux.Handle("/monitoring/", newMonitorAuth(cfg, redis_rate.NewLimiter(w.deps.Redis), w.log).wrap(mon))
+		mux.Handle("/monitoring/", auth.wrap(mon))
+		// The money console, behind the same login: the operator its
+		// actions are recorded under is the one the login verified.
+		mux.Handle("/console/", auth.wrap(console.New(console.Config{Store: w.deps.DB, Log: w.log,
+			Operator: func(r *http.Request) string { user, _, _ := r.BasicAuth(); return user }})))
 	}
 	return mux
 }
