@@ -324,6 +324,14 @@ func (s *Server) routes() {
 	v1.Get("/infractions/:id", s.v1Auth(storage.ScopeInfractionsRead), s.getInfraction)
 	v1.Post("/infractions/:id/defense", s.v1Auth(storage.ScopeInfractionsWrite), requireJSON, s.defendInfraction)
 	v1.Get("/pix-keys/:key", s.v1Auth(storage.ScopePixKeysRead), s.lookupKey)
+	v1.Get("/webhook-endpoints", s.v1Auth(storage.ScopeWebhooksRead), s.listWebhookEndpoints)
+	v1.Post("/webhook-endpoints/pause", s.v1Auth(storage.ScopeWebhooksWrite), requireJSON, s.pauseWebhookEndpoint)
+	v1.Post("/webhook-endpoints/resume", s.v1Auth(storage.ScopeWebhooksWrite), requireJSON, s.resumeWebhookEndpoint)
+	v1.Get("/postbacks", s.v1Auth(storage.ScopeWebhooksRead), s.listPostbacks)
+	// The literal route before the one it would match as an id.
+	v1.Post("/postbacks/replay", s.v1Auth(storage.ScopeWebhooksWrite), requireJSON, s.replayPostbacks)
+	v1.Get("/postbacks/:id", s.v1Auth(storage.ScopeWebhooksRead), s.getPostback)
+	v1.Post("/postbacks/:id/replay", s.v1Auth(storage.ScopeWebhooksWrite), s.replayPostback)
 
 	s.v2Routes()
 }

@@ -159,6 +159,15 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 		{"v1 defense", post("/api/v1/infractions/"+inf.String()+"/defense", `{"text": "autorizado"}`), []int{http.StatusOK, http.StatusConflict}},
 		// The sandbox of this env serves no lookup (no extensions): 501 is its answer.
 		{"v1 key lookup", get("/api/v1/pix-keys/" + validCPF), []int{http.StatusOK, http.StatusNotImplemented}},
+		{"v1 webhook endpoints", get("/api/v1/webhook-endpoints"), ok},
+		{"v1 webhook endpoint pause", post("/api/v1/webhook-endpoints/pause", `{"url": "https://loja.example/pausada"}`), ok},
+		{"v1 webhook endpoint resume", post("/api/v1/webhook-endpoints/resume", `{"url": "https://loja.example/pausada"}`),
+			[]int{http.StatusOK, http.StatusNotFound}},
+		{"v1 postbacks", get("/api/v1/postbacks?status=PENDING"), ok},
+		{"v1 postback", get("/api/v1/postbacks/" + inf.String()), []int{http.StatusNotFound}},
+		{"v1 postback replay", post("/api/v1/postbacks/"+inf.String()+"/replay", ""), []int{http.StatusNotFound}},
+		{"v1 postbacks replay", post("/api/v1/postbacks/replay", `{"since": "2020-01-01T00:00:00Z", "until": "2099-01-01T00:00:00Z"}`),
+			[]int{http.StatusAccepted}},
 	}
 	// Replays of the refund, the one path that needed two: as many at once
 	// as the test sends of everything else.
