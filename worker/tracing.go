@@ -86,3 +86,21 @@ func joined(ctx context.Context, parent string) (context.Context, []trace.SpanSt
 	}
 	return trace.ContextWithRemoteSpanContext(ctx, stored), opts
 }
+
+// tracedReturn is s with the refund that returns a payment PixGate may
+// not keep (s.Return, nil for none) in the trace of the settlement that
+// makes it (ctx's): its send task and, through the traceparent it keeps,
+// its own settlement join it. A copy: a retried transaction traces anew.
+func tracedReturn(ctx context.Context, s storage.Settlement) storage.Settlement {
+	if s.Return == nil || !tasks.Tracing() {
+		return s
+	}
+	r := *s.Return
+	r.TraceParent = tasks.TraceParent(ctx)
+	r.Outbox = make([]storage.OutboxMessage, len(s.Return.Outbox))
+	for i, m := range s.Return.Outbox {
+		r.Outbox[i] = storage.OutboxMessage(tasks.Traced(ctx, tasks.Message(m)))
+	}
+	s.Return = &r
+	return s
+}

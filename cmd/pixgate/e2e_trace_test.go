@@ -22,7 +22,8 @@ import (
 // postback task and its attempt. The notification's own trace (its
 // request, the event task and its provider read) is reachable by the
 // settlement's link. A charge's paid path the same way: its settlement
-// and postback in the trace of the request that created it.
+// and postback in the trace of the request that created it; and a refund
+// of it as a withdrawal.
 func TestE2EWithdrawalTrace(t *testing.T) {
 	rec := tracetest.NewSpanRecorder()
 	otel.SetTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)))
@@ -80,6 +81,26 @@ func TestE2EWithdrawalTrace(t *testing.T) {
 	if len(paid.Links()) != 1 || find(spans, "task provider:event", root(spansOf(spans, paid.Links()[0].SpanContext.TraceID()), "POST /webhooks/provider/:token")) == nil {
 		t.Fatalf("the charge's settlement links no notification: %v", paid.Links())
 	}
+
+	// A refund of it, as a withdrawal: its outbox span's trace to its
+	// postback.
+	if code, v := s.call(http.MethodPost, "/api/v1/charges/"+chargeID+"/refunds", map[string]any{"amount": 5.00}); code != http.StatusCreated {
+		t.Fatalf("refund: %d %v", code, v)
+	}
+	spans = s.spansUntil(rec, "settle refund completed")
+	var refund sdktrace.ReadOnlySpan
+	for _, sp := range spans {
+		if sp.Name() == "outbox refund:send" {
+			refund = sp
+		}
+	}
+	refundSend := find(spans, "task refund:send", refund)
+	refundSettle := find(spans, "settle refund completed", refund)
+	refundAttempt := find(spans, "postback attempt", find(spans, "task postback:deliver", refundSettle))
+	if refundSend == nil || refundSettle == nil || refundAttempt == nil {
+		t.Fatalf("spans of the refund: %s", names(spans))
+	}
+	oneTrace(t, "the refund", refund, refundSend, refundSettle, refundAttempt)
 }
 
 // spansUntil waits until the span named settled and then the postback
