@@ -145,6 +145,9 @@ type ChargeReturn struct {
 	RefundID uuid.UUID
 	Reason   string
 	Outbox   []OutboxMessage
+	// TraceParent is the W3C traceparent the refund keeps (see
+	// Transfer.TraceParent), "" when tracing is off.
+	TraceParent string
 }
 
 // returnCharge returns a charge just marked paid that PixGate may not keep
@@ -154,8 +157,9 @@ type ChargeReturn struct {
 // integrator never holds the money. The charge becomes REFUNDED when the
 // refund completes.
 func (t *Tx) returnCharge(ctx context.Context, c Charge, r ChargeReturn) error {
-	if _, err := t.tx.Exec(ctx, `INSERT INTO refunds (id, integrator_id, charge_id, request_hash, amount, fee, status, description, postback_url, provider)
-		VALUES ($1, $2, $3, '\x00'::bytea, $4, 0, 'PROCESSING', $5, $6, $7)`, r.RefundID, c.IntegratorID, c.ID, c.Amount, r.Reason, c.PostbackURL, c.Provider); err != nil {
+	if _, err := t.tx.Exec(ctx, `INSERT INTO refunds (id, integrator_id, charge_id, request_hash, amount, fee, status, description, postback_url, provider, trace_parent)
+		VALUES ($1, $2, $3, '\x00'::bytea, $4, 0, 'PROCESSING', $5, $6, $7, nullif($8::text, ''))`,
+		r.RefundID, c.IntegratorID, c.ID, c.Amount, r.Reason, c.PostbackURL, c.Provider, r.TraceParent); err != nil {
 		return fmt.Errorf("storage: return charge %s: %w", c.ID, err)
 	}
 	if err := writeOutbox(ctx, t.tx, r.Outbox...); err != nil {

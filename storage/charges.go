@@ -79,6 +79,9 @@ type Charge struct {
 	Provider string
 	// Due makes it a due-date charge; nil for an immediate one.
 	Due *ChargeDue
+	// TraceParent is the W3C traceparent of the span that created the
+	// charge, "" when tracing was off: its settlement joins that trace.
+	TraceParent string
 }
 
 // PayerAccount is the account a payment came from: its holder and bank.
@@ -116,13 +119,16 @@ type NewCharge struct {
 	// Due makes it a due-date charge: Amount is Due.Terms.Original and Fee
 	// the fee on it.
 	Due *ChargeDue
+	// TraceParent is the W3C traceparent of the request's span, "" when
+	// tracing is off (see Charge.TraceParent).
+	TraceParent string
 }
 
 const chargeColumns = `id, integrator_id, external_id, amount, fee, status, pix_id, qrcode, expires_at,
 	payer_name, payer_document, payer_email, payer_question, postback_url, split, refunded_amount,
 	failure_reason, created_at, updated_at, paid_at, end_to_end_id, available_at, held_amount, released_at, expiration,
 	coalesce(payer_account_name, ''), coalesce(payer_account_tax_id, ''), coalesce(payer_account_bank, ''), returned_reason,
-	EXISTS (SELECT FROM infractions i WHERE i.charge_id = charges.id AND i.status = 'OPEN'), provider, debt_recovered, due`
+	EXISTS (SELECT FROM infractions i WHERE i.charge_id = charges.id AND i.status = 'OPEN'), provider, debt_recovered, due, coalesce(trace_parent, '')`
 
 func scanCharge(r pgx.CollectableRow) (Charge, error) {
 	var c Charge
@@ -135,7 +141,7 @@ func chargeFields(c *Charge) []any {
 	return []any{&c.ID, &c.IntegratorID, &c.ExternalID, &c.Amount, &c.Fee, &c.Status, &c.PixID, &c.QRCode, &c.ExpiresAt,
 		&c.Payer.Name, &c.Payer.Document, &c.Payer.Email, &c.PayerQuestion, &c.PostbackURL, &c.Split, &c.RefundedAmount,
 		&c.FailureReason, &c.CreatedAt, &c.UpdatedAt, &c.PaidAt, &c.EndToEndID, &c.AvailableAt, &c.HeldAmount, &c.ReleasedAt,
-		&c.Expiration, &c.PayerAccount.Name, &c.PayerAccount.TaxID, &c.PayerAccount.Bank, &c.ReturnedReason, &c.Disputed, &c.Provider, &c.DebtRecovered, &c.Due}
+		&c.Expiration, &c.PayerAccount.Name, &c.PayerAccount.TaxID, &c.PayerAccount.Bank, &c.ReturnedReason, &c.Disputed, &c.Provider, &c.DebtRecovered, &c.Due, &c.TraceParent}
 }
 
 // CreateCharge inserts the charge PENDING, not yet issued. A replay (same
@@ -149,11 +155,11 @@ func (db *DB) CreateCharge(ctx context.Context, nc NewCharge) (c Charge, created
 		split = nc.Split
 	}
 	rows, _ := db.pool.Query(ctx, `INSERT INTO charges (id, integrator_id, external_id, request_hash, amount, fee, status,
-			payer_name, payer_document, payer_email, payer_question, postback_url, split, expiration, provider, due)
-		VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7, $8, $9, $10, $11, $12, $13, coalesce(nullif($14::text, ''), 'default'), $15)
+			payer_name, payer_document, payer_email, payer_question, postback_url, split, expiration, provider, due, trace_parent)
+		VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7, $8, $9, $10, $11, $12, $13, coalesce(nullif($14::text, ''), 'default'), $15, nullif($16::text, ''))
 		ON CONFLICT (integrator_id, external_id) DO NOTHING RETURNING `+chargeColumns,
 		nc.ID, nc.IntegratorID, nc.ExternalID, nc.RequestHash, nc.Amount, nc.Fee,
-		nc.Payer.Name, nc.Payer.Document, nc.Payer.Email, nc.PayerQuestion, nc.PostbackURL, split, nc.Expiration, nc.Provider, nc.Due)
+		nc.Payer.Name, nc.Payer.Document, nc.Payer.Email, nc.PayerQuestion, nc.PostbackURL, split, nc.Expiration, nc.Provider, nc.Due, nc.TraceParent)
 	inserted, err := pgx.CollectRows(rows, scanCharge)
 	switch {
 	case err != nil:

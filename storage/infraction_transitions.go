@@ -116,6 +116,9 @@ type InfractionClosing struct {
 	// create asks for (its send), written with it.
 	MedReturnID uuid.UUID
 	Outbox      []OutboxMessage
+	// TraceParent is the W3C traceparent the MED return keeps (see
+	// Transfer.TraceParent), "" when tracing is off.
+	TraceParent string
 }
 
 // CloseInfraction closes an open infraction once, in the caller's
@@ -221,10 +224,10 @@ func (t *Tx) createMedReturn(ctx context.Context, inf *Infraction, returned mone
 		), i AS (
 			UPDATE infractions SET med_return_id = $1 WHERE id = $4
 		)
-		INSERT INTO med_returns (id, integrator_id, charge_id, infraction_id, amount, covered, status, description, postback_url, provider)
-		SELECT $1, $2, $3, $4, $5, $7, 'PROCESSING', $6, c.postback_url, c.provider FROM c
+		INSERT INTO med_returns (id, integrator_id, charge_id, infraction_id, amount, covered, status, description, postback_url, provider, trace_parent)
+		SELECT $1, $2, $3, $4, $5, $7, 'PROCESSING', $6, c.postback_url, c.provider, nullif($8::text, '') FROM c
 		RETURNING `+KindMedReturn.columns(),
-		cl.MedReturnID, inf.IntegratorID, inf.ChargeID, inf.ID, returned, "MED return of infraction "+inf.ProviderID, covered)
+		cl.MedReturnID, inf.IntegratorID, inf.ChargeID, inf.ID, returned, "MED return of infraction "+inf.ProviderID, covered, cl.TraceParent)
 	ret, err := pgx.CollectExactlyOneRow(rows, KindMedReturn.scan)
 	if err != nil {
 		return nil, fmt.Errorf("storage: create MED return of infraction %s: %w", inf.ID, err)

@@ -31,6 +31,9 @@ type NewRefund struct {
 	// itself only keeps the refunds within the charge's amount (a CHECK).
 	// Concurrent refunds of one charge are judged one after the other.
 	Check func(Charge) error
+	// TraceParent is the W3C traceparent of the span that writes it, ""
+	// when tracing is off (see Transfer.TraceParent).
+	TraceParent string
 }
 
 // createRefundSQL writes a refund judged under its charge's lock (see
@@ -38,9 +41,9 @@ type NewRefund struct {
 // amounts, with the outbox messages and the reservation
 // (refundCreated).
 var createRefundSQL = transferCreateSQL(`INSERT INTO refunds (id, integrator_id, charge_id, external_id, request_hash, amount, fee, status,
-      description, postback_url, from_pending, provider)
+      description, postback_url, from_pending, provider, trace_parent)
   SELECT $11::uuid, $12::bigint, $13::uuid, $14::text, $15::bytea, $16::bigint, $17::bigint, 'PROCESSING', $18::text, $19::text,
-      $20::bigint, $21::text`, `, c AS (
+      $20::bigint, $21::text, nullif($22::text, '')`, `, c AS (
   UPDATE charges SET refunded_amount = refunded_amount + $16, held_amount = held_amount - $20, updated_at = now()
   FROM w WHERE charges.id = $13
 )`)
@@ -86,7 +89,7 @@ func (db *DB) CreateRefund(ctx context.Context, nr NewRefund) (Transfer, bool, e
 	}
 	f := Transfer{Kind: KindRefund, ID: nr.ID, IntegratorID: nr.IntegratorID, ChargeID: c.ID, ChargePixID: nr.ChargePixID,
 		ExternalID: nr.ExternalID, Amount: nr.Amount, Fee: nr.Fee, Status: TransferProcessing, Description: nr.Description,
-		PostbackURL: c.PostbackURL, Provider: c.Provider}
+		PostbackURL: c.PostbackURL, Provider: c.Provider, TraceParent: nr.TraceParent}
 	reserve, fromPending := refundCreated(f.ID, f.IntegratorID, f.Amount, f.Fee, c.HeldAmount)
 	if err := reserve.Validate(); err != nil {
 		_, _ = conn.Exec(ctx, "ROLLBACK")
@@ -99,7 +102,7 @@ func (db *DB) CreateRefund(ctx context.Context, nr NewRefund) (Transfer, bool, e
 	)
 	b := &pgx.Batch{}
 	b.Queue(createRefundSQL, transferCreateArgs(reserve, nr.Outbox, f.ID, f.IntegratorID, f.ChargeID, f.ExternalID, nr.RequestHash,
-		f.Amount, f.Fee, f.Description, f.PostbackURL, f.FromPending, f.Provider)...).QueryRow(func(row pgx.Row) (err error) {
+		f.Amount, f.Fee, f.Description, f.PostbackURL, f.FromPending, f.Provider, f.TraceParent)...).QueryRow(func(row pgx.Row) (err error) {
 		wrote, err = transferCreated(row, &f.CreatedAt, &f.UpdatedAt)
 		if ledger.IsRefusal(err) {
 			refusal, err = err, nil

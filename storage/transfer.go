@@ -58,6 +58,9 @@ type Transfer struct {
 	// Provider is the provider that holds the transfer: a refund's and a
 	// MED return's is their charge's.
 	Provider string
+	// TraceParent is the W3C traceparent of the span that wrote the
+	// transfer, "" when tracing was off: its settlement joins that trace.
+	TraceParent string
 
 	// CreditParty is a withdrawal's recipient.
 	CreditParty CreditParty
@@ -112,7 +115,7 @@ type Failure struct {
 // transferColumns are the columns every kind's table has, then the
 // kind's own (kindSpec.own), in scanTransfer's order.
 const transferColumns = `id, integrator_id, external_id, amount, fee, status, description, postback_url,
-	pix_id, end_to_end_id, failure_reason, created_at, updated_at, finished_at, provider, `
+	pix_id, end_to_end_id, failure_reason, created_at, updated_at, finished_at, provider, coalesce(trace_parent, ''), `
 
 // columns is the kind's select list for scanTransfer.
 func (k TransferKind) columns() string { return transferColumns + k.spec().own }
@@ -126,7 +129,7 @@ func (k TransferKind) scanWith(r pgx.CollectableRow, more ...any) (Transfer, err
 	t := Transfer{Kind: k}
 	var chargeID *uuid.UUID
 	err := r.Scan(append([]any{&t.ID, &t.IntegratorID, &t.ExternalID, &t.Amount, &t.Fee, &t.Status, &t.Description, &t.PostbackURL,
-		&t.PixID, &t.EndToEndID, &t.FailureReason, &t.CreatedAt, &t.UpdatedAt, &t.FinishedAt, &t.Provider,
+		&t.PixID, &t.EndToEndID, &t.FailureReason, &t.CreatedAt, &t.UpdatedAt, &t.FinishedAt, &t.Provider, &t.TraceParent,
 		&t.CreditParty.Name, &t.CreditParty.KeyType, &t.CreditParty.Key, &t.CreditParty.TaxID, &chargeID, &t.ChargePixID, &t.FromPending},
 		more...)...)
 	if chargeID != nil {

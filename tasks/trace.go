@@ -36,12 +36,7 @@ const traceKey = "tc"
 // payload must be a JSON object, as every payload here is; another is
 // left alone.
 func Traced(ctx context.Context, m Message) Message {
-	if !trace.SpanContextFromContext(ctx).IsValid() {
-		return m
-	}
-	carrier := propagation.MapCarrier{}
-	propagation.TraceContext{}.Inject(ctx, carrier)
-	tp := carrier["traceparent"]
+	tp := TraceParent(ctx)
 	p := bytes.TrimSpace(m.Payload)
 	if tp == "" || len(p) < 2 || p[0] != '{' || p[len(p)-1] != '}' {
 		return m
@@ -70,5 +65,23 @@ func TraceContext(ctx context.Context, payload []byte) context.Context {
 	if json.Unmarshal(payload, &p) != nil || p.TC == "" {
 		return ctx
 	}
-	return propagation.TraceContext{}.Extract(ctx, propagation.MapCarrier{"traceparent": p.TC})
+	return Parented(ctx, p.TC)
+}
+
+// TraceParent is the W3C traceparent of ctx's span, "" when ctx carries
+// none: what a record keeps of the span that wrote it (a withdrawal's
+// trace_parent), as a payload keeps it in "tc".
+func TraceParent(ctx context.Context) string {
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		return ""
+	}
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	return carrier["traceparent"]
+}
+
+// Parented returns ctx with the remote span tp names (a W3C traceparent)
+// as its parent; a malformed tp leaves ctx as it is.
+func Parented(ctx context.Context, tp string) context.Context {
+	return propagation.TraceContext{}.Extract(ctx, propagation.MapCarrier{"traceparent": tp})
 }

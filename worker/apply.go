@@ -100,8 +100,8 @@ func (w *Worker) applyCharge(ctx context.Context, txn *providerclient.Transactio
 		}
 		s.PayerDocument, s.Return = sameHolderReturn(c, txn)
 		return w.transition(ctx, "charge paid", also, func(tx Tx) (bool, error) {
-			_, changed, err := settle(ctx, "charge paid", func(ctx context.Context) (struct{}, bool, error) {
-				paid, changed, err := tx.MarkChargePaid(ctx, c.ID, s)
+			_, changed, err := settle(ctx, "charge paid", c.TraceParent, func(ctx context.Context) (struct{}, bool, error) {
+				paid, changed, err := tx.MarkChargePaid(ctx, c.ID, tracedReturn(ctx, s))
 				if err != nil || !changed {
 					return struct{}{}, changed, err
 				}

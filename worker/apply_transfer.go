@@ -192,12 +192,12 @@ func (w *Worker) applyTransfer(ctx context.Context, kind storage.TransferKind, t
 	switch txn.Status {
 	case providerclient.StatusCompleted:
 		return w.transition(ctx, string(kind)+" completed", also, func(tx Tx) (bool, error) {
-			_, changed, err := completeTransfer(ctx, tx, kind, t.ID, settlement(txn))
+			_, changed, err := completeTransfer(ctx, tx, t, settlement(txn))
 			return changed, err
 		})
 	case providerclient.StatusFailed:
 		return w.transition(ctx, string(kind)+" failed", also, func(tx Tx) (bool, error) {
-			_, changed, err := failTransfer(ctx, tx, kind, t.ID, storage.Failure{PixID: txn.ProviderID, Reason: failureReason(txn)})
+			_, changed, err := failTransfer(ctx, tx, t, storage.Failure{PixID: txn.ProviderID, Reason: failureReason(txn)})
 			return changed, err
 		})
 	}
@@ -206,18 +206,18 @@ func (w *Worker) applyTransfer(ctx context.Context, kind storage.TransferKind, t
 
 // completeTransfer and failTransfer are a transfer's two ways out of
 // PROCESSING, each with the postback of the status it reaches, written in
-// tx. changed is false when the transfer had already left PROCESSING (and
-// then nothing is written).
-func completeTransfer(ctx context.Context, tx Tx, kind storage.TransferKind, id uuid.UUID, s storage.Settlement) (storage.Transfer, bool, error) {
-	return settle(ctx, string(kind)+" completed", func(ctx context.Context) (storage.Transfer, bool, error) {
-		done, changed, err := tx.CompleteTransfer(ctx, kind, id, s)
+// tx, in the transfer's trace (settle). changed is false when the transfer
+// had already left PROCESSING (and then nothing is written).
+func completeTransfer(ctx context.Context, tx Tx, t storage.Transfer, s storage.Settlement) (storage.Transfer, bool, error) {
+	return settle(ctx, string(t.Kind)+" completed", t.TraceParent, func(ctx context.Context) (storage.Transfer, bool, error) {
+		done, changed, err := tx.CompleteTransfer(ctx, t.Kind, t.ID, s)
 		return postbackOf(ctx, tx, done, changed, err)
 	})
 }
 
-func failTransfer(ctx context.Context, tx Tx, kind storage.TransferKind, id uuid.UUID, f storage.Failure) (storage.Transfer, bool, error) {
-	return settle(ctx, string(kind)+" failed", func(ctx context.Context) (storage.Transfer, bool, error) {
-		done, changed, err := tx.FailTransfer(ctx, kind, id, f)
+func failTransfer(ctx context.Context, tx Tx, t storage.Transfer, f storage.Failure) (storage.Transfer, bool, error) {
+	return settle(ctx, string(t.Kind)+" failed", t.TraceParent, func(ctx context.Context) (storage.Transfer, bool, error) {
+		done, changed, err := tx.FailTransfer(ctx, t.Kind, t.ID, f)
 		return postbackOf(ctx, tx, done, changed, err)
 	})
 }

@@ -130,7 +130,9 @@ func (w *Worker) applyInfraction(ctx context.Context, from string, inf *provider
 		closing := storage.InfractionClosing{Status: storage.InfractionStatus(inf.Status), Analysis: providerText2000(inf.Analysis)}
 		if inf.Status == providerclient.InfractionAgreed {
 			closing.MedReturnID = uuid.Must(uuid.NewV7())
-			closing.Outbox = []storage.OutboxMessage{storage.OutboxMessage(tasks.MedReturnSendMessage(closing.MedReturnID, 0))}
+			// The MED return's send and settlement join this task's trace.
+			closing.Outbox = []storage.OutboxMessage{storage.OutboxMessage(tasks.Traced(ctx, tasks.MedReturnSendMessage(closing.MedReturnID, 0)))}
+			closing.TraceParent = tasks.TraceParent(ctx)
 		}
 		closed, _, changed, err := tx.CloseInfraction(ctx, opened.ID, closing)
 		if err != nil || !changed {

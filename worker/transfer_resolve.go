@@ -92,9 +92,9 @@ func resolveTransfer(ctx context.Context, st resolveStore, r Resolution) (Resolv
 		)
 		if r.Settle {
 			verb = "settle"
-			done, changed, err = completeTransfer(ctx, tx, t.Kind, t.ID, storage.Settlement{EndToEndID: r.EndToEndID, At: time.Now()})
+			done, changed, err = completeTransfer(ctx, tx, t, storage.Settlement{EndToEndID: r.EndToEndID, At: time.Now()})
 		} else {
-			done, changed, err = failTransfer(ctx, tx, t.Kind, t.ID, storage.Failure{Reason: "failed by an operator: " + r.Reason})
+			done, changed, err = failTransfer(ctx, tx, t, storage.Failure{Reason: "failed by an operator: " + r.Reason})
 		}
 		if err != nil {
 			return err

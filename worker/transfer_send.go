@@ -147,7 +147,7 @@ func (w *Worker) send(ctx context.Context, t storage.Transfer) (string, error) {
 // fail fails a transfer with its postback, in one transaction.
 func (w *Worker) fail(ctx context.Context, t storage.Transfer, reason string) error {
 	return w.tx.InTx(ctx, func(tx Tx) error {
-		_, _, err := failTransfer(ctx, tx, t.Kind, t.ID, storage.Failure{Reason: reason})
+		_, _, err := failTransfer(ctx, tx, t, storage.Failure{Reason: reason})
 		return err
 	})
 }

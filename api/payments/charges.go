@@ -18,6 +18,7 @@ import (
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 	"github.com/pixgate/pixgate/storage/money/due"
+	"github.com/pixgate/pixgate/tasks"
 )
 
 // ChargeRequest is a validated charge request, values normalized (the
@@ -107,6 +108,7 @@ func (s *Service) CreateCharge(ctx context.Context, in storage.Integrator, r Cha
 		Amount: r.Amount, Fee: fee, Payer: r.Payer,
 		PayerQuestion: r.PayerQuestion, PostbackURL: r.PostbackURL, Split: r.Split, Expiration: r.Expiration,
 		RequestHash: r.fingerprint(), Provider: route.Charges[0].Provider, Due: dueCharge,
+		TraceParent: tasks.TraceParent(ctx), // its settlement joins the request's trace
 	})
 	if err != nil {
 		return ch, false, err

@@ -54,12 +54,14 @@ func (s *Service) CreateRefund(ctx context.Context, in storage.Integrator, r Ref
 	if err != nil {
 		return storage.Transfer{}, false, fmt.Errorf("refund id: %w", err)
 	}
-	return s.store.CreateRefund(ctx, storage.NewRefund{
-		ID: id, IntegratorID: in.ID, ChargePixID: r.PixID, ExternalID: r.ExternalID,
-		Amount: r.Amount, Fee: in.CashOut.Compute(r.Amount), Description: r.Description,
-		RequestHash: r.fingerprint(),
-		Outbox:      []storage.OutboxMessage{storage.OutboxMessage(tasks.RefundSendMessage(id, 0))},
-		Check:       func(c storage.Charge) error { return refundable(c, r, s.cfg.Now()) },
+	return withOutboxSpan(ctx, tasks.RefundSendMessage(id, 0), func(m storage.OutboxMessage, tp string) (storage.Transfer, bool, error) {
+		return s.store.CreateRefund(ctx, storage.NewRefund{
+			ID: id, IntegratorID: in.ID, ChargePixID: r.PixID, ExternalID: r.ExternalID,
+			Amount: r.Amount, Fee: in.CashOut.Compute(r.Amount), Description: r.Description,
+			RequestHash: r.fingerprint(), TraceParent: tp,
+			Outbox: []storage.OutboxMessage{m},
+			Check:  func(c storage.Charge) error { return refundable(c, r, s.cfg.Now()) },
+		})
 	})
 }
 

@@ -57,12 +57,12 @@ func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r
 	if err != nil {
 		return storage.Transfer{}, false, fmt.Errorf("withdrawal id: %w", err)
 	}
-	return withOutboxSpan(ctx, tasks.WithdrawalSendMessage(id, 0), func(m storage.OutboxMessage) (storage.Transfer, bool, error) {
+	return withOutboxSpan(ctx, tasks.WithdrawalSendMessage(id, 0), func(m storage.OutboxMessage, tp string) (storage.Transfer, bool, error) {
 		return s.store.CreateWithdrawal(ctx, storage.NewWithdrawal{
 			ID: id, IntegratorID: in.ID, ExternalID: r.ExternalID,
 			Amount: r.Amount, Fee: in.CashOut.Compute(r.Amount),
 			CreditParty: r.CreditParty, Description: r.Description, PostbackURL: r.PostbackURL,
-			RequestHash: r.fingerprint(), Provider: provider,
+			RequestHash: r.fingerprint(), Provider: provider, TraceParent: tp,
 			Outbox: []storage.OutboxMessage{m},
 		})
 	})
