@@ -107,5 +107,5 @@ func endpointURL(c *fiber.Ctx) (string, error) {
 // a day, and the postback's earlier tasks may be among them; the
 // millisecond of the request is none of those.
 func redeliveryMessage(p storage.Postback) storage.OutboxMessage {
-	return storage.OutboxMessage(tasks.PostbackDeliverMessage(p.ID, int(time.Now().UnixMilli())))
+	return storage.OutboxMessage(tasks.PostbackRedeliveryMessage(p.ID, time.Now()))
 }

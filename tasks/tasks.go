@@ -205,6 +205,14 @@ func PostbackDeliverMessage(postbackID uuid.UUID, attempt int) Message {
 	return message(TypePostbackDeliver, taskID(TypePostbackDeliver, postbackID.String(), attempt), PostbackDeliver{PostbackID: postbackID})
 }
 
+// PostbackRedeliveryMessage is a redelivery an operator or an integrator
+// asked at at (a resume, a replay): named by its millisecond, so that its
+// task id never clashes with the postback's earlier ones, which the queue
+// keeps for a day.
+func PostbackRedeliveryMessage(postbackID uuid.UUID, at time.Time) Message {
+	return PostbackDeliverMessage(postbackID, int(at.UnixMilli()))
+}
+
 // ReconcileTick is the periodic reconciliation; Slot names its time slot so
 // that workers ticking together enqueue it once.
 type ReconcileTick struct {

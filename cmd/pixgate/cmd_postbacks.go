@@ -272,7 +272,7 @@ func (c *cli) postbacksResumeCommand() *cobra.Command {
 // attempts+1, the reconciler's slots) may be among them. A resume's
 // millisecond is none of those.
 func resumeMessage(p storage.Postback) storage.OutboxMessage {
-	return storage.OutboxMessage(tasks.PostbackDeliverMessage(p.ID, int(time.Now().UnixMilli())))
+	return storage.OutboxMessage(tasks.PostbackRedeliveryMessage(p.ID, time.Now()))
 }
 
 // endpointCommand is pause or resume: both take --integrator and --url and
