@@ -28,7 +28,7 @@ const (
 // endpointsView is the endpoints page's data.
 type endpointsView struct {
 	Endpoints []storage.WebhookEndpoint
-	Since     time.Duration
+	SinceDays int
 	Reason    string // a refused form's, for the endpoint it named
 	ReasonFor string
 }
@@ -44,7 +44,7 @@ func (c *console) endpoints(rw http.ResponseWriter, r *http.Request) {
 
 func (c *console) showEndpoints(rw http.ResponseWriter, r *http.Request, status int, v view, d endpointsView) {
 	var err error
-	d.Since = endpointsSince
+	d.SinceDays = int(endpointsSince / (24 * time.Hour))
 	if d.Endpoints, err = c.cfg.Store.AllEndpoints(r.Context(), time.Now().Add(-endpointsSince), endpointsListed); err != nil {
 		c.fail(rw, r, err)
 		return
