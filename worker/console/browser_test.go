@@ -182,6 +182,12 @@ func TestConsoleResolvesAnExceptionInABrowser(t *testing.T) {
 		t.Fatalf("operator actions: %+v, %v", actions, err)
 	}
 
+	// The providers, read only: the default one's float.
+	do(chromedp.Click(chromedp.CSS(`header a[href="/console/providers"]`)), chromedp.WaitVisible(chromedp.CSS("#provider-default")), shoot("providers"))
+	if got := text("#provider-default"); !strings.Contains(got, "default") {
+		t.Errorf("the providers page: %q", got)
+	}
+
 	// The stuck withdrawal, settled: it left, says the provider.
 	settled := "the provider's statement shows it paid (ticket 4411)"
 	row = "#transfer-" + stuck.ID.String()

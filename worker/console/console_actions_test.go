@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
 )
 
 // endpointStore is the fake store's transfers and endpoints: one flagged
@@ -201,4 +202,23 @@ func TestEndpointRefusals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The fake store's providers: a disabled record beside the default one,
+// the default reconciled with a closing balance.
+func (f *endpointStore) Providers(context.Context) ([]storage.Provider, error) {
+	return []storage.Provider{{Name: "celcoin", Kind: "celcoin", Enabled: false}}, nil
+}
+
+func (f *endpointStore) FloatBalances(context.Context) (map[string]money.Money, error) {
+	return map[string]money.Money{"default": 125000, "celcoin": 0}, nil
+}
+
+func (f *endpointStore) LastReconCloses(context.Context) (map[string]storage.ReconClose, error) {
+	closing := money.Money(124000)
+	return map[string]storage.ReconClose{"default": {Day: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), Closing: &closing}}, nil
+}
+
+func (f *endpointStore) StoredRoute(context.Context, *int64) (storage.Route, bool, error) {
+	return storage.Route{}, false, nil
 }

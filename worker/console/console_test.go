@@ -117,6 +117,7 @@ func TestPagesHeadersAndToken(t *testing.T) {
 	for p, want := range map[string]string{
 		"/console/reconciliation":                    "default",
 		"/console/reconciliation/default/2026-03-01": "default",
+		"/console/providers":                         "1240.00",
 		"/console/transfers":                         id.String(),
 		"/console/endpoints":                         "https://hooks.example.com/pix",
 	} {
