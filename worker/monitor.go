@@ -67,7 +67,7 @@ func (w *Worker) MonitorHandler(cfg MonitorConfig) http.Handler {
 		mux.Handle("/monitoring/", auth.wrap(mon))
 		// The money console, behind the same login: the operator its
 		// actions are recorded under is the one the login verified.
-		mux.Handle("/console/", auth.wrap(console.New(console.Config{Store: w.deps.DB, Log: w.log,
+		mux.Handle("/console/", auth.wrap(console.New(console.Config{Store: w.deps.DB, Ops: consoleOps{w}, Log: w.log,
 			Operator: func(r *http.Request) string { user, _, _ := r.BasicAuth(); return user }})))
 	}
 	return mux

@@ -79,13 +79,15 @@ func chromium(t *testing.T) string {
 
 // In a real browser, an operator signs in to the worker's side server,
 // sees the seeded exception, resolves it with a reason, and sees it gone
-// and the operator action recorded under their name; the ledger's audit
-// is clean. With PIXGATE_CONSOLE_SCREENSHOTS=1 each page is saved under
+// and the operator action recorded under their name; settles the seeded
+// stuck withdrawal, pauses and resumes its integrator's endpoint, each
+// with a reason and recorded likewise; the ledger's audit is clean. With PIXGATE_CONSOLE_SCREENSHOTS=1 each page is saved under
 // docs/console for the README.
 func TestConsoleResolvesAnExceptionInABrowser(t *testing.T) {
 	exe := chromium(t)
 	db := storagetest.NewDB(t)
 	item := seedException(t, db)
+	in, stuck := seedStuck(t, db)
 	ropts := storagetest.NewRedis(t)
 	rdb := redis.NewClient(ropts)
 	t.Cleanup(func() { _ = rdb.Close() })
@@ -178,6 +180,52 @@ func TestConsoleResolvesAnExceptionInABrowser(t *testing.T) {
 	actions, err := db.OperatorActions(context.Background(), item.ID)
 	if err != nil || len(actions) != 1 || actions[0].Operator != "ana" || actions[0].Reason != reason || actions[0].Action != "reconciliation.resolve" {
 		t.Fatalf("operator actions: %+v, %v", actions, err)
+	}
+
+	// The providers, read only: the default one's float.
+	do(chromedp.Click(chromedp.CSS(`header a[href="/console/providers"]`)), chromedp.WaitVisible(chromedp.CSS("#provider-default")), shoot("providers"))
+	if got := text("#provider-default"); !strings.Contains(got, "default") {
+		t.Errorf("the providers page: %q", got)
+	}
+
+	// The stuck withdrawal, settled: it left, says the provider.
+	settled := "the provider's statement shows it paid (ticket 4411)"
+	row = "#transfer-" + stuck.ID.String()
+	do(chromedp.Click(chromedp.CSS(`header a[href="/console/transfers"]`)), chromedp.WaitVisible(chromedp.CSS(row)),
+		chromedp.SendKeys(chromedp.CSS(row+" form.settle textarea"), settled), shoot("transfers"),
+		chromedp.Click(chromedp.CSS(row+" form.settle button")), chromedp.WaitVisible(chromedp.CSS("#none-flagged")))
+	if notice := text("#notice"); !strings.Contains(notice, stuck.ID.String()) || !strings.Contains(notice, "COMPLETED") {
+		t.Errorf("notice after settling: %q", notice)
+	}
+	actions, err = db.OperatorActions(context.Background(), stuck.ID)
+	if err != nil || len(actions) != 1 || actions[0].Operator != "ana" || actions[0].Reason != settled ||
+		actions[0].Action != "withdrawal.settle" || actions[0].LedgerTransactionID == nil {
+		t.Fatalf("the settle's operator actions: %+v, %v", actions, err)
+	}
+
+	// Its postback's endpoint, paused then resumed.
+	endpoint := storage.EndpointResourceID(in.ID, hookURL)
+	row = "#endpoint-" + endpoint.String()
+	for i, step := range []struct{ reason, status string }{
+		{"the integrator's deploy, until 18:00 (ticket 12)", "PAUSED"},
+		{"the integrator's deploy is done (ticket 12)", "ACTIVE"},
+	} {
+		do(chromedp.Click(chromedp.CSS(`header a[href="/console/endpoints"]`)), chromedp.WaitVisible(chromedp.CSS(row)),
+			chromedp.SendKeys(chromedp.CSS(row+" textarea"), step.reason))
+		if i == 0 {
+			do(shoot("endpoints"))
+		}
+		do(chromedp.Click(chromedp.CSS(row+" button")), chromedp.WaitVisible(chromedp.CSS("#notice")))
+		if i == 1 {
+			do(shoot("endpoints-resumed"))
+		}
+		if got := text(row + " .status"); got != step.status {
+			t.Errorf("the endpoint after %q: %q, want %s", step.reason, got, step.status)
+		}
+	}
+	actions, err = db.OperatorActions(context.Background(), endpoint)
+	if err != nil || len(actions) != 2 || actions[0].Action != "endpoint.pause" || actions[1].Action != "endpoint.resume" || actions[1].Operator != "ana" {
+		t.Fatalf("the endpoint's operator actions: %+v, %v", actions, err)
 	}
 	if v, err := db.Audit(context.Background()); err != nil || len(v) != 0 {
 		t.Fatalf("audit after the resolve: %v, %v", v, err)

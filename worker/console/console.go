@@ -15,10 +15,12 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
 )
 
 //go:embed templates/*.html
@@ -34,12 +36,23 @@ type Store interface {
 	ReconciliationItems(ctx context.Context, provider, day string, each func(storage.ReconItem) error) error
 	ResolveReconciliationItem(ctx context.Context, id uuid.UUID, r storage.ReconResolution) (storage.ReconItem, error)
 	OperatorActions(ctx context.Context, resourceID uuid.UUID) ([]storage.OperatorAction, error)
+	FlaggedTransfers(ctx context.Context, limit int) ([]storage.FlaggedTransfer, error)
+	AllEndpoints(ctx context.Context, since time.Time, limit int) ([]storage.WebhookEndpoint, error)
+	PauseEndpoint(ctx context.Context, integratorID int64, url string) (storage.WebhookEndpoint, error)
+	ResumeEndpoint(ctx context.Context, integratorID int64, url string, msg func(storage.Postback) storage.OutboxMessage) (storage.WebhookEndpoint, int, error)
+	RecordOperatorAction(ctx context.Context, a storage.OperatorAction) (storage.OperatorAction, error)
+	Providers(ctx context.Context) ([]storage.Provider, error)
+	FloatBalances(ctx context.Context) (map[string]money.Money, error)
+	LastReconCloses(ctx context.Context) (map[string]storage.ReconClose, error)
+	StoredRoute(ctx context.Context, integratorID *int64) (storage.Route, bool, error)
 }
 
 // Config configures the console.
 type Config struct {
 	Store Store
-	Log   *slog.Logger
+	// Ops are the actions package worker implements (Operations).
+	Ops Operations
+	Log *slog.Logger
 	// Operator names the operator a request is signed in as (the side
 	// server's login has verified it before the console is reached); an
 	// empty name is refused, so that no action goes unattributed.
@@ -60,7 +73,7 @@ func New(cfg Config) http.Handler {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	c := &console{cfg: cfg, pages: map[string]*template.Template{}}
-	for _, page := range []string{"reconciliation.html", "reconciliation_day.html"} {
+	for _, page := range []string{"reconciliation.html", "reconciliation_day.html", "transfers.html", "endpoints.html", "providers.html"} {
 		// Each page is the layout with its own "content": parsed apart,
 		// so one page's definitions never replace another's.
 		c.pages[page] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+page))
@@ -74,6 +87,11 @@ func New(cfg Config) http.Handler {
 	mux.HandleFunc("GET /console/reconciliation", c.reconDays)
 	mux.HandleFunc("GET /console/reconciliation/{provider}/{day}", c.reconDay)
 	mux.HandleFunc("POST /console/reconciliation/{provider}/{day}/resolve", c.reconResolve)
+	mux.HandleFunc("GET /console/providers", c.providers)
+	mux.HandleFunc("GET /console/transfers", c.transfers)
+	mux.HandleFunc("POST /console/transfers/{id}/{decision}", c.transferResolve)
+	mux.HandleFunc("GET /console/endpoints", c.endpoints)
+	mux.HandleFunc("POST /console/endpoints/{verb}", c.endpointAction)
 	return c.signedIn(mux)
 }
 

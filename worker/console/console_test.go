@@ -14,10 +14,12 @@ import (
 )
 
 // fakeStore holds one open exception; resolving it records the call.
+// Its endpoint actions are endpoints.go's (console_actions_test.go).
 type fakeStore struct {
 	item     storage.ReconItem
 	resolved []storage.ReconResolution
 	err      error
+	endpointStore
 }
 
 func (f *fakeStore) ReconciliationDays(context.Context, int) ([]storage.ReconRun, error) {
@@ -107,15 +109,24 @@ func TestResolveRefusals(t *testing.T) {
 // Pages carry the headers that keep money figures out of frames and
 // caches, and a page sets the form token's cookie.
 func TestPagesHeadersAndToken(t *testing.T) {
-	h := New(Config{Store: &fakeStore{item: storage.ReconItem{ID: uuid.New(), Provider: "default", Day: "2026-03-01", Status: storage.ReconOpen}},
+	id := uuid.New()
+	h := New(Config{Store: &fakeStore{item: storage.ReconItem{ID: uuid.New(), Provider: "default", Day: "2026-03-01", Status: storage.ReconOpen},
+		endpointStore: endpointStore{flagged: storage.FlaggedTransfer{Kind: "withdrawal", ID: id},
+			endpoint: storage.WebhookEndpoint{IntegratorID: 3, URL: "https://hooks.example.com/pix", Status: storage.EndpointPaused}}},
 		Operator: func(*http.Request) string { return "ana" }})
-	for _, p := range []string{"/console/reconciliation", "/console/reconciliation/default/2026-03-01"} {
+	for p, want := range map[string]string{
+		"/console/reconciliation":                    "default",
+		"/console/reconciliation/default/2026-03-01": "default",
+		"/console/providers":                         "1240.00",
+		"/console/transfers":                         id.String(),
+		"/console/endpoints":                         "https://hooks.example.com/pix",
+	} {
 		rw := httptest.NewRecorder()
 		h.ServeHTTP(rw, httptest.NewRequest(http.MethodGet, p, nil))
 		if rw.Code != http.StatusOK || rw.Header().Get("X-Frame-Options") != "DENY" || rw.Header().Get("Cache-Control") != "no-store" {
 			t.Fatalf("%s: %d %v", p, rw.Code, rw.Header())
 		}
-		if !strings.Contains(rw.Header().Get("Set-Cookie"), csrfCookie) || !strings.Contains(rw.Body.String(), "default") {
+		if !strings.Contains(rw.Header().Get("Set-Cookie"), csrfCookie) || !strings.Contains(rw.Body.String(), want) {
 			t.Fatalf("%s: no token cookie or no content: %v %s", p, rw.Header(), rw.Body)
 		}
 	}

@@ -38,6 +38,8 @@ var funcs = template.FuncMap{
 	},
 	"when": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") },
 	"path": url.PathEscape,
+	"key":  endpointKey,
+	"rid":  storage.EndpointResourceID,
 }
 
 func (c *console) reconDays(rw http.ResponseWriter, r *http.Request) {
