@@ -122,7 +122,7 @@ func (c *console) endpointAction(rw http.ResponseWriter, r *http.Request) {
 // must be new (the queue keeps finished ones for a day, the postback's
 // earlier ones among them), and a resume's millisecond is none of those.
 func resumeMessage(p storage.Postback) storage.OutboxMessage {
-	return storage.OutboxMessage(tasks.PostbackDeliverMessage(p.ID, int(time.Now().UnixMilli())))
+	return storage.OutboxMessage(tasks.PostbackRedeliveryMessage(p.ID, time.Now()))
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
