@@ -324,6 +324,7 @@ func (s *Server) routes() {
 	v1.Get("/infractions/:id", s.v1Auth(storage.ScopeInfractionsRead), s.getInfraction)
 	v1.Post("/infractions/:id/defense", s.v1Auth(storage.ScopeInfractionsWrite), requireJSON, s.defendInfraction)
 	v1.Get("/pix-keys/:key", s.v1Auth(storage.ScopePixKeysRead), s.lookupKey)
+	v1.Get("/webhook-events", s.v1Auth(storage.ScopeWebhooksRead), s.listWebhookEvents)
 	v1.Get("/webhook-endpoints", s.v1Auth(storage.ScopeWebhooksRead), s.listWebhookEndpoints)
 	v1.Post("/webhook-endpoints/pause", s.v1Auth(storage.ScopeWebhooksWrite), requireJSON, s.pauseWebhookEndpoint)
 	v1.Post("/webhook-endpoints/resume", s.v1Auth(storage.ScopeWebhooksWrite), requireJSON, s.resumeWebhookEndpoint)

@@ -6,13 +6,15 @@ import (
 	"strings"
 )
 
-// webhookOpsProbes: the webhook endpoints, the delivery log and its
+// webhookOpsProbes: the event catalog, the webhook endpoints, the delivery log and its
 // replays. No probe may change anything: pauses carry no valid URL,
 // resumes name an endpoint never paused (404), replays a postback that
 // does not exist or a range that is not one.
 func webhookOpsProbes(s corpusSecrets, chargeID, foreignID string) []probe {
 	const none = "/api/v1/postbacks/00000000-0000-0000-0000-000000000000"
 	var ps []probe
+	ps = append(ps, credentialProbes("GET /api/v1/webhook-events", http.MethodGet, "/api/v1/webhook-events", s)...)
+	ps = append(ps, methodProbes("/api/v1/webhook-events", "POST", "PUT", "DELETE")...)
 	ps = append(ps, credentialProbes("GET /api/v1/webhook-endpoints", http.MethodGet, "/api/v1/webhook-endpoints", s)...)
 	ps = append(ps, methodProbes("/api/v1/webhook-endpoints", "POST", "PUT", "DELETE")...)
 	for _, action := range []string{"pause", "resume"} {

@@ -159,6 +159,7 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 		{"v1 defense", post("/api/v1/infractions/"+inf.String()+"/defense", `{"text": "autorizado"}`), []int{http.StatusOK, http.StatusConflict}},
 		// The sandbox of this env serves no lookup (no extensions): 501 is its answer.
 		{"v1 key lookup", get("/api/v1/pix-keys/" + validCPF), []int{http.StatusOK, http.StatusNotImplemented}},
+		{"v1 webhook events", get("/api/v1/webhook-events"), ok},
 		{"v1 webhook endpoints", get("/api/v1/webhook-endpoints"), ok},
 		{"v1 webhook endpoint pause", post("/api/v1/webhook-endpoints/pause", `{"url": "https://loja.example/pausada"}`), ok},
 		{"v1 webhook endpoint resume", post("/api/v1/webhook-endpoints/resume", `{"url": "https://loja.example/pausada"}`),

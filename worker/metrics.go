@@ -22,6 +22,7 @@ type workerMetrics struct {
 	reconcile *prometheus.CounterVec
 	flags     *prometheus.CounterVec
 	flaggedG  *prometheus.GaugeVec
+	disabled  prometheus.Counter
 }
 
 func newWorkerMetrics(reg prometheus.Registerer) *workerMetrics {
@@ -55,7 +56,10 @@ func newWorkerMetrics(reg prometheus.Registerer) *workerMetrics {
 	m.flaggedG = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "pixgate_transfers_awaiting_operator", Help: "PROCESSING withdrawals and refunds flagged for an operator, by kind, as of the last reconcile tick.",
 	}, []string{"kind"})
-	reg.MustRegister(m.tasks, m.duration, m.events, m.postbacks, m.outboxLag, m.reconcile, m.flags, m.flaggedG)
+	m.disabled = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "pixgate_postback_endpoints_disabled_total", Help: "Postback endpoints disabled because every delivery to them failed for PIXGATE_POSTBACK_DISABLE_AFTER.",
+	})
+	reg.MustRegister(m.tasks, m.duration, m.events, m.postbacks, m.outboxLag, m.reconcile, m.flags, m.flaggedG, m.disabled)
 	return m
 }
 

@@ -135,6 +135,7 @@ func (w *Worker) reconcileSteps() []reconcileStep {
 		reconcileStep{"open cycles", w.watchCycles},
 		reconcileStep{"unissued charges", w.reconcileUnissuedCharges},
 		reconcileStep{"postbacks", w.redrivePostbacks},
+		reconcileStep{"failing endpoints", w.disableFailingEndpoints},
 		reconcileStep{"flagged transfers", w.countFlagged})
 }
 

@@ -104,6 +104,6 @@ func (c *cli) postbackPolicy() postback.Config {
 	return postback.Config{
 		AllowPrivate: c.cfg.PostbackAllowPrivate, AllowHTTP: c.cfg.PostbackAllowHTTP, Timeout: c.cfg.PostbackTimeout,
 		MaxAge: c.cfg.PostbackMaxAge, InitialInterval: c.cfg.PostbackInitialInterval, MaxInterval: c.cfg.PostbackMaxInterval,
-		PerIntegrator: c.cfg.PostbackPerIntegrator,
+		PerIntegrator: c.cfg.PostbackPerIntegrator, DisableAfter: c.cfg.PostbackDisableAfter,
 	}
 }

@@ -76,6 +76,7 @@ type config struct {
 	PostbackInitialInterval time.Duration `env:"PIXGATE_POSTBACK_INITIAL_INTERVAL" envDefault:"10s" desc:"first postback retry delay (doubles each time, with jitter)"`
 	PostbackMaxInterval     time.Duration `env:"PIXGATE_POSTBACK_MAX_INTERVAL" envDefault:"6h" desc:"longest delay between two postback attempts"`
 	PostbackPerIntegrator   int           `env:"PIXGATE_POSTBACK_PER_INTEGRATOR" envDefault:"8" desc:"postbacks of one integrator one worker process delivers at once, so a hanging endpoint never takes the whole lane"`
+	PostbackDisableAfter    time.Duration `env:"PIXGATE_POSTBACK_DISABLE_AFTER" envDefault:"72h" desc:"how long every delivery to an endpoint may fail before PixGate disables it (its postbacks wait until a resume)"`
 
 	ReconcileInterval    time.Duration `env:"PIXGATE_RECONCILE_INTERVAL" envDefault:"5s" desc:"how often the reconciler runs (once per interval across all workers); a due check of a pending charge waits at most this long"`
 	ReconcileStaleAfter  time.Duration `env:"PIXGATE_RECONCILE_STALE_AFTER" envDefault:"2m" desc:"age at which PROCESSING transfers, unprocessed notifications, open infractions and late postbacks are re-driven"`

@@ -38,6 +38,10 @@ type Config struct {
 	// 16: one integrator alone still has the throughput it had before the
 	// cap (a burst of postbacks is one integrator's, often).
 	PerIntegrator int
+	// DisableAfter is how long every delivery to an endpoint may fail
+	// before the reconciler disables it (its postbacks then wait, as a
+	// paused endpoint's, until a resume). Default 72h.
+	DisableAfter time.Duration
 	// Resolver looks postback hosts up, at creation (CheckURL) and at
 	// delivery alike. Default net.DefaultResolver.
 	Resolver Resolver
@@ -57,6 +61,7 @@ const (
 	DefaultInitialInterval = 10 * time.Second
 	DefaultMaxInterval     = 6 * time.Hour
 	DefaultPerIntegrator   = 8
+	DefaultDisableAfter    = 72 * time.Hour
 )
 
 // WithDefaults fills the zero durations.
@@ -75,6 +80,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.PerIntegrator <= 0 {
 		c.PerIntegrator = DefaultPerIntegrator
+	}
+	if c.DisableAfter <= 0 {
+		c.DisableAfter = DefaultDisableAfter
 	}
 	if c.MaxInterval < c.InitialInterval {
 		c.MaxInterval = c.InitialInterval
