@@ -305,6 +305,10 @@ func (s *fakeStore) GateDelivery(context.Context, int64, string, uuid.UUID, stri
 	return storage.GateGo, nil
 }
 
+func (s *fakeStore) DisableFailingEndpoints(context.Context, time.Time, int) ([]storage.DisabledEndpoint, error) {
+	return nil, nil
+}
+
 func (s *fakeStore) RelayOutbox(context.Context, time.Duration, int, func(context.Context, storage.PendingOutbox) error) (int, error) {
 	return 0, nil
 }

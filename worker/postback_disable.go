@@ -3,16 +3,7 @@ package worker
 import (
 	"context"
 	"time"
-
-	"github.com/pixgate/pixgate/storage"
 )
-
-// endpointDisabler is the store that can disable endpoints failing for
-// long; *storage.DB is one. A store without it (the decision tests'
-// fakes) skips the step.
-type endpointDisabler interface {
-	DisableFailingEndpoints(ctx context.Context, failingBefore time.Time, limit int) ([]storage.DisabledEndpoint, error)
-}
 
 // disableCheckEvery is how often the failing endpoints are looked for:
 // a period counted in days needs no finer check, and the query reads the
@@ -26,11 +17,10 @@ const disableCheckEvery = time.Minute
 // by the integrator or an operator, delivers them. Each is logged and
 // counted: the integrator's postbacks stopped, someone must know.
 func (w *Worker) disableFailingEndpoints(ctx context.Context, slot int64) error {
-	d, ok := w.postbacks.(endpointDisabler)
-	if every := int64(max(disableCheckEvery/w.cfg.Reconcile.Interval, 1)); !ok || slot%every != 0 {
+	if every := int64(max(disableCheckEvery/w.cfg.Reconcile.Interval, 1)); slot%every != 0 {
 		return nil
 	}
-	list, err := d.DisableFailingEndpoints(ctx, w.now().Add(-w.cfg.Postbacks.WithDefaults().DisableAfter), w.cfg.Reconcile.Batch)
+	list, err := w.postbacks.DisableFailingEndpoints(ctx, w.now().Add(-w.cfg.Postbacks.WithDefaults().DisableAfter), w.cfg.Reconcile.Batch)
 	if err != nil {
 		return err
 	}

@@ -73,9 +73,9 @@ func TestDisableFailingEndpointsStep(t *testing.T) {
 	}
 }
 
-// A store that cannot disable endpoints skips the step; the step is one
-// of the reconciler's.
-func TestDisableFailingEndpointsWithoutStore(t *testing.T) {
+// The step is one of the reconciler's, and finds nothing to disable in a
+// store without failing endpoints.
+func TestDisableFailingEndpointsIsAStep(t *testing.T) {
 	w := newWorker(Config{}, newFakeStore(), &fakeProvider{}, &fakeQueue{}, slog.New(slog.NewTextHandler(&bytes.Buffer{}, nil)), nil)
 	if err := w.disableFailingEndpoints(context.Background(), 0); err != nil {
 		t.Fatal(err)

@@ -81,6 +81,7 @@ type postbackStore interface {
 	OverduePostbacks(ctx context.Context, olderThan time.Duration, limit int) ([]storage.Postback, error)
 	RedriveOverduePostback(ctx context.Context, id uuid.UUID, olderThan time.Duration, msg storage.OutboxMessage) (bool, error)
 	GateDelivery(ctx context.Context, integratorID int64, url string, id uuid.UUID, outboxDone string) (storage.EndpointGate, error)
+	DisableFailingEndpoints(ctx context.Context, failingBefore time.Time, limit int) ([]storage.DisabledEndpoint, error)
 }
 
 // outboxStore is the outbox the relay empties into the queue.
