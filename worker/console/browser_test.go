@@ -3,6 +3,7 @@ package console_test
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -81,13 +82,15 @@ func chromium(t *testing.T) string {
 // sees the seeded exception, resolves it with a reason, and sees it gone
 // and the operator action recorded under their name; settles the seeded
 // stuck withdrawal, pauses and resumes its integrator's endpoint, each
-// with a reason and recorded likewise; the ledger's audit is clean. With PIXGATE_CONSOLE_SCREENSHOTS=1 each page is saved under
+// with a reason and recorded likewise; sees the open MED infraction and
+// another integrator's debt; the ledger's audit is clean. With PIXGATE_CONSOLE_SCREENSHOTS=1 each page is saved under
 // docs/console for the README.
 func TestConsoleResolvesAnExceptionInABrowser(t *testing.T) {
 	exe := chromium(t)
 	db := storagetest.NewDB(t)
 	item := seedException(t, db)
 	in, stuck := seedStuck(t, db)
+	disputed, owing := seedMED(t, db, in)
 	ropts := storagetest.NewRedis(t)
 	rdb := redis.NewClient(ropts)
 	t.Cleanup(func() { _ = rdb.Close() })
@@ -186,6 +189,16 @@ func TestConsoleResolvesAnExceptionInABrowser(t *testing.T) {
 	do(chromedp.Click(chromedp.CSS(`header a[href="/console/providers"]`)), chromedp.WaitVisible(chromedp.CSS("#provider-default")), shoot("providers"))
 	if got := text("#provider-default"); !strings.Contains(got, "default") {
 		t.Errorf("the providers page: %q", got)
+	}
+
+	// MED, read only: the open infraction, all of it blocked; the other
+	// integrator's debt.
+	do(chromedp.Click(chromedp.CSS(`header a[href="/console/infractions"]`)), chromedp.WaitVisible(chromedp.CSS("#infractions")), shoot("infractions"))
+	if got := text("#infraction-" + disputed.ID.String()); !strings.Contains(got, "Loja") || !strings.Contains(got, "120.00") {
+		t.Errorf("the open infraction's row: %q", got)
+	}
+	if got := text(fmt.Sprintf("#debt-%d", owing.ID)); !strings.Contains(got, "Mercado") || !strings.Contains(got, "70.00") {
+		t.Errorf("the debt's row: %q", got)
 	}
 
 	// The stuck withdrawal, settled: it left, says the provider.

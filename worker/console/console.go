@@ -45,6 +45,8 @@ type Store interface {
 	FloatBalances(ctx context.Context) (map[string]money.Money, error)
 	LastReconCloses(ctx context.Context) (map[string]storage.ReconClose, error)
 	StoredRoute(ctx context.Context, integratorID *int64) (storage.Route, bool, error)
+	OpenInfractions(ctx context.Context, limit int) ([]storage.OpenMED, error)
+	IntegratorDebts(ctx context.Context, limit int) ([]storage.IntegratorDebt, error)
 }
 
 // Config configures the console.
@@ -73,7 +75,7 @@ func New(cfg Config) http.Handler {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	c := &console{cfg: cfg, pages: map[string]*template.Template{}}
-	for _, page := range []string{"reconciliation.html", "reconciliation_day.html", "transfers.html", "endpoints.html", "providers.html"} {
+	for _, page := range []string{"reconciliation.html", "reconciliation_day.html", "transfers.html", "endpoints.html", "providers.html", "infractions.html"} {
 		// Each page is the layout with its own "content": parsed apart,
 		// so one page's definitions never replace another's.
 		c.pages[page] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+page))
@@ -88,6 +90,7 @@ func New(cfg Config) http.Handler {
 	mux.HandleFunc("GET /console/reconciliation/{provider}/{day}", c.reconDay)
 	mux.HandleFunc("POST /console/reconciliation/{provider}/{day}/resolve", c.reconResolve)
 	mux.HandleFunc("GET /console/providers", c.providers)
+	mux.HandleFunc("GET /console/infractions", c.infractions)
 	mux.HandleFunc("GET /console/transfers", c.transfers)
 	mux.HandleFunc("POST /console/transfers/{id}/{decision}", c.transferResolve)
 	mux.HandleFunc("GET /console/endpoints", c.endpoints)

@@ -14,12 +14,14 @@ import (
 )
 
 // fakeStore holds one open exception; resolving it records the call.
-// Its endpoint actions are endpoints.go's (console_actions_test.go).
+// Its endpoint actions are endpoints.go's (console_actions_test.go), its
+// MED reads infractions.go's (infractions_test.go).
 type fakeStore struct {
 	item     storage.ReconItem
 	resolved []storage.ReconResolution
 	err      error
 	endpointStore
+	medStore
 }
 
 func (f *fakeStore) ReconciliationDays(context.Context, int) ([]storage.ReconRun, error) {
@@ -120,6 +122,7 @@ func TestPagesHeadersAndToken(t *testing.T) {
 		"/console/providers":                         "1240.00",
 		"/console/transfers":                         id.String(),
 		"/console/endpoints":                         "https://hooks.example.com/pix",
+		"/console/infractions":                       "none-open",
 	} {
 		rw := httptest.NewRecorder()
 		h.ServeHTTP(rw, httptest.NewRequest(http.MethodGet, p, nil))
