@@ -29,14 +29,9 @@ func (db *DB) OpenInfractions(ctx context.Context, limit int) ([]OpenMED, error)
 		`+infractionColumns+` FROM infractions WHERE status = 'OPEN' AND updated_at IS NOT NULL
 		ORDER BY due_at NULLS LAST, created_at, id LIMIT $1`, limit)
 	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (OpenMED, error) {
-		var (
-			o OpenMED
-			i = &o.Infraction
-		)
-		// infractionColumns' order, the integrator's name first.
-		err := r.Scan(&o.Integrator, &i.ID, &i.IntegratorID, &i.ChargeID, &i.ChargePixID, &i.ProviderID,
-			&i.Amount, &i.Blocked, &i.FromPending, &i.Status, &i.Reason, &i.Analysis, &i.ReportedAt, &i.DueAt,
-			&i.Defense, &i.DefendedAt, &i.DefenseForwarded, &i.MedReturnID, &i.CreatedAt, &i.UpdatedAt, &i.ClosedAt)
+		var o OpenMED
+		i, err := scanInfraction(prefixed{r, &o.Integrator}) // the integrator's name first
+		o.Infraction = i
 		return o, err
 	})
 	if err != nil {
