@@ -38,7 +38,7 @@ image:
 TESTP ?= 2
 # Each test package's bound (go test -timeout). The slowest package,
 # cmd/pixgate, starts a pixgate dev stack per end-to-end test, two at a
-# time: 75-200 s on a two-core machine, and up to 9 minutes on one running
+# time: 75-240 s on a two-core machine, and up to 9 minutes on one running
 # fifteen times as much work as it has cores.
 TESTTIMEOUT ?= 15m
 
