@@ -86,36 +86,5 @@ var ErrTooManyPostbacks = errors.New("storage: too many postbacks in the range")
 // deliveries are held at the gate and they wait for its resume.
 func (db *DB) RedeliverPostbackRange(ctx context.Context, integratorID int64, since, until time.Time, most int,
 	msg func(Postback) OutboxMessage) (n int, err error) {
-	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		// The count first, bounded, so a range too large costs no update.
-		var count int
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM (SELECT FROM postbacks WHERE integrator_id = $1
-			AND created_at >= $2 AND created_at < $3 LIMIT $4) r`, integratorID, since, until, most+1).Scan(&count); err != nil {
-			return fmt.Errorf("storage: redeliver postbacks: %w", err)
-		}
-		if count > most {
-			return ErrTooManyPostbacks
-		}
-		rows, _ := tx.Query(ctx, `UPDATE postbacks SET status = 'PENDING', next_attempt_at = now(), delivered_at = NULL
-			WHERE integrator_id = $1 AND created_at >= $2 AND created_at < $3 RETURNING `+postbackColumns, integratorID, since, until)
-		list, err := pgx.CollectRows(rows, scanPostback)
-		if err != nil {
-			return fmt.Errorf("storage: redeliver postbacks: %w", err)
-		}
-		msgs := make([]OutboxMessage, len(list))
-		for i, p := range list {
-			msgs[i] = msg(p)
-		}
-		n = len(msgs)
-		// One statement for them all: a range may hold thousands.
-		types, ids, payloads := outboxColumns(msgs)
-		if _, err := tx.Exec(ctx, `INSERT INTO outbox (task_type, task_id, payload)
-			SELECT t, i, p::jsonb FROM unnest($1::text[], $2::text[], $3::text[]) AS m(t, i, p) ON CONFLICT (task_id) DO NOTHING`,
-			types, ids, payloads); err != nil {
-			return fmt.Errorf("storage: outbox: %w", err)
-		}
-		markOutbox(tx, msgs...)
-		return nil
-	})
-	return n, err
+	return db.redeliverRange(ctx, integratorID, "", since, until, most, msg)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/worker/console"
 )
@@ -25,4 +26,29 @@ func (o consoleOps) ResolveTransfer(ctx context.Context, d console.TransferDecis
 		return storage.OperatorAction{}, "", fmt.Errorf("%w: %w", console.ErrConflict, err)
 	}
 	return done.Action, done.Status, err
+}
+
+// BreakerStates is each provider's breaker of each lane: a fleet's (the
+// process's provider in production) from the fleet; a lone provider's
+// under the default name when it is a breaker itself, none otherwise.
+func (o consoleOps) BreakerStates() map[string]map[providerclient.Lane]string {
+	if f, ok := o.w.provider.(interface {
+		BreakerStates() map[string]map[providerclient.Lane]string
+	}); ok {
+		return f.BreakerStates()
+	}
+	c, ok := o.w.provider.(providerclient.Connector)
+	if !ok {
+		return nil
+	}
+	lanes := map[providerclient.Lane]string{}
+	for _, lane := range providerclient.Lanes {
+		if st := providerclient.BreakerState(c, lane); st != "" {
+			lanes[lane] = st
+		}
+	}
+	if len(lanes) == 0 {
+		return nil
+	}
+	return map[string]map[providerclient.Lane]string{providerclient.DefaultName: lanes}
 }

@@ -84,3 +84,19 @@ func (f *Fleet) Providers() []providerclient.Connector {
 	}
 	return out
 }
+
+// BreakerStates is each provider's circuit breaker of each lane:
+// "closed", "half-open" or "open". Provider and Providers return each
+// provider's outer layers, which providerclient.BreakerState does not see
+// through; the operators' console shows these.
+func (f *Fleet) BreakerStates() map[string]map[providerclient.Lane]string {
+	out := make(map[string]map[providerclient.Lane]string, len(f.members))
+	for name, m := range f.members {
+		lanes := make(map[providerclient.Lane]string, len(providerclient.Lanes))
+		for _, lane := range providerclient.Lanes {
+			lanes[lane] = providerclient.BreakerState(m.breaker, lane)
+		}
+		out[name] = lanes
+	}
+	return out
+}

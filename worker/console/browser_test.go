@@ -236,8 +236,21 @@ func TestConsoleResolvesAnExceptionInABrowser(t *testing.T) {
 			t.Errorf("the endpoint after %q: %q, want %s", step.reason, got, step.status)
 		}
 	}
+	// Its postbacks of the last hour, replayed.
+	replay := row + ` form[action="/console/endpoints/replay"]`
+	now := time.Now().UTC()
+	// Loaded afresh, with no notice: the one awaited is the replay's.
+	do(chromedp.Navigate(srv.URL+"/console/endpoints"), chromedp.WaitVisible(chromedp.CSS(row)),
+		chromedp.SetValue(chromedp.CSS(replay+` input[name="since"]`), now.Add(-time.Hour).Format("2006-01-02T15:04")),
+		chromedp.SetValue(chromedp.CSS(replay+` input[name="until"]`), now.Add(time.Hour).Format("2006-01-02T15:04")),
+		chromedp.SendKeys(chromedp.CSS(replay+" textarea"), "the integrator lost its queue (ticket 13)"),
+		chromedp.Click(chromedp.CSS(replay+" button")), chromedp.WaitVisible(chromedp.CSS("#notice")))
+	if notice := text("#notice"); !strings.Contains(notice, "replayed") || strings.Contains(notice, " 0 postbacks") {
+		t.Errorf("notice after the replay: %q", notice)
+	}
 	actions, err = db.OperatorActions(context.Background(), endpoint)
-	if err != nil || len(actions) != 2 || actions[0].Action != "endpoint.pause" || actions[1].Action != "endpoint.resume" || actions[1].Operator != "ana" {
+	if err != nil || len(actions) != 3 || actions[0].Action != "endpoint.pause" || actions[1].Action != "endpoint.resume" || actions[1].Operator != "ana" ||
+		actions[2].Action != "endpoint.replay" {
 		t.Fatalf("the endpoint's operator actions: %+v, %v", actions, err)
 	}
 	if v, err := db.Audit(context.Background()); err != nil || len(v) != 0 {

@@ -40,6 +40,8 @@ type Store interface {
 	AllEndpoints(ctx context.Context, since time.Time, limit int) ([]storage.WebhookEndpoint, error)
 	PauseEndpoint(ctx context.Context, integratorID int64, url string) (storage.WebhookEndpoint, error)
 	ResumeEndpoint(ctx context.Context, integratorID int64, url string, msg func(storage.Postback) storage.OutboxMessage) (storage.WebhookEndpoint, int, error)
+	RedeliverEndpointPostbackRange(ctx context.Context, integratorID int64, url string, since, until time.Time, most int,
+		msg func(storage.Postback) storage.OutboxMessage) (int, error)
 	RecordOperatorAction(ctx context.Context, a storage.OperatorAction) (storage.OperatorAction, error)
 	Providers(ctx context.Context) ([]storage.Provider, error)
 	FloatBalances(ctx context.Context) (map[string]money.Money, error)
@@ -94,6 +96,7 @@ func New(cfg Config) http.Handler {
 	mux.HandleFunc("GET /console/transfers", c.transfers)
 	mux.HandleFunc("POST /console/transfers/{id}/{decision}", c.transferResolve)
 	mux.HandleFunc("GET /console/endpoints", c.endpoints)
+	mux.HandleFunc("POST /console/endpoints/replay", c.endpointReplay)
 	mux.HandleFunc("POST /console/endpoints/{verb}", c.endpointAction)
 	return c.signedIn(mux)
 }

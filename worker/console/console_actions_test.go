@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 )
@@ -61,7 +62,10 @@ func (f *endpointStore) RecordOperatorAction(_ context.Context, a storage.Operat
 type fakeOps struct {
 	decisions []TransferDecision
 	err       error
+	breakers  map[string]map[providerclient.Lane]string
 }
+
+func (o *fakeOps) BreakerStates() map[string]map[providerclient.Lane]string { return o.breakers }
 
 func (o *fakeOps) ResolveTransfer(_ context.Context, d TransferDecision) (storage.OperatorAction, storage.TransferStatus, error) {
 	if o.err != nil {

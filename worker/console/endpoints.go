@@ -31,6 +31,9 @@ type endpointsView struct {
 	SinceDays int
 	Reason    string // a refused form's, for the endpoint it named
 	ReasonFor string
+	// Replay: the refused form was a replay, whose range is kept too.
+	Replay       bool
+	Since, Until string
 }
 
 func (c *console) endpoints(rw http.ResponseWriter, r *http.Request) {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"sort"
 
+	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 )
@@ -11,7 +12,8 @@ import (
 // The providers page, read only: each provider (the default one of the
 // process's configuration, and each record), whether routes may use it,
 // the default route's share of it, and its float in the ledger beside the
-// balance its statement last reported (docs/reconciliation.md).
+// balance its statement last reported (docs/reconciliation.md), and its
+// circuit breakers of each lane in this worker process.
 
 // providerRow is one provider's line.
 type providerRow struct {
@@ -24,6 +26,35 @@ type providerRow struct {
 	// ChargeWeight is its weight among the default route's charge steps
 	// (0: none), WithdrawalRank its place in the withdrawal order (0: none).
 	ChargeWeight, WithdrawalRank int
+	// Breakers are its circuit breakers in this process, one per lane in
+	// providerclient.Lanes' order; none for a provider the process left
+	// out (a record added or enabled since it started).
+	Breakers []laneBreaker
+}
+
+// laneBreaker is one lane's circuit breaker state.
+type laneBreaker struct {
+	Lane  providerclient.Lane
+	State string
+}
+
+// breakers fills each row's breaker states from the worker's providers:
+// they live in the process, not in storage.
+func (c *console) breakers(rows map[string]*providerRow) {
+	if c.cfg.Ops == nil {
+		return
+	}
+	for name, lanes := range c.cfg.Ops.BreakerStates() {
+		row := rows[name]
+		if row == nil {
+			continue
+		}
+		for _, lane := range providerclient.Lanes {
+			if st := lanes[lane]; st != "" {
+				row.Breakers = append(row.Breakers, laneBreaker{Lane: lane, State: st})
+			}
+		}
+	}
 }
 
 func (c *console) providers(rw http.ResponseWriter, r *http.Request) {
@@ -76,6 +107,7 @@ func (c *console) providers(rw http.ResponseWriter, r *http.Request) {
 			row.WithdrawalRank = i + 1
 		}
 	}
+	c.breakers(rows)
 	list := make([]*providerRow, 0, len(rows))
 	for _, row := range rows {
 		list = append(list, row)

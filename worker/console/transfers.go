@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/pixgate/pixgate/providerclient"
 	"github.com/pixgate/pixgate/storage"
 )
 
@@ -45,6 +46,10 @@ type Operations interface {
 	// storage.ErrNotFound, or one wrapping ErrConflict (no longer
 	// PROCESSING, or not flagged).
 	ResolveTransfer(ctx context.Context, d TransferDecision) (storage.OperatorAction, storage.TransferStatus, error)
+	// BreakerStates is each provider of this process's circuit breaker
+	// of each lane ("closed", "half-open", "open"); nil when it knows
+	// none.
+	BreakerStates() map[string]map[providerclient.Lane]string
 }
 
 // transfersView is the transfers page's data.
