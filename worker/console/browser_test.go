@@ -223,7 +223,9 @@ func TestConsoleResolvesAnExceptionInABrowser(t *testing.T) {
 		{"the integrator's deploy, until 18:00 (ticket 12)", "PAUSED"},
 		{"the integrator's deploy is done (ticket 12)", "ACTIVE"},
 	} {
-		do(chromedp.Click(chromedp.CSS(`header a[href="/console/endpoints"]`)), chromedp.WaitVisible(chromedp.CSS(row)),
+		// Loaded afresh (a click on the nav could leave the last page's row
+		// and notice in view): the notice awaited below is this step's.
+		do(chromedp.Navigate(srv.URL+"/console/endpoints"), chromedp.WaitVisible(chromedp.CSS(row)),
 			chromedp.SendKeys(chromedp.CSS(row+" textarea"), step.reason))
 		if i == 0 {
 			do(shoot("endpoints"))
