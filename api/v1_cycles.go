@@ -21,7 +21,7 @@ func (s *Server) listCycles(c *fiber.Ctx) error {
 	}
 	items := make([]cycleView, 0, len(cycles))
 	for _, cy := range cycles {
-		items = append(items, viewCycle(r, cy))
+		items = append(items, viewCycle(cy))
 	}
 	return c.JSON(fiber.Map{"recurrence_id": r.ID.String(), "items": items})
 }
@@ -32,13 +32,13 @@ func (s *Server) getCycle(c *fiber.Ctx) error {
 	if err != nil || n < 0 {
 		return storage.ErrNotFound
 	}
-	r, cycles, err := s.payments.Cycles(c.UserContext(), integratorOf(c).ID, c.Params("recurrence"))
+	_, cycles, err := s.payments.Cycles(c.UserContext(), integratorOf(c).ID, c.Params("recurrence"))
 	if err != nil {
 		return err
 	}
 	for _, cy := range cycles {
 		if cy.N == n {
-			return c.JSON(viewCycle(r, cy))
+			return c.JSON(viewCycle(cy))
 		}
 	}
 	return storage.ErrNotFound
@@ -60,16 +60,11 @@ func (s *Server) setCycleAmount(c *fiber.Ctx) error {
 	if err := body.errs.err(); err != nil {
 		return err
 	}
-	in := integratorOf(c)
-	cy, err := s.payments.SetCycleAmount(c.UserContext(), in, c.Params("recurrence"), n, amount)
+	cy, err := s.payments.SetCycleAmount(c.UserContext(), integratorOf(c), c.Params("recurrence"), n, amount)
 	if err != nil {
 		return err
 	}
-	r, err := s.payments.Recurrence(c.UserContext(), in.ID, c.Params("recurrence"))
-	if err != nil {
-		return err
-	}
-	return c.JSON(viewCycle(r, cy))
+	return c.JSON(viewCycle(cy))
 }
 
 // cancelCycle is POST /api/v1/recurrences/{recurrence}/cycles/{n}/cancel:
@@ -81,12 +76,7 @@ func (s *Server) cancelCycle(c *fiber.Ctx) error {
 	if err != nil || n < 0 {
 		return storage.ErrNotFound
 	}
-	in := integratorOf(c)
-	cy, accepted, err := s.payments.CancelCycle(c.UserContext(), in.ID, c.Params("recurrence"), n)
-	if err != nil {
-		return err
-	}
-	r, err := s.payments.Recurrence(c.UserContext(), in.ID, c.Params("recurrence"))
+	cy, accepted, err := s.payments.CancelCycle(c.UserContext(), integratorOf(c).ID, c.Params("recurrence"), n)
 	if err != nil {
 		return err
 	}
@@ -94,7 +84,7 @@ func (s *Server) cancelCycle(c *fiber.Ctx) error {
 	if accepted {
 		status = http.StatusAccepted
 	}
-	return c.Status(status).JSON(viewCycle(r, cy))
+	return c.Status(status).JSON(viewCycle(cy))
 }
 
 // cycleView is the v1 cycle record (docs/recurrences.md).
@@ -130,8 +120,8 @@ type attemptView struct {
 	UpdatedAt     timestamp `json:"updated_at"`
 }
 
-func viewCycle(r storage.Recurrence, c storage.Cycle) cycleView {
-	v := cycleView{ID: c.ID.String(), RecurrenceID: r.ID.String(), N: c.N, DueDate: c.DueDate, Amount: c.Amount,
+func viewCycle(c storage.Cycle) cycleView {
+	v := cycleView{ID: c.ID.String(), RecurrenceID: c.RecurrenceID.String(), N: c.N, DueDate: c.DueDate, Amount: c.Amount,
 		Status: string(c.Status), ChargeID: c.ChargeID, ProviderID: c.ProviderID, SendOn: c.SendOn, Retries: c.Retries,
 		RejectionCode: c.RejectionCode, CancelledBy: c.CancelledBy, FailureReason: c.FailureReason, EndToEndID: c.EndToEndID,
 		Attempts: make([]attemptView, 0, len(c.Attempts)), CreatedAt: timestamp(c.CreatedAt), UpdatedAt: timestamp(c.UpdatedAt),
