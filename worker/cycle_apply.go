@@ -31,13 +31,27 @@ var cycleEvents = map[recurrence.CycleStatus]recurrence.CycleEvent{
 // guards it), an unpaid end expires the charge. The charge sends no
 // postback of its own: the cycle's PAID is the cash-in's notice. A status
 // the cycle cannot reach from its own is refused for an operator to look
-// at, and so is a payment of another amount.
+// at, and so is a payment of another amount. It runs in a span "settle
+// cycle <status>" under the task that applies it (a cycle keeps no trace
+// of its own: the reconciler's tick sends it).
 func (w *Worker) applyCycle(ctx context.Context, c storage.Cycle, r storage.Recurrence, got *providerclient.Cycle, also alsoFunc) (storage.Cycle, error) {
 	if also == nil {
 		also = func(Tx, outcome) error { return nil }
 	}
 	var moved storage.Cycle
-	o, err := w.transition(ctx, "cycle "+string(got.Status), also, func(tx Tx) (bool, error) {
+	o, _, err := settle(ctx, "cycle "+string(got.Status), "", func(ctx context.Context) (outcome, bool, error) {
+		o, err := w.applyCycleTx(ctx, c, r, got, also, &moved)
+		return o, o.kind == applied, err
+	})
+	if err == nil {
+		w.metrics.event(o)
+	}
+	return moved, err
+}
+
+// applyCycleTx is applyCycle's transaction, in the settlement's span.
+func (w *Worker) applyCycleTx(ctx context.Context, c storage.Cycle, r storage.Recurrence, got *providerclient.Cycle, also alsoFunc, out *storage.Cycle) (outcome, error) {
+	return w.transition(ctx, "cycle "+string(got.Status), also, func(tx Tx) (bool, error) {
 		cur, err := tx.LockCycle(ctx, c.ID)
 		if err != nil {
 			return false, err
@@ -59,13 +73,10 @@ func (w *Worker) applyCycle(ctx context.Context, c storage.Cycle, r storage.Recu
 		if err != nil {
 			return false, err
 		}
-		moved, err = w.moveCycle(ctx, tx, cur, r, got)
+		moved, err := w.moveCycle(ctx, tx, cur, r, got)
+		*out = moved
 		return changed || moved.UpdatedAt != cur.UpdatedAt, err
 	})
-	if err == nil {
-		w.metrics.event(o)
-	}
-	return moved, err
 }
 
 // recordAttempts records each attempt the provider reports, with a
