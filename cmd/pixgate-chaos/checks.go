@@ -30,10 +30,12 @@ type providerTxn struct {
 type eventKey struct{ typ, id, status string }
 
 // delivery is what the receiver saw of one event: the webhook ids it came
-// under, and whether one attempt was answered 2xx.
+// under, whether one attempt was answered 2xx, and when its first attempt
+// arrived (one held by a hang is not seen until it ends).
 type delivery struct {
 	ids       map[string]bool
 	delivered bool
+	first     time.Time
 }
 
 type wallet struct{ available, pending, reserved int64 }
@@ -61,9 +63,14 @@ type verdict struct {
 	diff       int64         // PixGate's effect on the wallet minus the expected one
 	duplicated int64         // paid more than once at the provider
 	latency    time.Duration
-	nonFinal   bool
-	missing    int // postbacks never delivered
-	problems   []string
+	// integrator is the record's integrator (its index); postbackLag, from
+	// its final status written to the first attempt of that status's
+	// postback (0 when none arrived).
+	integrator  int
+	postbackLag time.Duration
+	nonFinal    bool
+	missing     int // postbacks never delivered
+	problems    []string
 }
 
 var eventType = map[kind]string{chargeKind: "RECEIVEPIX", withdrawalKind: "PAYMENT", refundKind: "REFUND"}
@@ -92,7 +99,7 @@ func evaluate(recs []record, ins []*integrator, f facts) ([]verdict, []string) {
 		key := extKey(r.kind, r.integrator, r.externalID)
 		pg := f.pg[key]
 		matched[key] = pg != nil
-		v := verdict{scenario: r.scenario, kind: r.kind, failures: r.createFailures, answer: r.answer, requested: r.started}
+		v := verdict{scenario: r.scenario, kind: r.kind, failures: r.createFailures, answer: r.answer, requested: r.started, integrator: r.integrator}
 		if !r.answeredAt.IsZero() {
 			v.took = r.answeredAt.Sub(r.started)
 		}
@@ -171,6 +178,8 @@ func evaluate(recs []record, ins []*integrator, f facts) ([]verdict, []string) {
 				d := f.events[ev]
 				if d == nil || !d.delivered {
 					v.missing++
+				} else if !pg.finalAt.IsZero() && v.postbackLag == 0 {
+					v.postbackLag = max(d.first.Sub(pg.finalAt), time.Nanosecond)
 				}
 			}
 		}

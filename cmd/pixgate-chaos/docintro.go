@@ -69,6 +69,15 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   for the longer proof) and checks one promise more: every charge paid while it
   lasts is credited within 10 s of its payment, its sends crawling in a lane of
   their own.
+- **A hanging endpoint** (` + "`hanging-endpoint`" + `). For 30 s the receiver holds every
+  delivery to the first integrator's endpoint unanswered, until PixGate gives it up at
+  its timeout (10 s) or the fault ends (then 503: they are retried). Its promise
+  besides the run's: the other integrators' postbacks arrive as promptly as in the
+  10 s before it: the 99th percentile of their lag (final status written → first
+  attempt of its postback) while the endpoint hangs is within the larger of 1.5× and
+  0.5 s more than before it (a worker runs at most ` + "`PIXGATE_POSTBACK_PER_INTEGRATOR`" + `
+  deliveries of one integrator at once). The notes give both, and the hanging
+  integrator's own.
 - **The CPU hog** (` + "`cpu-hog`" + `). The harness starts a child process of its own binary
   that spins two threads per core at normal priority beside PixGate's processes,
   Postgres, Redis and the sandboxes, so that the cores are oversubscribed, for 60 s;

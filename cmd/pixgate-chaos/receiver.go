@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,6 +23,10 @@ import (
 // run, and notes under which webhook ids each event arrived.
 type receiver struct {
 	failShare float64
+	// hung, while set, is the integrator whose deliveries the receiver
+	// holds unanswered until the hang ends or PixGate gives up on them:
+	// an endpoint that hangs.
+	hung atomic.Pointer[hang]
 
 	mu        sync.Mutex
 	keys      map[string][]byte // integrator index → HMAC key
@@ -49,6 +54,24 @@ func (rc *receiver) addSecret(index int, secret string) error {
 	return nil
 }
 
+// hang is one integrator's endpoint hanging, until release is closed.
+type hang struct {
+	integrator string
+	release    chan struct{}
+}
+
+// hangOn makes integrator index's endpoint hang; hangOff ends it, and
+// the held deliveries are answered 503.
+func (rc *receiver) hangOn(index int) {
+	rc.hung.Store(&hang{integrator: strconv.Itoa(index), release: make(chan struct{})})
+}
+
+func (rc *receiver) hangOff() {
+	if h := rc.hung.Swap(nil); h != nil {
+		close(h.release)
+	}
+}
+
 func (rc *receiver) serve(ln net.Listener) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /pb/{integrator}", rc.handle)
@@ -63,8 +86,17 @@ func (rc *receiver) close() {
 }
 
 func (rc *receiver) handle(w http.ResponseWriter, r *http.Request) {
+	arrived := time.Now()
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	if err != nil {
+		return
+	}
+	if h := rc.hung.Load(); h != nil && h.integrator == r.PathValue("integrator") {
+		select {
+		case <-h.release:
+		case <-r.Context().Done():
+		}
+		w.WriteHeader(http.StatusServiceUnavailable)
 		return
 	}
 	rc.mu.Lock()
@@ -100,7 +132,7 @@ func (rc *receiver) handle(w http.ResponseWriter, r *http.Request) {
 	rc.attempts++
 	d := rc.events[ev]
 	if d == nil {
-		d = &delivery{ids: map[string]bool{}}
+		d = &delivery{ids: map[string]bool{}, first: arrived}
 		rc.events[ev] = d
 	}
 	d.ids[id] = true
@@ -135,7 +167,7 @@ func (rc *receiver) snapshot() (events map[eventKey]*delivery, attempts, failed 
 		for id := range d.ids {
 			ids[id] = true
 		}
-		events[k] = &delivery{ids: ids, delivered: d.delivered}
+		events[k] = &delivery{ids: ids, delivered: d.delivered, first: d.first}
 	}
 	return events, rc.attempts, rc.failed, append([]string(nil), rc.forged...), append([]string(nil), rc.malformed...)
 }

@@ -74,6 +74,7 @@ func buildRow(idx int, sr scenarioRun, st scenarioStats, vs []verdict, bound tim
 	r.notes = append(r.notes, creditFigures(idx, sr, vs))
 	r.problems = append(r.problems, creditLag(idx, sr, vs, &r.notes)...)
 	r.problems = append(r.problems, failoverCheck(idx, sr, vs, &r.notes)...)
+	r.problems = append(r.problems, postbackIsolation(idx, sr, vs, &r.notes)...)
 	r.recovery = max(lastFail, lastFinal)
 	if r.hasRecovery && r.recovery > 0 {
 		r.notes = append(r.notes, fmt.Sprintf("recovery: requests failed until %s after, records asked for before were final %s after",

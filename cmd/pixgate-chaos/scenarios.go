@@ -21,6 +21,9 @@ type scenario struct {
 	// failover: the charges asked for while the fault lasts fail over to
 	// provider b (failover.go).
 	failover *failover
+	// isolate: one integrator's endpoint hangs; the others' postbacks are
+	// checked against their own before it (hang.go).
+	isolate bool
 	// setup runs as the scenario starts, before its load (nil: nothing).
 	setup           func(context.Context, *cluster, *sandboxClient) error
 	inject, recover func(context.Context, *cluster, *sandboxClient) error
@@ -116,6 +119,7 @@ var scenarios = []scenario{
 			}
 			return healthySandbox(ctx, c, sb)
 		}},
+	hangScenario,
 	{name: cpuHog, fault: "the cores oversubscribed: a CPU hog of 2 spinning threads per core for 60 s; charges paid meanwhile credited within 60 s",
 		hold: time.Minute, creditBound: time.Minute, inject: hogOn, recover: hogOff},
 	// From here on every integrator is routed over two providers, so these
