@@ -31,12 +31,19 @@ type keyCache struct {
 	byPublic  map[string]keyEntry
 	byID      map[int64]keyEntry
 	secrets   map[int64]secretEntry // integrators' webhook secrets, by id
+	endpoints map[int64]heldEntry   // whether an integrator's endpoints have rows, by id
 	sweepAt   time.Time             // when put next drops expired entries
 }
 
 // secretEntry is one cached webhook secret.
 type secretEntry struct {
 	secret  string
+	expires time.Time
+}
+
+// heldEntry is one cached answer of MayHoldDeliveries.
+type heldEntry struct {
+	may     bool
 	expires time.Time
 }
 
@@ -50,7 +57,7 @@ type keyEntry struct {
 }
 
 func newKeyCache(ttl time.Duration, now func() time.Time) *keyCache {
-	return &keyCache{ttl: ttl, now: now, byPublic: map[string]keyEntry{}, byID: map[int64]keyEntry{}, secrets: map[int64]secretEntry{}}
+	return &keyCache{ttl: ttl, now: now, byPublic: map[string]keyEntry{}, byID: map[int64]keyEntry{}, secrets: map[int64]secretEntry{}, endpoints: map[int64]heldEntry{}}
 }
 
 // byPublicID returns the live entry for publicID.
@@ -75,6 +82,14 @@ func (c *keyCache) secret(integratorID int64) (string, bool) {
 	defer c.mu.Unlock()
 	e, ok := c.secrets[integratorID]
 	return e.secret, ok && c.listening && c.now().Before(e.expires)
+}
+
+// mayHold returns the live answer of MayHoldDeliveries for an integrator.
+func (c *keyCache) mayHold(integratorID int64) (may, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.endpoints[integratorID]
+	return e.may, ok && c.listening && c.now().Before(e.expires)
 }
 
 // generation is read before a lookup and handed to put with its result.
@@ -106,6 +121,15 @@ func (c *keyCache) putSecret(gen uint64, integratorID int64, secret string) {
 	}
 }
 
+// putMayHold is put for MayHoldDeliveries' answer.
+func (c *keyCache) putMayHold(gen uint64, integratorID int64, may bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if expires, ok := c.putting(gen); ok {
+		c.endpoints[integratorID] = heldEntry{may: may, expires: expires}
+	}
+}
+
 // putting says whether what a lookup that started at generation gen read
 // may be cached, and until when; it drops expired entries now and then.
 // c.mu is held.
@@ -126,6 +150,11 @@ func (c *keyCache) putting(gen uint64) (time.Time, bool) {
 				delete(c.secrets, id)
 			}
 		}
+		for id, old := range c.endpoints {
+			if !now.Before(old.expires) {
+				delete(c.endpoints, id)
+			}
+		}
 		c.sweepAt = now.Add(c.ttl)
 	}
 	return now.Add(c.ttl), true
@@ -141,6 +170,7 @@ func (c *keyCache) empty(listening bool) {
 	clear(c.byPublic)
 	clear(c.byID)
 	clear(c.secrets)
+	clear(c.endpoints)
 }
 
 // CacheKeys makes AuthenticateKey and ActiveKey answer from an in-process

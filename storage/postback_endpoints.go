@@ -119,6 +119,31 @@ SELECT CASE
     AND p.id < $3 AND p.next_attempt_at <= now()) THEN 2
   ELSE 0 END`
 
+// MayHoldDeliveries says whether any of an integrator's endpoints has a
+// row (was paused or disabled, now or before): only then can GateDelivery
+// answer other than GateGo, so a delivery of another integrator skips its
+// statement. From the key cache when there is one (CacheKeys; a pause,
+// resume or disable empties it with its commit, migration 44), else one
+// index probe.
+func (db *DB) MayHoldDeliveries(ctx context.Context, integratorID int64) (bool, error) {
+	c := db.keys.Load()
+	var gen uint64
+	if c != nil {
+		if may, ok := c.mayHold(integratorID); ok {
+			return may, nil
+		}
+		gen = c.generation()
+	}
+	var may bool
+	if err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT FROM webhook_endpoints WHERE integrator_id = $1)`, integratorID).Scan(&may); err != nil {
+		return true, fmt.Errorf("storage: endpoints of integrator %d: %w", integratorID, err)
+	}
+	if c != nil {
+		c.putMayHold(gen, integratorID, may)
+	}
+	return may, nil
+}
+
 // GateDelivery says whether postback id, to integratorID's url, may be
 // attempted now. outboxDone is the delivering task's id.
 func (db *DB) GateDelivery(ctx context.Context, integratorID int64, url string, id uuid.UUID, outboxDone string) (EndpointGate, error) {

@@ -301,6 +301,9 @@ func (s *fakeStore) RedriveOverduePostback(context.Context, uuid.UUID, time.Dura
 	return false, nil
 }
 
+// MayHoldDeliveries says yes: every delivery asks its gate (gateStore).
+func (s *fakeStore) MayHoldDeliveries(context.Context, int64) (bool, error) { return true, nil }
+
 func (s *fakeStore) GateDelivery(context.Context, int64, string, uuid.UUID, string) (storage.EndpointGate, error) {
 	return storage.GateGo, nil
 }

@@ -69,6 +69,10 @@ func (w *Worker) gatePostback(ctx context.Context, pb storage.Postback) (release
 	if !ok {
 		return nil, errIntegratorBusy
 	}
+	may, err := w.postbacks.MayHoldDeliveries(ctx, pb.IntegratorID)
+	if err == nil && !may {
+		return release, nil // none of its endpoints was ever held: nothing to ask
+	}
 	g, err := w.postbacks.GateDelivery(ctx, pb.IntegratorID, pb.URL, pb.ID, taskID(ctx))
 	switch {
 	case err != nil:

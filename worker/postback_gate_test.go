@@ -15,14 +15,32 @@ import (
 	"github.com/pixgate/pixgate/worker/postback"
 )
 
-// gateStore answers one gate for every delivery.
+// gateStore answers one gate for every delivery; never: no endpoint of
+// any integrator was ever held, so no gate is asked.
 type gateStore struct {
 	*fakeStore
-	gate storage.EndpointGate
+	gate  storage.EndpointGate
+	never bool
+	asked int
 }
 
+func (s *gateStore) MayHoldDeliveries(context.Context, int64) (bool, error) { return !s.never, nil }
+
 func (s *gateStore) GateDelivery(context.Context, int64, string, uuid.UUID, string) (storage.EndpointGate, error) {
+	s.asked++
 	return s.gate, nil
+}
+
+// An integrator none of whose endpoints was ever held delivers without
+// asking the endpoint's gate (no statement on the way of its postbacks).
+func TestPostbackGateNotAskedWhenNothingWasHeld(t *testing.T) {
+	st := &gateStore{fakeStore: newFakeStore(), gate: storage.GateHold, never: true}
+	w := newWorker(Config{Postbacks: postback.Config{PerIntegrator: 1}}, st, nil, &fakeQueue{}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	release, err := w.gatePostback(context.Background(), storage.Postback{IntegratorID: 1, URL: "https://loja.example/pix"})
+	if err != nil || st.asked != 0 {
+		t.Fatalf("gate: %v, asked %d times", err, st.asked)
+	}
+	release()
 }
 
 // While an integrator's deliveries hold all its slots (its endpoint

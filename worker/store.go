@@ -80,6 +80,7 @@ type postbackStore interface {
 	RecordPostbackAttempt(ctx context.Context, id uuid.UUID, res storage.PostbackAttemptResult) (storage.Postback, error)
 	OverduePostbacks(ctx context.Context, olderThan time.Duration, limit int) ([]storage.Postback, error)
 	RedriveOverduePostback(ctx context.Context, id uuid.UUID, olderThan time.Duration, msg storage.OutboxMessage) (bool, error)
+	MayHoldDeliveries(ctx context.Context, integratorID int64) (bool, error)
 	GateDelivery(ctx context.Context, integratorID int64, url string, id uuid.UUID, outboxDone string) (storage.EndpointGate, error)
 	DisableFailingEndpoints(ctx context.Context, failingBefore time.Time, limit int) ([]storage.DisabledEndpoint, error)
 }
