@@ -66,10 +66,25 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
+// Store is what the reconciliation reads and writes: *storage.DB.
+type Store interface {
+	// RunReconciliation reconciles one provider day against its statement,
+	// in one transaction (a rerun replaces the day's result).
+	RunReconciliation(ctx context.Context, spec storage.ReconSpec, src storage.StatementSource) (storage.ReconRun, error)
+	// ScheduleReconciliation makes sure a provider day is due at at (once).
+	ScheduleReconciliation(ctx context.Context, provider, day string, at time.Time) error
+	// ClaimReconciliation takes a due day for lease; ok false: none is due.
+	ClaimReconciliation(ctx context.Context, lease time.Duration) (provider, day string, attempts int, ok bool, err error)
+	// ReconciliationFailed sets a claimed day aside until retry.
+	ReconciliationFailed(ctx context.Context, provider, day string, retry time.Time) error
+	// OpenReconExceptions counts the open exceptions by provider and kind.
+	OpenReconExceptions(ctx context.Context) (map[string]map[storage.ReconKind]int64, error)
+}
+
 // Reconciler runs reconciliations.
 type Reconciler struct {
 	cfg       Config
-	db        *storage.DB
+	db        Store
 	providers func() []providerclient.Connector
 	log       *slog.Logger
 	metrics   *metrics
@@ -79,7 +94,7 @@ type Reconciler struct {
 // New builds a Reconciler over db, reading the statements of the
 // providers providers returns (each call: the set may change). metrics may
 // be nil.
-func New(cfg Config, db *storage.DB, providers func() []providerclient.Connector, log *slog.Logger, m *Metrics) *Reconciler {
+func New(cfg Config, db Store, providers func() []providerclient.Connector, log *slog.Logger, m *Metrics) *Reconciler {
 	var mm *metrics
 	if m != nil {
 		mm = m.m
