@@ -7,13 +7,9 @@
 package bcbpixtest
 
 import (
-	"bytes"
-	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"regexp"
 	"slices"
@@ -23,8 +19,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"github.com/pixgate/pixgate/docs/openapitest"
 )
 
 //go:embed testdata/openapi.yaml
@@ -107,13 +103,10 @@ var registerDecoders sync.Once
 
 // Validator checks requests and answers of an API Pix served at a base URL
 // (the URL the paths /cob/{txid}, /pix/{e2eid}... hang from, e.g.
-// "https://127.0.0.1:1234/v2").
+// "https://127.0.0.1:1234/v2"), and the webhooks' bodies.
 type Validator struct {
-	doc    *openapi3.T
-	router routers.Router
-
-	mu      sync.Mutex
-	checked map[string]int // "METHOD /spec/path" → requests checked
+	*openapitest.Traffic
+	doc *openapi3.T
 }
 
 // New builds a validator for the API at base.
@@ -125,7 +118,6 @@ func New(base string) (*Validator, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc.Servers = openapi3.Servers{{URL: strings.TrimRight(base, "/")}}
 	// The payload-location routes (/{pixUrlAccessToken} and kin) are served
 	// to payers at a charge's location, not by the API, and collide with
 	// the API's own routes in a router.
@@ -136,52 +128,17 @@ func New(base string) (*Validator, error) {
 	}
 	// The published document gives integers string defaults ("86400");
 	// its defaults and examples are not what is being checked.
-	router, err := legacy.NewRouter(doc, openapi3.DisableSchemaDefaultsValidation(), openapi3.DisableExamplesValidation())
+	traffic, err := openapitest.NewTraffic("BCB API Pix "+Version, doc, base,
+		openapi3.DisableSchemaDefaultsValidation(), openapi3.DisableExamplesValidation())
 	if err != nil {
 		return nil, err
 	}
-	return &Validator{doc: doc, router: router, checked: map[string]int{}}, nil
+	return &Validator{Traffic: traffic, doc: doc}, nil
 }
 
 // ErrNotInSpec: the route is not one the specification describes (an
 // Efí route such as /v3/gn/pix/{idEnvio}, or the token endpoint).
-var ErrNotInSpec = errors.New("route not in the BCB API Pix specification")
-
-func (v *Validator) input(req *http.Request) (*openapi3filter.RequestValidationInput, error) {
-	route, params, err := v.router.FindRoute(req)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s %s", ErrNotInSpec, req.Method, req.URL.Path)
-	}
-	return &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
-		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}}, nil
-}
-
-// Request checks a request and its body against the specification.
-func (v *Validator) Request(req *http.Request, body []byte) error {
-	in, err := v.input(req)
-	if err != nil {
-		return err
-	}
-	r := req.Clone(req.Context())
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	in.Request = r
-	v.mu.Lock()
-	v.checked[req.Method+" "+in.Route.Path]++
-	v.mu.Unlock()
-	return openapi3filter.ValidateRequest(context.Background(), in)
-}
-
-// Response checks an answer (status, headers, body) to req.
-func (v *Validator) Response(req *http.Request, status int, header http.Header, body []byte) error {
-	in, err := v.input(req)
-	if err != nil {
-		return err
-	}
-	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: status, Header: header,
-		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
-	out.SetBodyBytes(body)
-	return openapi3filter.ValidateResponse(context.Background(), out)
-}
+var ErrNotInSpec = openapitest.ErrNotInDocument
 
 // Webhook checks a body sent to {webhookUrl}/pix against the callback of
 // PUT /webhook/{chave} (WebhookPixBody).
@@ -201,70 +158,19 @@ func (v *Validator) callback(name string, body []byte) error {
 	if rb == nil {
 		return errors.New("the specification has no " + name)
 	}
-	var value any
-	if err := json.Unmarshal(body, &value); err != nil {
-		return fmt.Errorf("webhook body is not JSON: %w", err)
-	}
-	return rb.Value.Content.Get("application/json").Schema.Value.VisitJSON(value, openapi3.MultiErrors())
-}
-
-// Checked returns how many requests were checked, by specification route.
-func (v *Validator) Checked() map[string]int {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	out := make(map[string]int, len(v.checked))
-	for k, n := range v.checked {
-		out[k] = n
-	}
-	return out
+	return openapitest.Body(rb.Value.Content.Get("application/json").Schema.Value, body)
 }
 
 // Transport is an http.RoundTripper that checks every request it carries
-// and every answer to it against the specification, failing t on any
+// and every answer to it against the specification, failing T on any
 // mismatch; requests to routes the specification does not describe (Efí's
 // own) pass unchecked.
 type Transport struct {
-	T         testing.TB
-	V         *Validator
-	Next      http.RoundTripper
-	Unchecked map[string]int // "METHOD path" of the requests not in the spec
-	mu        sync.Mutex
+	T    testing.TB
+	V    *Validator
+	Next http.RoundTripper
 }
 
 func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	var body []byte
-	if req.Body != nil && req.Body != http.NoBody {
-		var err error
-		if body, err = io.ReadAll(req.Body); err != nil {
-			return nil, err
-		}
-		req.Body = io.NopCloser(bytes.NewReader(body))
-	}
-	err := tr.V.Request(req, body)
-	inSpec := !errors.Is(err, ErrNotInSpec)
-	switch {
-	case !inSpec:
-		tr.mu.Lock()
-		if tr.Unchecked == nil {
-			tr.Unchecked = map[string]int{}
-		}
-		tr.Unchecked[req.Method+" "+req.URL.Path]++
-		tr.mu.Unlock()
-	case err != nil:
-		tr.T.Errorf("BCB API Pix %s: request %s %s does not conform: %v\nbody: %s", Version, req.Method, req.URL.Path, err, body)
-	}
-	resp, err := tr.Next.RoundTrip(req)
-	if err != nil || !inSpec {
-		return resp, err
-	}
-	rb, rerr := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if rerr != nil {
-		return nil, rerr
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(rb))
-	if verr := tr.V.Response(req, resp.StatusCode, resp.Header, rb); verr != nil {
-		tr.T.Errorf("BCB API Pix %s: answer %d to %s %s does not conform: %v\nbody: %s", Version, resp.StatusCode, req.Method, req.URL.Path, verr, rb)
-	}
-	return resp, nil
+	return tr.V.RoundTrip(tr.T, req, tr.Next, openapitest.Wire{Lenient: true})
 }

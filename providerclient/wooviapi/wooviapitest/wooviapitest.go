@@ -6,23 +6,16 @@
 package wooviapitest
 
 import (
-	"bytes"
-	"context"
 	_ "embed"
-	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"slices"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"github.com/pixgate/pixgate/docs/openapitest"
 )
 
 //go:embed testdata/openapi.yml
@@ -39,10 +32,7 @@ var Paths = []string{"/api/v1/charge", "/api/v1/charge/{id}", "/api/v1/charge/{i
 
 // Validator checks requests and answers of a Woovi API served at a base URL.
 type Validator struct {
-	router routers.Router
-
-	mu      sync.Mutex
-	checked map[string]int
+	*openapitest.Traffic
 }
 
 // New builds a validator for the API at base. Only the routes PixGate uses
@@ -68,12 +58,12 @@ func New(base string) (*Validator, error) {
 	}
 	correctSubscriptions(doc)
 	closeRequestBodies(doc)
-	doc.Servers = openapi3.Servers{{URL: strings.TrimRight(base, "/")}}
-	router, err := legacy.NewRouter(doc, openapi3.DisableSchemaDefaultsValidation(), openapi3.DisableExamplesValidation())
+	traffic, err := openapitest.NewTraffic("Woovi API "+Version, doc, base,
+		openapi3.DisableSchemaDefaultsValidation(), openapi3.DisableExamplesValidation())
 	if err != nil {
 		return nil, err
 	}
-	return &Validator{router: router, checked: map[string]int{}}, nil
+	return &Validator{Traffic: traffic}, nil
 }
 
 // closeRequestBodies closes every object of the kept routes' request
@@ -140,57 +130,12 @@ func sameFields(parts openapi3.SchemaRefs) bool {
 }
 
 // ErrNotInSpec: the route is not one the document describes.
-var ErrNotInSpec = errors.New("route not in Woovi's document")
-
-func (v *Validator) input(req *http.Request) (*openapi3filter.RequestValidationInput, error) {
-	route, params, err := v.router.FindRoute(req)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s %s", ErrNotInSpec, req.Method, req.URL.Path)
-	}
-	return &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
-		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}}, nil
-}
-
-// Request checks a request and its body.
-func (v *Validator) Request(req *http.Request, body []byte) error {
-	in, err := v.input(req)
-	if err != nil {
-		return err
-	}
-	r := req.Clone(req.Context())
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	in.Request = r
-	v.mu.Lock()
-	v.checked[req.Method+" "+in.Route.Path]++
-	v.mu.Unlock()
-	return openapi3filter.ValidateRequest(context.Background(), in)
-}
-
-// Response checks an answer to req.
-func (v *Validator) Response(req *http.Request, status int, header http.Header, body []byte) error {
-	in, err := v.input(req)
-	if err != nil {
-		return err
-	}
-	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: status, Header: header,
-		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
-	out.SetBodyBytes(body)
-	return openapi3filter.ValidateResponse(context.Background(), out)
-}
-
-// Checked returns how many requests were checked, by route.
-func (v *Validator) Checked() map[string]int {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	out := make(map[string]int, len(v.checked))
-	for k, n := range v.checked {
-		out[k] = n
-	}
-	return out
-}
+var ErrNotInSpec = openapitest.ErrNotInDocument
 
 // Transport checks every request it carries and every answer, failing T on
-// a mismatch.
+// a mismatch (a route the document does not describe among them). Server
+// errors are not checked: the document declares none, and the sandbox's
+// faults inject them.
 type Transport struct {
 	T    testing.TB
 	V    *Validator
@@ -198,32 +143,5 @@ type Transport struct {
 }
 
 func (tr *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	var body []byte
-	if req.Body != nil && req.Body != http.NoBody {
-		var err error
-		if body, err = io.ReadAll(req.Body); err != nil {
-			return nil, err
-		}
-		req.Body = io.NopCloser(bytes.NewReader(body))
-	}
-	if err := tr.V.Request(req, body); err != nil {
-		tr.T.Errorf("Woovi API %s: request %s %s does not conform: %v\nbody: %s", Version, req.Method, req.URL.Path, err, body)
-	}
-	resp, err := tr.Next.RoundTrip(req)
-	if err != nil {
-		return resp, err
-	}
-	rb, rerr := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if rerr != nil {
-		return nil, rerr
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(rb))
-	if resp.StatusCode >= 500 {
-		return resp, nil // the document declares no server error; the sandbox's faults inject them
-	}
-	if verr := tr.V.Response(req, resp.StatusCode, resp.Header, rb); verr != nil {
-		tr.T.Errorf("Woovi API %s: answer %d to %s %s does not conform: %v\nbody: %s", Version, resp.StatusCode, req.Method, req.URL.Path, verr, rb)
-	}
-	return resp, nil
+	return tr.V.RoundTrip(tr.T, req, tr.Next, openapitest.Wire{SkipServerErrors: true})
 }
