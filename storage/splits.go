@@ -192,7 +192,9 @@ func (e *SplitRecipientShortError) Error() string {
 }
 
 // Is makes errors.Is(err, ledger.ErrInsufficientFunds) true.
-func (e *SplitRecipientShortError) Is(target error) bool { return target == ledger.ErrInsufficientFunds }
+func (e *SplitRecipientShortError) Is(target error) bool {
+	return target == ledger.ErrInsufficientFunds
+}
 
 // splitMismatchSQL is the audit's check of split charges: each recipient's
 // part recorded on a charge (charge_splits.credited) is what the charge's
