@@ -25,7 +25,7 @@ func checkParent(ctx context.Context, tx pgx.Tx, parent int64) error {
 	err := tx.QueryRow(ctx, `SELECT parent_integrator_id FROM integrators WHERE id = $1 FOR SHARE`, parent).Scan(&grand)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return ErrNotFound
+		return fmt.Errorf("the parent integrator %d: %w", parent, ErrNotFound)
 	case err != nil:
 		return fmt.Errorf("storage: read integrator %d: %w", parent, err)
 	case grand != nil:
