@@ -32,7 +32,7 @@ type integratorView struct {
 func viewIntegrator(in storage.Integrator) integratorView {
 	return integratorView{ID: in.ID, Name: in.Name, Email: in.Email, CreatedAt: in.CreatedAt, CashInHold: formatHold(in.CashInHold),
 		SameHolder: in.SameHolder, ParentID: in.ParentID,
-		Fees:       map[string]money.FeeView{"cashin": in.CashIn.View("cashin"), "cashout": in.CashOut.View("cashout")}}
+		Fees: map[string]money.FeeView{"cashin": in.CashIn.View("cashin"), "cashout": in.CashOut.View("cashout")}}
 }
 
 func (c *cli) integratorCommand() *cobra.Command {
@@ -54,7 +54,7 @@ func (c *cli) integratorCreateCommand() *cobra.Command {
 The key's secret and the webhook signing secret are printed only here.`,
 		Example: `  pixgate integrator create --name "Loja Exemplo" --email dev@loja.example --cashin-fee percent:1.5 --cashout-fee fixed:0.50
   pixgate integrator create --parent 1 --name "Vendedor" --email vendedor@loja.example --cashout-fee fixed:0.50`,
-		Args:    cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ni, err := parseNewIntegrator(name, email, cashin, cashout, hold)
 			if err != nil {
