@@ -119,3 +119,39 @@ func TestSplitOfTheWholeNetUnderHold(t *testing.T) {
 		t.Fatalf("a sub-account of a sub-account: %v", err)
 	}
 }
+
+// An agreed MED on a split charge takes each recipient's part back as far
+// as its available balance goes (one of them has moved part of its money
+// to a withdrawal); the integrator pays the rest from its blocked money
+// and, beyond it, as its debt. The MED return failing gives each recipient
+// back what it took and voids the debt.
+func TestSplitReturnedUnderMedThenFailed(t *testing.T) {
+	db := storagetest.NewDB(t)
+	in := heldIntegrator(t, db, 0)
+	a, b := subAccountOf(t, db, in.ID), subAccountOf(t, db, in.ID)
+	// 100.00 at 1.5%: net 98.50; A 40% = 39.40, B 20.00, the integrator 39.10.
+	c := paySplitCharge(t, db, in, 10000, split.Split{Base: split.Net, Recipients: []split.Share{{SubAccount: a, PPM: 400000}, {SubAccount: b, Amount: 2000}}})
+	if _, _, err := db.CreateWithdrawal(context.Background(), newWithdrawal(a, 3000, 0, "w-"+uuid.NewString())); err != nil {
+		t.Fatal(err)
+	}
+	inf, _ := openInfraction(t, db, c.ID, "inf-"+uuid.NewString(), 10000)
+	if inf.Blocked != 3910 {
+		t.Fatalf("blocked %s, want the integrator's 39.10", inf.Blocked)
+	}
+	auditClean(t, db)
+	_, ret, _ := closeInfraction(t, db, inf.ID, storage.InfractionAgreed)
+	if ret == nil || ret.Amount != 10000 {
+		t.Fatalf("MED return %+v", ret)
+	}
+	// A gives back its 9.40 left, B its 20.00; the integrator 39.10 blocked + 29.40 + a debt of 31.50.
+	wantWallet(t, db, a, storage.Wallet{Reserved: 3000})
+	wantWallet(t, db, b, storage.Wallet{})
+	wantWallet(t, db, in.ID, storage.Wallet{Reserved: 10000, Debt: 3150})
+	auditClean(t, db)
+
+	finishTransfer(t, db, storage.KindMedReturn, ret.ID, false)
+	wantWallet(t, db, a, storage.Wallet{Available: 940, Reserved: 3000})
+	wantWallet(t, db, b, storage.Wallet{Available: 2000})
+	wantWallet(t, db, in.ID, storage.Wallet{Available: 3910})
+	auditClean(t, db)
+}
