@@ -41,6 +41,7 @@ func corpusProbes(s corpusSecrets, chargeID, withdrawalID, foreignChargeID, char
 	ps = append(ps, medProbes(s, chargeID, foreignChargeID)...)
 	ps = append(ps, recurrenceProbes(s, chargeID, foreignChargeID)...)
 	ps = append(ps, webhookOpsProbes(s, chargeID, foreignChargeID)...)
+	ps = append(ps, subAccountProbes(s, chargeID, foreignChargeID)...)
 	ps = append(ps, webhookProbes(s)...)
 	ps = append(ps, tokenProbes(s)...)
 	ps = append(ps, v2BalanceProbes(s)...)

@@ -154,6 +154,7 @@ func (s *Server) toAPIError(err error) *apiError {
 		pe   *providerclient.Error
 		insf *ledger.InsufficientFundsError
 		held *storage.HeldRefundShortError
+		sub  *storage.SplitRecipientShortError
 	)
 	switch {
 	case errors.As(err, &ae):
@@ -176,6 +177,12 @@ func (s *Server) toAPIError(err error) *apiError {
 				held.Total, held.FromHeld, held.Available, held.Total-held.FromHeld),
 			Fields: map[string][]string{"amount": {fmt.Sprintf("with the fee (R$ %s) exceeds the charge's pending R$ %s plus the available balance (R$ %s)",
 				held.Total, held.FromHeld, held.Available)}}}
+	case errors.As(err, &sub):
+		return &apiError{Status: http.StatusUnprocessableEntity, Code: codeInsufficientFunds,
+			Message: fmt.Sprintf("Insufficient funds: this refund takes back R$ %s of the charge's split from sub-account %d, whose available balance is R$ %s.",
+				sub.Part, sub.SubAccount, sub.Available),
+			Fields: map[string][]string{"amount": {fmt.Sprintf("takes back R$ %s from sub-account %d, more than its available balance (R$ %s)",
+				sub.Part, sub.SubAccount, sub.Available)}}}
 	case errors.As(err, &insf):
 		return &apiError{Status: http.StatusUnprocessableEntity, Code: codeInsufficientFunds,
 			Message: fmt.Sprintf("Insufficient funds: available balance is R$ %s, this request needs R$ %s (amount plus fee).", insf.Balance, insf.Requested),

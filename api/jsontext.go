@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -100,24 +99,4 @@ func hexEscape(raw []byte, i int) (rune, bool) {
 	}
 	n, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 32)
 	return rune(n), err == nil
-}
-
-// Bounds of a number PixGate keeps without interpreting (split): Postgres'
-// numeric, under jsonb, refuses more than 16383 decimal places and
-// exponents that push a value past them ("1e-100000").
-const maxOpaqueNumberLen = 64
-
-// numberProblem says why a JSON number cannot be stored as jsonb, or "".
-func numberProblem(n string) string {
-	if len(n) > maxOpaqueNumberLen {
-		return "contains a number longer than " + strconv.Itoa(maxOpaqueNumberLen) + " characters"
-	}
-	f, err := strconv.ParseFloat(n, 64)
-	if err != nil {
-		return "contains a number out of range"
-	}
-	if f == 0 && strings.ContainsAny(strings.SplitN(strings.ToLower(n), "e", 2)[0], "123456789") {
-		return "contains a number out of range" // nonzero, but below any float: an exponent like e-100000
-	}
-	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -164,6 +165,10 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 		{"v1 webhook endpoint pause", post("/api/v1/webhook-endpoints/pause", `{"url": "https://loja.example/pausada"}`), ok},
 		{"v1 webhook endpoint resume", post("/api/v1/webhook-endpoints/resume", `{"url": "https://loja.example/pausada"}`),
 			[]int{http.StatusOK, http.StatusNotFound}},
+		{"v1 sub-account create", post("/api/v1/sub-accounts", `{"name": "Vendedor", "email": "vendedor@loja.example"}`),
+			[]int{http.StatusCreated, http.StatusConflict}},
+		{"v1 sub-accounts", get("/api/v1/sub-accounts"), ok},
+		{"v1 sub-account", get("/api/v1/sub-accounts/" + strconv.FormatInt(in.ID, 10)), []int{http.StatusNotFound}},
 		{"v1 postbacks", get("/api/v1/postbacks?status=PENDING"), ok},
 		{"v1 postback", get("/api/v1/postbacks/" + inf.String()), []int{http.StatusNotFound}},
 		{"v1 postback replay", post("/api/v1/postbacks/"+inf.String()+"/replay", ""), []int{http.StatusNotFound}},

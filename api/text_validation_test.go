@@ -45,9 +45,9 @@ func TestTextThatIsNotWhatItSeemsIsRefused(t *testing.T) {
 		{"soft hyphen in a question", "/api/v1/charges", validCharge(map[string]string{"payerQuestion": "\"Pe\u00ADdido\""}), "payerQuestion"},
 		{"a joiner joining no emoji", "/api/v1/charges", validCharge(map[string]string{"payerQuestion": "\"Pe\u200Ddido\""}), "payerQuestion"},
 		{"stray tags after a flag", "/api/v1/charges", validCharge(map[string]string{"payerQuestion": "\"\U0001F3F4\U000E0067\U000E0062\""}), "payerQuestion"},
-		{"tiny number in split", "/api/v1/charges", validCharge(map[string]string{"split": `{"x": 1e-100000}`}), "split"},
-		{"long number in split", "/api/v1/charges", validCharge(map[string]string{"split": `{"x": 1.` + strings.Repeat("0", 20000) + `1}`}), "split"},
-		{"invalid UTF-8 in split", "/api/v1/charges", validCharge(map[string]string{"split": "{\"x\": \"\xff\"}"}), "split"},
+		{"tiny number in split", "/api/v1/charges", validCharge(map[string]string{"split": `{"recipients":[{"sub_account":"1","percent":1e-100000}]}`}), "split.recipients[0].percent"},
+		{"long number in split", "/api/v1/charges", validCharge(map[string]string{"split": `{"recipients":[{"sub_account":"1","amount":1.` + strings.Repeat("0", 20000) + `1}]}`}), "split.recipients[0].amount"},
+		{"invalid UTF-8 in split", "/api/v1/charges", validCharge(map[string]string{"split": "{\"recipients\":[{\"sub_account\":\"\xff\",\"percent\":1}]}"}), "split.recipients[0].sub_account"},
 		{"amount twice", "/api/v1/charges", `{"amount": 1, "amount": 500, "payer": ` + payer("Ana") + `}`, "amount"},
 		{"nested member twice", "/api/v1/withdrawals", validWithdrawal(map[string]string{"creditParty": `{"name":"A","name":"B","keyType":"CPF","key":"52998224725","taxId":"52998224725"}`}), "creditParty.name"},
 	}

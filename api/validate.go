@@ -1,9 +1,7 @@
 package api
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"net/mail"
 	"net/url"
 	"strconv"
@@ -22,7 +20,6 @@ const (
 	maxExternalIDLen  = contract.MaxExternalIDLen
 	maxPostbackURLLen = contract.MaxPostbackURLLen
 	maxEmailLen       = contract.MaxEmailLen
-	maxSplitDepth     = 32
 	// A charge's validity, in seconds, when the request sets one
 	// (expiration): at least a minute, at most a week (PixGate's choice).
 	minChargeExpiration = 60
@@ -202,66 +199,4 @@ func (o object) email(name string) *string {
 		return nil
 	}
 	return s
-}
-
-// split reads the optional split object. PixGate does not interpret it (its
-// structure belongs to the provider) but stores it, so it must be a JSON
-// object that Postgres' jsonb accepts: UTF-8 text without NUL characters,
-// numbers within numeric's range, bounded nesting. It returns the object
-// re-encoded canonically (keys sorted, numbers exactly as written), which is
-// what jsonb would keep anyway and what the request hash covers.
-func (o object) split() json.RawMessage {
-	r, ok := o.raw("split")
-	if !ok {
-		return nil
-	}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(r))
-	dec.UseNumber()
-	if r[0] != '{' || dec.Decode(&v) != nil {
-		o.errs.add(o.path("split"), "must be an object")
-		return nil
-	}
-	if msg := textProblem(r); msg != "" {
-		o.errs.add(o.path("split"), "%s", msg)
-		return nil
-	}
-	if msg := storableJSON(v, 1); msg != "" {
-		o.errs.add(o.path("split"), "%s", msg)
-		return nil
-	}
-	canonical, _ := json.Marshal(v) // decoded values always marshal
-	return canonical
-}
-
-// storableJSON says what would make Postgres refuse the value as jsonb
-// (which would otherwise surface as a 500), or "".
-func storableJSON(v any, depth int) string {
-	if depth > maxSplitDepth {
-		return "must not nest deeper than " + strconv.Itoa(maxSplitDepth) + " levels"
-	}
-	switch x := v.(type) {
-	case string:
-		if strings.ContainsRune(x, 0) {
-			return "must not contain NUL characters"
-		}
-	case json.Number:
-		return numberProblem(string(x))
-	case []any:
-		for _, e := range x {
-			if msg := storableJSON(e, depth+1); msg != "" {
-				return msg
-			}
-		}
-	case map[string]any:
-		for k, e := range x {
-			if strings.ContainsRune(k, 0) {
-				return "must not contain NUL characters"
-			}
-			if msg := storableJSON(e, depth+1); msg != "" {
-				return msg
-			}
-		}
-	}
-	return ""
 }

@@ -80,6 +80,7 @@ var auditChecks = []struct{ name, sql string }{
 		LEFT JOIN (SELECT provider, sum(effect) AS expected FROM (` + floatEffectsSQL() + `) e GROUP BY provider) x
 		       ON x.provider = f.provider
 		WHERE f.balance <> coalesce(x.expected, 0)`},
+	{"split_mismatch", splitMismatchSQL},
 	{"ledger_not_zero", `
 		SELECT format('all account balances sum to %s, not zero', sum(balance)) FROM ledger_accounts HAVING sum(balance) <> 0`},
 }
@@ -115,15 +116,16 @@ func floatEffectsSQL() string {
 // the pending balance, from the charge, its refunds and its infractions
 // rather than from the held_amount the release trusts: the whole net of a
 // paid charge not yet released, less what it paid of its integrator's
-// debt when paid, what refunds took from pending (a failed refund gave its
+// debt when paid and what its split's recipients were credited, what refunds took from pending (a failed refund gave its
 // part back while the charge was unreleased) and what infractions blocked
 // of it (a released one gave it back likewise; an agreed one's left with
 // its MED return). Charges paid without a hold were released when paid.
 const chargesHeldSQL = `
 		SELECT c.id, c.integrator_id, c.held_amount,
 		       CASE WHEN c.status IN ('PAID', 'REFUNDED') AND c.released_at IS NULL
-		            THEN c.amount - c.fee - c.debt_recovered - coalesce(r.taken, 0) - coalesce(i.taken, 0) ELSE 0 END AS held
+		            THEN c.amount - c.fee - c.debt_recovered - coalesce(s.split, 0) - coalesce(r.taken, 0) - coalesce(i.taken, 0) ELSE 0 END AS held
 		FROM charges c
+		LEFT JOIN (SELECT charge_id, sum(credited) AS split FROM charge_splits GROUP BY charge_id) s ON s.charge_id = c.id
 		LEFT JOIN (SELECT charge_id, sum(from_pending) AS taken FROM refunds WHERE status <> 'FAILED' GROUP BY charge_id) r
 		       ON r.charge_id = c.id
 		LEFT JOIN (SELECT charge_id, sum(from_pending) AS taken FROM infractions WHERE status IN ('OPEN', 'AGREED') GROUP BY charge_id) i

@@ -83,29 +83,34 @@ func (t *Tx) MarkChargePaid(ctx context.Context, id uuid.UUID, s Settlement) (c 
 		return c, err == nil, err
 	}
 	held := c.HeldAmount > 0
+	parts, err := t.applySplit(ctx, &c)
+	if err != nil {
+		return Charge{}, false, err
+	}
 	var recovered money.Money
 	if owes {
-		if recovered, err = t.recoverDebt(ctx, &c); err != nil {
+		if recovered, err = t.recoverDebt(ctx, &c, splitTotal(parts)); err != nil {
 			return Charge{}, false, err
 		}
 	}
-	_, err = t.Post(ctx, chargePaid(c.ID, c.IntegratorID, c.Provider, c.Amount, c.Fee, held, recovered))
+	_, err = t.Post(ctx, chargePaid(c.ID, c.IntegratorID, c.Provider, c.Amount, c.Fee, held, recovered, parts...))
 	return c, err == nil, err
 }
 
 // recoverDebt takes what its integrator owes (its debt: MED returns beyond
 // what was blocked) out of a charge just marked paid, before anything of
-// it is credited: at most the charge's net, read under the wallet's lock
+// it is credited to the integrator: at most the charge's net less what its
+// split's recipients took (split), read under the wallet's lock
 // (taken after the charge's, as every transaction that moves a charge's
 // money does). What it takes is recorded on the charge (debt_recovered)
 // and leaves what the charge holds under a settlement hold; a charge left
 // holding nothing is released at once.
-func (t *Tx) recoverDebt(ctx context.Context, c *Charge) (money.Money, error) {
+func (t *Tx) recoverDebt(ctx context.Context, c *Charge, split money.Money) (money.Money, error) {
 	wallet, err := t.lockWallet(ctx, c.IntegratorID)
 	if err != nil {
 		return 0, err
 	}
-	r := min(-wallet[ledger.Debt], c.Amount-c.Fee)
+	r := min(-wallet[ledger.Debt], c.Amount-c.Fee-split)
 	if r <= 0 {
 		return 0, nil
 	}

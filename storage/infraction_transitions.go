@@ -210,13 +210,23 @@ func (t *Tx) countReturned(ctx context.Context, inf Infraction) (money.Money, er
 // and available paid. The infraction is linked to it (inf.MedReturnID).
 func (t *Tx) createMedReturn(ctx context.Context, inf *Infraction, returned money.Money, cl InfractionClosing) (*Transfer, error) {
 	blocked := min(inf.Blocked, returned)
-	var fromAvailable money.Money
-	if returned > blocked {
+	shares, err := t.splitShares(ctx, inf.ChargeID)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		fromAvailable money.Money
+		reversed      []splitMove
+	)
+	if returned > blocked || len(shares) > 0 {
 		wallet, err := t.lockWallet(ctx, inf.IntegratorID)
 		if err != nil {
 			return nil, err
 		}
-		fromAvailable = max(min(returned-blocked, wallet[ledger.Available]), 0)
+		if reversed, err = t.medSplitReversals(ctx, inf.ChargeID, shares); err != nil {
+			return nil, err
+		}
+		fromAvailable = max(min(returned-blocked, wallet[ledger.Available]+splitTotal(reversed)), 0)
 	}
 	covered := blocked + fromAvailable
 	rows, _ := t.tx.Query(ctx, `WITH c AS (
@@ -236,7 +246,12 @@ func (t *Tx) createMedReturn(ctx context.Context, inf *Infraction, returned mone
 	if err := writeOutbox(ctx, t.tx, cl.Outbox...); err != nil {
 		return nil, err
 	}
-	if _, err := t.Post(ctx, medReturnCreated(ret.ID, ret.IntegratorID, blocked, fromAvailable, returned-covered)); err != nil {
+	if len(reversed) > 0 {
+		if _, err := t.tx.Exec(ctx, recordSplitReversalSQL, splitReversalArgs(ret.ID, inf.ChargeID, reversed)...); err != nil {
+			return nil, fmt.Errorf("storage: take back the split of infraction %s: %w", inf.ID, err)
+		}
+	}
+	if _, err := t.Post(ctx, medReturnCreated(ret.ID, ret.IntegratorID, blocked, fromAvailable, returned-covered, reversed...)); err != nil {
 		return nil, err
 	}
 	return &ret, nil

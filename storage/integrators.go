@@ -31,6 +31,9 @@ type Integrator struct {
 	// withdrawals paid only to the recipient's own key (set with
 	// SetSameHolder).
 	SameHolder bool
+	// ParentID is the integrator a sub-account belongs to; nil for an
+	// integrator that is not a sub-account.
+	ParentID *int64
 }
 
 // NewIntegrator describes an integrator to create.
@@ -41,6 +44,9 @@ type NewIntegrator struct {
 	CashOut money.FeeRule
 	// CashInHold is the settlement hold (0 to MaxCashInHold).
 	CashInHold time.Duration
+	// ParentID makes it a sub-account of that integrator, which must exist
+	// and not be a sub-account itself (ErrNotAParent).
+	ParentID *int64
 }
 
 // ErrEmailTaken is returned when another integrator has the e-mail address.
@@ -50,13 +56,19 @@ var ErrEmailTaken = errors.New("an integrator with this e-mail already exists")
 // key with every scope, in one transaction.
 func (db *DB) CreateIntegrator(ctx context.Context, ni NewIntegrator) (Integrator, Credentials, error) {
 	in := Integrator{Name: ni.Name, Email: ni.Email, CashIn: ni.CashIn, CashOut: ni.CashOut, CashInHold: ni.CashInHold,
-		WebhookSecret: "whsec_" + base64.StdEncoding.EncodeToString(randomBytes(24))}
+		WebhookSecret: "whsec_" + base64.StdEncoding.EncodeToString(randomBytes(24)), ParentID: ni.ParentID}
 	var creds Credentials
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		if ni.ParentID != nil {
+			if err := checkParent(ctx, tx, *ni.ParentID); err != nil {
+				return err
+			}
+		}
 		err := tx.QueryRow(ctx, `INSERT INTO integrators
-			(name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret, cashin_hold)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, created_at`,
+			(name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret, cashin_hold, parent_integrator_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, created_at`,
 			in.Name, in.Email, in.CashIn.Kind, feeValue(in.CashIn), in.CashOut.Kind, feeValue(in.CashOut), in.WebhookSecret, in.CashInHold,
+			ni.ParentID,
 		).Scan(&in.ID, &in.CreatedAt)
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
@@ -81,7 +93,7 @@ func (db *DB) CreateIntegrator(ctx context.Context, ni NewIntegrator) (Integrato
 }
 
 const integratorColumns = `id, name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret, created_at, cashin_hold,
-	same_holder`
+	same_holder, parent_integrator_id`
 
 // Integrator returns one integrator by id.
 func (db *DB) Integrator(ctx context.Context, id int64) (Integrator, error) {
@@ -110,7 +122,7 @@ func scanIntegrator(r pgx.CollectableRow) (Integrator, error) {
 		cinValue, coutValue int64
 	)
 	err := r.Scan(&in.ID, &in.Name, &in.Email, &cinKind, &cinValue, &coutKind, &coutValue, &in.WebhookSecret, &in.CreatedAt, &in.CashInHold,
-		&in.SameHolder)
+		&in.SameHolder, &in.ParentID)
 	in.CashIn = feeRule(cinKind, cinValue)
 	in.CashOut = feeRule(coutKind, coutValue)
 	return in, err

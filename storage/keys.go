@@ -32,12 +32,14 @@ const (
 	ScopeRecurrencesRead  = "recurrences:read"
 	ScopeWebhooksWrite    = "webhooks:write"
 	ScopeWebhooksRead     = "webhooks:read"
+	ScopeSubAccountsWrite = "sub_accounts:write"
+	ScopeSubAccountsRead  = "sub_accounts:read"
 )
 
 // AllScopes is what a key carries when none are named.
 var AllScopes = []string{ScopeChargesWrite, ScopeChargesRead, ScopeWithdrawalsWrite, ScopeWithdrawalsRead,
 	ScopeRefundsWrite, ScopeBalanceRead, ScopeTransactionsRead, ScopeInfractionsRead, ScopeInfractionsWrite, ScopePixKeysRead,
-	ScopeRecurrencesWrite, ScopeRecurrencesRead, ScopeWebhooksWrite, ScopeWebhooksRead}
+	ScopeRecurrencesWrite, ScopeRecurrencesRead, ScopeWebhooksWrite, ScopeWebhooksRead, ScopeSubAccountsWrite, ScopeSubAccountsRead}
 
 // APIKey is a stored key; its secret exists only as a SHA-256 hash.
 type APIKey struct {

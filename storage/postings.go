@@ -35,17 +35,20 @@ func walletAdjusted(integrator int64, delta money.Money, reason, reference strin
 // integrator: recovered of it first to what the integrator owes (its
 // debt; the caller reads how much under the wallet's lock), the rest to
 // its available balance, or to its pending balance while the charge is
-// held under a settlement hold.
-func chargePaid(id uuid.UUID, integrator int64, provider string, amount, fee money.Money, held bool, recovered money.Money) ledger.Transaction {
+// held under a settlement hold. A split charge credits its recipients'
+// parts (split) to their available balances out of the net first: the
+// integrator gets, and recovers its debt from, what they leave.
+func chargePaid(id uuid.UUID, integrator int64, provider string, amount, fee money.Money, held bool, recovered money.Money, split ...splitMove) ledger.Transaction {
 	credited := ledger.Available
 	if held {
 		credited = ledger.Pending
 	}
 	return posting("charge:"+id.String()+":paid", "charge.paid", "",
-		entry(ledger.Float(provider), -amount),
-		entry(ledger.Of(integrator, ledger.Debt), recovered),
-		entry(ledger.Of(integrator, credited), amount-fee-recovered),
-		entry(ledger.Platform(ledger.Fees), fee))
+		append([]ledger.Entry{
+			entry(ledger.Float(provider), -amount),
+			entry(ledger.Of(integrator, ledger.Debt), recovered),
+			entry(ledger.Of(integrator, credited), amount-fee-recovered-splitTotal(split)),
+			entry(ledger.Platform(ledger.Fees), fee)}, splitEntries(split, 1)...)...)
 }
 
 // chargeHoldEnded moves what a charge still holds (its net, less what its
@@ -71,14 +74,19 @@ func withdrawalCreated(id uuid.UUID, integrator int64, amount, fee money.Money) 
 // held net goes, and the rest from available: money a payer gets back
 // never waits out the hold, and never comes out of other charges' held
 // money. fromPending is the part taken from pending, which leaves the
-// charge's held net and is recorded on the refund.
-func refundCreated(id uuid.UUID, integrator int64, amount, fee, held money.Money) (reserve ledger.Transaction, fromPending money.Money) {
+// charge's held net and is recorded on the refund. A refund of a split
+// charge takes back each recipient's part of it (split, see
+// split.Reversal) from the recipient's available balance: the integrator
+// pays the rest.
+func refundCreated(id uuid.UUID, integrator int64, amount, fee, held money.Money, split ...splitMove) (reserve ledger.Transaction, fromPending money.Money) {
 	total := amount + fee
-	fromPending = max(min(held, total), 0)
+	own := total - splitTotal(split)
+	fromPending = max(min(held, own), 0)
 	return posting(transferReference(KindRefund, id, "reserve"), "refund.reserve", "",
-		entry(ledger.Of(integrator, ledger.Reserved), total),
-		entry(ledger.Of(integrator, ledger.Pending), -fromPending),
-		entry(ledger.Of(integrator, ledger.Available), -(total-fromPending))), fromPending
+		append([]ledger.Entry{
+			entry(ledger.Of(integrator, ledger.Reserved), total),
+			entry(ledger.Of(integrator, ledger.Pending), -fromPending),
+			entry(ledger.Of(integrator, ledger.Available), -(own - fromPending))}, splitEntries(split, -1)...)...), fromPending
 }
 
 // chargePaidByAnotherHolder credits a same-holder integrator's charge paid
@@ -120,13 +128,17 @@ func infractionReleased(id uuid.UUID, integrator int64, blocked, toPending money
 // rest from the available balance (what arrived there since the
 // infraction opened), and the rest (shortfall: the provider returns it
 // all, whatever the integrator's balances held) is the integrator's debt,
-// until the return completes or fails like any transfer.
-func medReturnCreated(id uuid.UUID, integrator int64, blocked, fromAvailable, shortfall money.Money) ledger.Transaction {
+// until the return completes or fails like any transfer. Of a split
+// charge, each recipient gives its part of the return back (split, as far
+// as its available balance goes) to the integrator's available balance, in
+// the same posting, before fromAvailable is taken from it.
+func medReturnCreated(id uuid.UUID, integrator int64, blocked, fromAvailable, shortfall money.Money, split ...splitMove) ledger.Transaction {
 	return posting(transferReference(KindMedReturn, id, "reserve"), "med_return.reserve", "",
-		entry(ledger.Of(integrator, ledger.Blocked), -blocked),
-		entry(ledger.Of(integrator, ledger.Available), -fromAvailable),
-		entry(ledger.Of(integrator, ledger.Debt), -shortfall),
-		entry(ledger.Of(integrator, ledger.Reserved), blocked+fromAvailable+shortfall))
+		append([]ledger.Entry{
+			entry(ledger.Of(integrator, ledger.Blocked), -blocked),
+			entry(ledger.Of(integrator, ledger.Available), splitTotal(split)-fromAvailable),
+			entry(ledger.Of(integrator, ledger.Debt), -shortfall),
+			entry(ledger.Of(integrator, ledger.Reserved), blocked+fromAvailable+shortfall)}, splitEntries(split, -1)...)...)
 }
 
 // transferCompleted settles a completed transfer's reservation: the
@@ -143,13 +155,15 @@ func transferCompleted(kind TransferKind, id uuid.UUID, integrator int64, provid
 // toPending of it to the pending balance (what a refund took from a charge
 // still under its hold), toDebt to the debt it had booked (what a MED
 // return's shortfall is still owed: that debt is void), the rest to
-// available. reason is the memo.
-func transferFailed(kind TransferKind, id uuid.UUID, integrator int64, amount, fee, toPending, toDebt money.Money, reason string) ledger.Transaction {
+// available. reason is the memo. What a refund or MED return of a split
+// charge took back from its recipients (split) goes back to them.
+func transferFailed(kind TransferKind, id uuid.UUID, integrator int64, amount, fee, toPending, toDebt money.Money, reason string, split ...splitMove) ledger.Transaction {
 	return posting(transferReference(kind, id, "release"), string(kind)+".release", reason,
-		entry(ledger.Of(integrator, ledger.Reserved), -(amount+fee)),
-		entry(ledger.Of(integrator, ledger.Pending), toPending),
-		entry(ledger.Of(integrator, ledger.Debt), toDebt),
-		entry(ledger.Of(integrator, ledger.Available), amount+fee-toPending-toDebt))
+		append([]ledger.Entry{
+			entry(ledger.Of(integrator, ledger.Reserved), -(amount + fee)),
+			entry(ledger.Of(integrator, ledger.Pending), toPending),
+			entry(ledger.Of(integrator, ledger.Debt), toDebt),
+			entry(ledger.Of(integrator, ledger.Available), amount+fee-toPending-toDebt-splitTotal(split))}, splitEntries(split, 1)...)...)
 }
 
 // reconciliationAdjusted books what an operator decided a reconciliation
@@ -200,6 +214,30 @@ func posting(reference, kind, memo string, entries ...ledger.Entry) ledger.Trans
 		}
 	}
 	return ledger.Transaction{Reference: reference, Kind: kind, Memo: memo, Entries: moving}
+}
+
+// splitMove is what a split charge moves to (paid) or from (refunded,
+// returned) one recipient's available balance.
+type splitMove struct {
+	recipient int64
+	amount    money.Money
+}
+
+func splitTotal(split []splitMove) (total money.Money) {
+	for _, m := range split {
+		total += m.amount
+	}
+	return total
+}
+
+// splitEntries are the recipients' entries of a posting: sign +1 credits
+// their available balances, -1 debits them.
+func splitEntries(split []splitMove, sign money.Money) []ledger.Entry {
+	out := make([]ledger.Entry, len(split))
+	for i, m := range split {
+		out[i] = entry(ledger.Of(m.recipient, ledger.Available), sign*m.amount)
+	}
+	return out
 }
 
 func entry(a ledger.Account, amount money.Money) ledger.Entry {

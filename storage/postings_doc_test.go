@@ -17,7 +17,14 @@ import (
 // The values docs/ledger.md's postings table is evaluated with: every
 // expression of the table comes out different.
 var docValues = map[string]money.Money{"amount": 10000, "fee": 150, "held": 7000, "p": 2500, "blocked": 4000, "delta": 3300,
-	"r": 1300, "shortfall": 2200, "d": 1700, "a": 600}
+	"r": 1300, "shortfall": 2200, "d": 1700, "a": 600, "s": 900}
+
+// testRecipient is the sub-account a split posting of the table moves
+// money to or from: its entries are the table's "recipient" (its
+// available balance); s is its part.
+const testRecipient = 8
+
+var docSplit = []splitMove{{recipient: testRecipient, amount: 900}}
 
 const docReference = "op-1"
 
@@ -85,6 +92,22 @@ var documentedPostings = map[string]struct {
 	"`pixgate reconcile resolve --post-adjustment`": {"reconciliationAdjusted", func(v map[string]money.Money) ledger.Transaction {
 		return reconciliationAdjusted(testID, testProvider, v["delta"], "")
 	}},
+	"split charge paid": {"chargePaid", func(v map[string]money.Money) ledger.Transaction {
+		return chargePaid(testID, testIntegrator, testProvider, v["amount"], v["fee"], false, 0, docSplit...)
+	}},
+	"split charge refunded (refund created)": {"refundCreated", func(v map[string]money.Money) ledger.Transaction {
+		reserve, _ := refundCreated(testID, testIntegrator, v["amount"], v["fee"], v["p"], docSplit...)
+		return reserve
+	}},
+	"split charge refund failed": {"transferFailed", func(v map[string]money.Money) ledger.Transaction {
+		return transferFailed(KindRefund, testID, testIntegrator, v["amount"], v["fee"], v["p"], 0, "", docSplit...)
+	}},
+	"split charge returned under MED (MED return created)": {"medReturnCreated", func(v map[string]money.Money) ledger.Transaction {
+		return medReturnCreated(testID, testIntegrator, v["blocked"], v["a"], v["shortfall"], docSplit...)
+	}},
+	"split charge MED return failed": {"transferFailed", func(v map[string]money.Money) ledger.Transaction {
+		return transferFailed(KindMedReturn, testID, testIntegrator, v["blocked"]+v["a"]+v["shortfall"], 0, 0, v["d"], "", docSplit...)
+	}},
 	"MED return failed": {"transferFailed", func(v map[string]money.Money) ledger.Transaction {
 		return transferFailed(KindMedReturn, testID, testIntegrator, v["blocked"]+v["a"]+v["shortfall"], 0, 0, v["d"], "")
 	}},
@@ -140,6 +163,8 @@ func docAccount(name ledger.Kind) ledger.Account {
 	switch {
 	case name == "float":
 		return ledger.Float(testProvider)
+	case name == "recipient":
+		return ledger.Of(testRecipient, ledger.Available)
 	case slices.Contains(ledger.IntegratorKinds, name):
 		return ledger.Of(testIntegrator, name)
 	}

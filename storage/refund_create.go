@@ -75,7 +75,7 @@ func (db *DB) CreateRefund(ctx context.Context, nr NewRefund) (Transfer, bool, e
 	// A connection released inside a transaction is closed, not pooled:
 	// whatever went wrong below, nothing stays locked.
 	defer conn.Release()
-	c, replay, err := beginRefund(ctx, conn, nr)
+	c, shares, replay, err := beginRefund(ctx, conn, nr)
 	if err == nil && !replay && nr.Check != nil {
 		err = nr.Check(c)
 	}
@@ -90,7 +90,8 @@ func (db *DB) CreateRefund(ctx context.Context, nr NewRefund) (Transfer, bool, e
 	f := Transfer{Kind: KindRefund, ID: nr.ID, IntegratorID: nr.IntegratorID, ChargeID: c.ID, ChargePixID: nr.ChargePixID,
 		ExternalID: nr.ExternalID, Amount: nr.Amount, Fee: nr.Fee, Status: TransferProcessing, Description: nr.Description,
 		PostbackURL: c.PostbackURL, Provider: c.Provider, TraceParent: nr.TraceParent}
-	reserve, fromPending := refundCreated(f.ID, f.IntegratorID, f.Amount, f.Fee, c.HeldAmount)
+	reversed := splitReversals(shares, c.Amount, c.RefundedAmount+f.Amount, nil)
+	reserve, fromPending := refundCreated(f.ID, f.IntegratorID, f.Amount, f.Fee, c.HeldAmount, reversed...)
 	if err := reserve.Validate(); err != nil {
 		_, _ = conn.Exec(ctx, "ROLLBACK")
 		return Transfer{}, false, err
@@ -109,6 +110,9 @@ func (db *DB) CreateRefund(ctx context.Context, nr NewRefund) (Transfer, bool, e
 		}
 		return err
 	})
+	if len(reversed) > 0 {
+		b.Queue(recordSplitReversalSQL, splitReversalArgs(f.ID, f.ChargeID, reversed)...)
+	}
 	b.Queue("COMMIT") // a refused refund commits nothing but the end of the charge's lock
 	if err := conn.SendBatch(ctx, b).Close(); err != nil {
 		_, _ = conn.Exec(ctx, "ROLLBACK")
@@ -116,7 +120,7 @@ func (db *DB) CreateRefund(ctx context.Context, nr NewRefund) (Transfer, bool, e
 	}
 	if !wrote {
 		f, err = notCreated(ctx, conn, KindRefund, nr.IntegratorID, nr.ExternalID, nr.RequestHash,
-			heldShort(refusal, f.Amount+f.Fee, fromPending))
+			heldShort(splitShort(refusal, f.IntegratorID), f.Amount+f.Fee, fromPending))
 		return f, false, err
 	}
 	db.afterCommit(ctx, nr.Outbox)
@@ -124,16 +128,22 @@ func (db *DB) CreateRefund(ctx context.Context, nr NewRefund) (Transfer, bool, e
 }
 
 // beginRefund begins the transaction and locks the integrator's
-// charge nr names; replay is true when a refund already holds nr's
+// charge nr names, and reads its split's recipients (shares, none for a
+// charge without a split); replay is true when a refund already holds nr's
 // external_id (it is answered before the rules: it may be what used the
 // charge up). One round trip.
-func beginRefund(ctx context.Context, conn *pgxpool.Conn, nr NewRefund) (c Charge, replay bool, err error) {
+func beginRefund(ctx context.Context, conn *pgxpool.Conn, nr NewRefund) (c Charge, shares []splitShare, replay bool, err error) {
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
 	b.Queue(`SELECT `+chargeColumns+` FROM charges WHERE integrator_id = $1 AND pix_id = $2 FOR UPDATE`,
 		nr.IntegratorID, nr.ChargePixID).Query(func(rows pgx.Rows) (err error) {
 		c, err = pgx.CollectExactlyOneRow(rows, scanCharge)
 		return notFound(err)
+	})
+	b.Queue(`SELECT s.recipient_id, s.credited, s.reversed FROM charge_splits s JOIN charges c ON c.id = s.charge_id
+		WHERE c.integrator_id = $1 AND c.pix_id = $2 ORDER BY s.recipient_id`, nr.IntegratorID, nr.ChargePixID).Query(func(rows pgx.Rows) (err error) {
+		shares, err = scanSplitShares(rows)
+		return err
 	})
 	if nr.ExternalID != nil {
 		b.Queue(`SELECT EXISTS (SELECT FROM refunds WHERE integrator_id = $1 AND external_id = $2)`,
@@ -143,9 +153,9 @@ func beginRefund(ctx context.Context, conn *pgxpool.Conn, nr NewRefund) (c Charg
 		if !errors.Is(err, ErrNotFound) {
 			err = fmt.Errorf("storage: create refund: %w", err)
 		}
-		return Charge{}, false, err
+		return Charge{}, nil, false, err
 	}
-	return c, replay, nil
+	return c, shares, replay, nil
 }
 
 // heldShort is the refusal of a refund of a held charge that the charge's

@@ -69,7 +69,13 @@ func (t *Tx) FailTransfer(ctx context.Context, kind TransferKind, id uuid.UUID, 
 	if err != nil {
 		return rec, false, err
 	}
-	_, err = t.Post(ctx, transferFailed(kind, id, rec.IntegratorID, rec.Amount, rec.Fee, toPending, toDebt, f.Reason))
+	var back []splitMove
+	if kind != KindWithdrawal {
+		if back, err = t.giveSplitBack(ctx, id); err != nil {
+			return rec, false, err
+		}
+	}
+	_, err = t.Post(ctx, transferFailed(kind, id, rec.IntegratorID, rec.Amount, rec.Fee, toPending, toDebt, f.Reason, back...))
 	return rec, err == nil, err
 }
 

@@ -75,6 +75,9 @@ func (s *Service) CreateCharge(ctx context.Context, in storage.Integrator, r Cha
 		return ch, false, &RuleError{Rule: ErrAmountNotAboveFee, Field: "amount",
 			Detail: fmt.Sprintf("must exceed the cash-in fee of R$ %s", fee)}
 	}
+	if err := s.checkSplit(ctx, in, r, fee); err != nil {
+		return ch, false, err
+	}
 	var dueCharge *storage.ChargeDue
 	if r.Due != nil {
 		if dueCharge, err = s.checkDue(in, &r); err != nil {

@@ -33,6 +33,10 @@ type fakeStore struct {
 	available money.Money
 }
 
+func (f *fakeStore) ForeignSubAccounts(_ context.Context, _ int64, ids []int64) ([]int64, error) {
+	return ids, nil
+}
+
 func (f *fakeStore) RouteFor(context.Context, int64) (storage.Route, error) {
 	if f.route != nil {
 		return *f.route, nil

@@ -41,6 +41,7 @@ type Store interface {
 	TransactionByPixID(ctx context.Context, integratorID int64, pixID string) (storage.PixTransaction, error)
 	RecordProviderEvent(ctx context.Context, e storage.NewProviderEvent, outbox func(eventID int64) storage.OutboxMessage) (int64, bool, error)
 	RouteFor(ctx context.Context, integratorID int64) (storage.Route, error)
+	ForeignSubAccounts(ctx context.Context, parent int64, ids []int64) ([]int64, error)
 }
 
 // Provider is what the API asks of the provider's connector: the one call

@@ -25,13 +25,14 @@ type integratorView struct {
 	CashInHold    string                   `json:"cashin_hold"`
 	SameHolder    bool                     `json:"same_holder"`
 	HeldCharges   *int                     `json:"held_charges,omitempty"`
+	ParentID      *int64                   `json:"parent_id,omitempty"`
 	CreatedAt     time.Time                `json:"created_at"`
 }
 
 func viewIntegrator(in storage.Integrator) integratorView {
 	return integratorView{ID: in.ID, Name: in.Name, Email: in.Email, CreatedAt: in.CreatedAt, CashInHold: formatHold(in.CashInHold),
-		SameHolder: in.SameHolder,
-		Fees:       map[string]money.FeeView{"cashin": in.CashIn.View("cashin"), "cashout": in.CashOut.View("cashout")}}
+		SameHolder: in.SameHolder, ParentID: in.ParentID,
+		Fees: map[string]money.FeeView{"cashin": in.CashIn.View("cashin"), "cashout": in.CashOut.View("cashout")}}
 }
 
 func (c *cli) integratorCommand() *cobra.Command {
@@ -44,18 +45,26 @@ func (c *cli) integratorCreateCommand() *cobra.Command {
 	var (
 		name, email, cashin, cashout, hold string
 		asJSON                             bool
+		parent                             int64
 	)
 	cmd := &cobra.Command{
 		Use:   "create",
 		Short: "Create an integrator with its fee rules and a first API key",
 		Long: `Create an integrator, its wallet accounts and a first API key with every scope.
 The key's secret and the webhook signing secret are printed only here.`,
-		Example: `  pixgate integrator create --name "Loja Exemplo" --email dev@loja.example --cashin-fee percent:1.5 --cashout-fee fixed:0.50`,
-		Args:    cobra.NoArgs,
+		Example: `  pixgate integrator create --name "Loja Exemplo" --email dev@loja.example --cashin-fee percent:1.5 --cashout-fee fixed:0.50
+  pixgate integrator create --parent 1 --name "Vendedor" --email vendedor@loja.example --cashout-fee fixed:0.50`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ni, err := parseNewIntegrator(name, email, cashin, cashout, hold)
 			if err != nil {
 				return err
+			}
+			if cmd.Flags().Changed("parent") {
+				if parent <= 0 {
+					return fmt.Errorf("--parent must be an integrator's id")
+				}
+				ni.ParentID = &parent
 			}
 			return c.withDB(cmd.Context(), func(db *storage.DB) error {
 				in, creds, err := db.CreateIntegrator(cmd.Context(), ni)
@@ -68,6 +77,9 @@ The key's secret and the webhook signing secret are printed only here.`,
 					return printJSON(c.stdout, v)
 				}
 				c.printf("integrator %d created: %s <%s>\n", in.ID, in.Name, in.Email)
+				if in.ParentID != nil {
+					c.printf("  sub-account of:  integrator %d\n", *in.ParentID)
+				}
 				c.printf("  cash-in fee:    %s\n  cash-out fee:   %s\n", in.CashIn, in.CashOut)
 				c.printf("  cash-in hold:   %s\n", formatHold(in.CashInHold))
 				c.printf("  public_id:      %s\n  secret:         %s\n  webhook secret: %s\n", creds.PublicID, creds.Secret, in.WebhookSecret)
@@ -81,6 +93,7 @@ The key's secret and the webhook signing secret are printed only here.`,
 	cmd.Flags().StringVar(&email, "email", "", "contact e-mail, unique (required)")
 	cmd.Flags().StringVar(&cashin, "cashin-fee", "percent:0", "cash-in fee: percent:N (up to 4 decimals) or fixed:N.NN")
 	cmd.Flags().StringVar(&cashout, "cashout-fee", "fixed:0", "cash-out fee: percent:N or fixed:N.NN")
+	cmd.Flags().Int64Var(&parent, "parent", 0, "make it a sub-account of this integrator (it receives that integrator's split charges' shares)")
 	cmd.Flags().StringVar(&hold, "cashin-hold", "0", "how long a paid charge's net stays pending before it is available, e.g. 24h, 2d (0: at once)")
 	addJSONFlag(cmd, &asJSON)
 	_ = cmd.MarkFlagRequired("name")
