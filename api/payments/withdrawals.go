@@ -46,7 +46,7 @@ func (r WithdrawalRequest) fingerprint() []byte {
 // never called here, but for a same-holder integrator's key lookup
 // (checkNew). created is false for a replay.
 func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r WithdrawalRequest) (storage.Transfer, bool, error) {
-	provider, err := s.withdrawalProvider(ctx, in.ID)
+	provider, err := s.withdrawalProvider(ctx, in.ID, r.Amount)
 	if err != nil {
 		return storage.Transfer{}, false, err
 	}
@@ -68,12 +68,15 @@ func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r
 	})
 }
 
-// withdrawalProvider is the provider a new withdrawal is first sent to:
-// the first of the integrator's withdrawal route in service (the fleet's
-// choice: not eliminated, breaker not open), else the route's first. A
-// route whose providers are all disabled takes no withdrawal: nothing is
-// written. A replay keeps the provider its withdrawal recorded.
-func (s *Service) withdrawalProvider(ctx context.Context, integratorID int64) (string, error) {
+// withdrawalProvider is the provider a new withdrawal of amount is first
+// sent to: the first of the integrator's withdrawal route in service (the
+// fleet's choice: not eliminated, breaker not open) among those whose
+// per-PIX limit lets the amount through, else the first of those. A route
+// whose providers are all disabled takes no withdrawal, and one whose
+// every provider's limit the amount passes refuses it (ErrOverProviderLimit,
+// 422): nothing is written. A replay keeps the provider its withdrawal
+// recorded.
+func (s *Service) withdrawalProvider(ctx context.Context, integratorID int64, amount money.Money) (string, error) {
 	route, err := s.store.RouteFor(ctx, integratorID)
 	if err != nil {
 		return "", err
@@ -81,16 +84,23 @@ func (s *Service) withdrawalProvider(ctx context.Context, integratorID int64) (s
 	if len(route.Withdrawals) == 0 {
 		return "", &providerclient.Error{Op: providerclient.OpPayout, Kind: providerclient.ErrUnavailable, Message: "no provider on the integrator's route"}
 	}
+	now := s.cfg.Now()
+	allowing := route.WithdrawalsAllowing(amount, now)
+	if len(allowing) == 0 {
+		return "", &RuleError{Rule: ErrOverProviderLimit, Field: "amount",
+			Detail: fmt.Sprintf("is above the per-PIX limit of R$ %s that applies now to every provider of this account (Res. BCB 494-498/2025)",
+				route.HighestLimit(now))}
+	}
 	if c, ok := s.provider.(chooser); ok {
-		r := make(fleet.Route, len(route.Withdrawals))
-		for i, name := range route.Withdrawals {
+		r := make(fleet.Route, len(allowing))
+		for i, name := range allowing {
 			r[i] = fleet.Choice{Provider: name}
 		}
 		if name := c.Choose(ctx, r, providerclient.LaneSend); name != "" {
 			return name, nil
 		}
 	}
-	return route.Withdrawals[0], nil
+	return allowing[0], nil
 }
 
 // checkNew checks the recipient of a same-holder integrator's withdrawal
