@@ -31,6 +31,10 @@ type Integrator struct {
 	// withdrawals paid only to the recipient's own key (set with
 	// SetSameHolder).
 	SameHolder bool
+	// PayoutDeadline is how long after its creation each of its new
+	// withdrawals is due (its due_at), zero none (set with
+	// SetPayoutDeadline; see DueAt).
+	PayoutDeadline time.Duration
 }
 
 // NewIntegrator describes an integrator to create.
@@ -81,7 +85,7 @@ func (db *DB) CreateIntegrator(ctx context.Context, ni NewIntegrator) (Integrato
 }
 
 const integratorColumns = `id, name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret, created_at, cashin_hold,
-	same_holder`
+	same_holder, coalesce(payout_deadline, interval '0')`
 
 // Integrator returns one integrator by id.
 func (db *DB) Integrator(ctx context.Context, id int64) (Integrator, error) {
@@ -110,7 +114,7 @@ func scanIntegrator(r pgx.CollectableRow) (Integrator, error) {
 		cinValue, coutValue int64
 	)
 	err := r.Scan(&in.ID, &in.Name, &in.Email, &cinKind, &cinValue, &coutKind, &coutValue, &in.WebhookSecret, &in.CreatedAt, &in.CashInHold,
-		&in.SameHolder)
+		&in.SameHolder, &in.PayoutDeadline)
 	in.CashIn = feeRule(cinKind, cinValue)
 	in.CashOut = feeRule(coutKind, coutValue)
 	return in, err
