@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -25,6 +26,9 @@ type WithdrawalRequest struct {
 	CreditParty storage.CreditParty
 	Description *string
 	PostbackURL *string
+	// DueAt is when the withdrawal is due, given by the caller; nil: the
+	// integrator's payout deadline from its creation, if it has one.
+	DueAt *time.Time
 }
 
 // fingerprint is ChargeRequest.fingerprint's rule for withdrawals.
@@ -36,7 +40,8 @@ func (r WithdrawalRequest) fingerprint() []byte {
 		CreditParty storage.CreditParty `json:"c"`
 		Description *string             `json:"d"`
 		PostbackURL *string             `json:"u"`
-	}{"withdrawal/v1", r.ExternalID, r.Amount, r.CreditParty, r.Description, r.PostbackURL})
+		DueAt       *time.Time          `json:"t,omitempty"` // omitted without one: earlier requests' fingerprints stay as they were
+	}{"withdrawal/v1", r.ExternalID, r.Amount, r.CreditParty, r.Description, r.PostbackURL, r.DueAt})
 }
 
 // CreateWithdrawal sends a PIX from the integrator's wallet. One SQL
@@ -62,10 +67,23 @@ func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r
 			ID: id, IntegratorID: in.ID, ExternalID: r.ExternalID,
 			Amount: r.Amount, Fee: in.CashOut.Compute(r.Amount),
 			CreditParty: r.CreditParty, Description: r.Description, PostbackURL: r.PostbackURL,
-			RequestHash: r.fingerprint(), Provider: provider, TraceParent: tp,
+			RequestHash: r.fingerprint(), Provider: provider, TraceParent: tp, DueAt: dueAt(r.DueAt, in.PayoutDeadline, s.cfg.Now()),
 			Outbox: []storage.OutboxMessage{m},
 		})
 	})
+}
+
+// dueAt is when a withdrawal created at now is due: the request's due_at,
+// else now plus the integrator's payout deadline; nil with neither.
+func dueAt(given *time.Time, deadline time.Duration, now time.Time) *time.Time {
+	if given != nil {
+		return given
+	}
+	if deadline <= 0 {
+		return nil
+	}
+	at := now.Add(deadline)
+	return &at
 }
 
 // withdrawalProvider is the provider a new withdrawal of amount is first
