@@ -118,6 +118,7 @@ func (c *cli) rootCommand() *cobra.Command {
 		c.walletCommand(),
 		c.auditCommand(),
 		c.postbacksCommand(),
+		c.payoutsCommand(),
 		c.transferCommand(),
 		c.reconcileCommand(),
 		c.providerCommand(),
