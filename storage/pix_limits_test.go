@@ -82,3 +82,25 @@ func TestRouteWithdrawalsAllowing(t *testing.T) {
 		t.Errorf("highest limit at night = %d, want 1500000", got)
 	}
 }
+
+// Lookups per payment; flagged above two, or any lookup without a
+// payment.
+func TestLookupRatio(t *testing.T) {
+	for _, tc := range []struct {
+		r       LookupRatio
+		ratio   float64
+		ok      bool
+		flagged bool
+	}{
+		{LookupRatio{Lookups: 4, Payments: 2}, 2, true, false},
+		{LookupRatio{Lookups: 5, Payments: 2}, 2.5, true, true},
+		{LookupRatio{Lookups: 1}, 0, false, true},
+		{LookupRatio{Payments: 3}, 0, true, false},
+		{LookupRatio{}, 0, false, false},
+	} {
+		ratio, ok := tc.r.Ratio()
+		if ratio != tc.ratio || ok != tc.ok || tc.r.Flagged() != tc.flagged {
+			t.Errorf("%+v: ratio %v %v, flagged %v", tc.r, ratio, ok, tc.r.Flagged())
+		}
+	}
+}

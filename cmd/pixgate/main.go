@@ -119,6 +119,7 @@ func (c *cli) rootCommand() *cobra.Command {
 		c.auditCommand(),
 		c.postbacksCommand(),
 		c.payoutsCommand(),
+		c.lookupsCommand(),
 		c.transferCommand(),
 		c.reconcileCommand(),
 		c.providerCommand(),

@@ -6,7 +6,7 @@
 ALTER TABLE providers ADD COLUMN max_per_pix bigint CHECK (max_per_pix > 0);
 ALTER TABLE providers ADD COLUMN max_per_pix_night bigint CHECK (max_per_pix_night > 0);
 
--- Key lookups per integrator and day (UTC), for the lookup-to-payment
+-- Key lookups per integrator and day (America/Sao_Paulo), for the lookup-to-payment
 -- ratio (pixgate lookups ratio): one upsert a lookup.
 CREATE TABLE key_lookup_days (
     integrator_id bigint NOT NULL REFERENCES integrators (id),
