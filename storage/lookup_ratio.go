@@ -32,7 +32,7 @@ func (db *DB) CountKeyLookup(ctx context.Context, integratorID int64, lookups, m
 // LookupRatio is an integrator's key lookups, misses and payments
 // (withdrawals created) over some days.
 type LookupRatio struct {
-	IntegratorID             int64
+	IntegratorID              int64
 	Lookups, Misses, Payments int64
 }
 
