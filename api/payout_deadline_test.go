@@ -71,3 +71,27 @@ func TestWithdrawalDueAt(t *testing.T) {
 		t.Fatalf("due_at %q", r.str("due_at"))
 	}
 }
+
+// v2's payment request takes due_at as PixGate's extension, with v1's
+// rule.
+func TestV2PaymentDueAt(t *testing.T) {
+	e := newEnv(t)
+	in, v1 := e.integrator("Loja Prazo V2", money.Percent(0), money.Fixed(50))
+	e.fund(in.ID, money.FromReais(100, 0))
+	token := e.accessToken(v1)
+	body := func(externalID, due string) string {
+		return fmt.Sprintf(`{"amount": 10, "external_id": %q, "due_at": %q,
+			"creditParty": {"name": "Beltrano", "keyType": "EMAIL", "key": "b@example.com", "taxId": "529.982.247-25"}}`, externalID, due)
+	}
+	r := e.v2("/v2/pix/payment", token, body("v2-past", "2020-01-01T00:00:00Z"))
+	r.expectError(t, 422, codeValidation)
+	if _, ok := r.fieldErrors()["due_at"]; !ok {
+		t.Fatalf("errors does not name due_at: %s", r.raw)
+	}
+	due := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
+	e.v2("/v2/pix/payment", token, body("v2-due", due.Format(time.RFC3339))).expect(t, http.StatusOK)
+	w := e.call(http.MethodGet, "/api/v1/withdrawals/v2-due", v1, nil).expect(t, 200)
+	if got, _ := time.Parse(time.RFC3339, w.str("due_at")); !got.Equal(due) {
+		t.Fatalf("due_at %q, want %s", w.str("due_at"), due)
+	}
+}
