@@ -52,6 +52,14 @@ func (r WithdrawalRequest) fingerprint() []byte {
 // (checkNew). created is false for a replay.
 func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r WithdrawalRequest) (storage.Transfer, bool, error) {
 	provider, err := s.withdrawalProvider(ctx, in.ID, r.Amount)
+	if errors.Is(err, ErrOverProviderLimit) && r.ExternalID != nil {
+		// A replay is answered as the first time, whatever the limits in
+		// force now (the night's, a limit set since): the create below
+		// finds the withdrawal, or the conflict, and writes nothing.
+		if prior, perr := s.store.Transfer(ctx, storage.KindWithdrawal, in.ID, *r.ExternalID); perr == nil {
+			provider, err = prior.Provider, nil
+		}
+	}
 	if err != nil {
 		return storage.Transfer{}, false, err
 	}
