@@ -63,3 +63,30 @@ func TestE2EPayoutOverAProvidersLimit(t *testing.T) {
 	}
 	s.auditClean()
 }
+
+// A withdrawal to a key the DICT marks for fraud, on a route of two
+// providers: the first refuses it, and it fails with key_fraud_marked at
+// once, its money back, never sent to the second.
+func TestE2EFraudMarkedKeyIsNeverFailedOver(t *testing.T) {
+	storagetest.Parallel(t, devStackConns)
+	s := newDevStack(t)
+	b := s.addSandbox("b", sandbox.ContractEfi)
+	s.pg.json(&routeView{}, "route", "set", "--integrator", fmt.Sprint(s.integratorID), "--charges", "default", "--withdrawals", "default,b")
+	s.credit("50.00")
+	code, v := s.call(http.MethodPost, "/api/v1/withdrawals", map[string]any{"amount": 10, "creditParty": creditParty("fraude@example.com")})
+	id, _ := v["id"].(string)
+	if code != http.StatusCreated || v["provider"] != "default" {
+		t.Fatalf("withdrawal to a flagged key: %d %v", code, v)
+	}
+	s.eventually("withdrawal to a flagged key FAILED", 10*time.Second, func() bool { return s.status("withdrawals", id) == "FAILED" })
+	_, w := s.call(http.MethodGet, "/api/v1/withdrawals/"+id, nil)
+	if reason, _ := w["failure_reason"].(string); w["provider"] != "default" || len(reason) < 18 || reason[:18] != "key_fraud_marked: " {
+		t.Fatalf("failed withdrawal %v; want it at default, its reason key_fraud_marked", w)
+	}
+	if wl := s.wallet(); wl.Reserved != 0 || wl.Available.String() != "50.00" {
+		t.Fatalf("wallet %+v", wl)
+	}
+	if code, held := doJSON(t, http.MethodGet, b.control+"/sandbox/transactions", "", nil); code != http.StatusOK || len(held["transactions"].([]any)) != 0 {
+		t.Fatalf("provider b holds %v (%d); the withdrawal must never reach it", held["transactions"], code)
+	}
+}
