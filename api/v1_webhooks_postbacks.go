@@ -110,7 +110,7 @@ func postbackLogFilter(c *fiber.Ctx) (storage.PostbackFilter, error) {
 }
 
 // postbackResourceTypes are the records a postback is about.
-var postbackResourceTypes = []string{"charge", "withdrawal", "refund", "med_return", "infraction", "recurrence", "recurrence_cycle", "recurrence_attempt"}
+var postbackResourceTypes = []string{"charge", "withdrawal", "refund", "med_return", "infraction", "recurrence", "recurrence_cycle", "recurrence_attempt", "payout_deadline"}
 
 // queryTime reads an optional RFC 3339 time of the query.
 func queryTime(errs *fieldErrors, c *fiber.Ctx, name string) *time.Time {

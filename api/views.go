@@ -101,6 +101,7 @@ type withdrawalView struct {
 	UpdatedAt     timestamp       `json:"updated_at"`
 	FinishedAt    *timestamp      `json:"finished_at"`
 	Provider      string          `json:"provider"`
+	DueAt         *timestamp      `json:"due_at"`
 }
 
 type creditPartyView struct {
@@ -119,7 +120,7 @@ func viewWithdrawal(w storage.Transfer) withdrawalView {
 		Description: w.Description, PostbackURL: w.PostbackURL,
 		PixID: w.PublicPixID(), EndToEndID: w.EndToEndID, FailureReason: w.FailureReason,
 		CreatedAt: timestamp(w.CreatedAt), UpdatedAt: timestamp(w.UpdatedAt), FinishedAt: timePtr(w.FinishedAt),
-		Provider: w.Provider,
+		Provider: w.Provider, DueAt: timePtr(w.DueAt),
 	}
 }
 

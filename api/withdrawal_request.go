@@ -44,6 +44,7 @@ func (s *Server) parseWithdrawalRequest(body object) (payments.WithdrawalRequest
 	in.ExternalID, _ = body.externalID()
 	in.Description = body.optionalText("description", maxShortTextLen)
 	in.PostbackURL = body.postbackURL(s.cfg.AllowHTTPPostbacks, s.cfg.PostbackURLPolicy)
+	in.DueAt = body.dueAt(s.now())
 	if err := body.errs.err(); err != nil {
 		return payments.WithdrawalRequest{}, err
 	}

@@ -34,6 +34,10 @@ type Integrator struct {
 	// ParentID is the integrator a sub-account belongs to; nil for an
 	// integrator that is not a sub-account.
 	ParentID *int64
+	// PayoutDeadline is how long after its creation each of its new
+	// withdrawals is due (its due_at), zero none (set with
+	// SetPayoutDeadline; see DueAt).
+	PayoutDeadline time.Duration
 }
 
 // NewIntegrator describes an integrator to create.
@@ -93,7 +97,7 @@ func (db *DB) CreateIntegrator(ctx context.Context, ni NewIntegrator) (Integrato
 }
 
 const integratorColumns = `id, name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret, created_at, cashin_hold,
-	same_holder, parent_integrator_id`
+	same_holder, parent_integrator_id, coalesce(payout_deadline, interval '0')`
 
 // Integrator returns one integrator by id.
 func (db *DB) Integrator(ctx context.Context, id int64) (Integrator, error) {
@@ -122,7 +126,7 @@ func scanIntegrator(r pgx.CollectableRow) (Integrator, error) {
 		cinValue, coutValue int64
 	)
 	err := r.Scan(&in.ID, &in.Name, &in.Email, &cinKind, &cinValue, &coutKind, &coutValue, &in.WebhookSecret, &in.CreatedAt, &in.CashInHold,
-		&in.SameHolder, &in.ParentID)
+		&in.SameHolder, &in.ParentID, &in.PayoutDeadline)
 	in.CashIn = feeRule(cinKind, cinValue)
 	in.CashOut = feeRule(coutKind, coutValue)
 	return in, err

@@ -36,7 +36,9 @@ type Provider struct {
 	PixKey          string
 	// Enabled: routes use the provider. A disabled one takes nothing new;
 	// what it already holds stays its until settled.
-	Enabled   bool
+	Enabled bool
+	// Limit is its maximum per PIX, zero none (see PixLimit).
+	Limit     PixLimit
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
@@ -72,12 +74,13 @@ func CheckSecretRef(ref string) error {
 	return nil
 }
 
-const providerColumns = `name, kind, url, client_id, client_secret_ref, cert_file, key_file, ca_file, pix_key, enabled, created_at, updated_at`
+const providerColumns = `name, kind, url, client_id, client_secret_ref, cert_file, key_file, ca_file, pix_key, enabled, created_at, updated_at,
+	coalesce(max_per_pix, 0), coalesce(max_per_pix_night, 0)`
 
 func scanProvider(r pgx.CollectableRow) (Provider, error) {
 	var p Provider
 	err := r.Scan(&p.Name, &p.Kind, &p.URL, &p.ClientID, &p.ClientSecretRef, &p.CertFile, &p.KeyFile, &p.CAFile, &p.PixKey,
-		&p.Enabled, &p.CreatedAt, &p.UpdatedAt)
+		&p.Enabled, &p.CreatedAt, &p.UpdatedAt, &p.Limit.Max, &p.Limit.Night)
 	return p, err
 }
 
@@ -93,9 +96,10 @@ func (db *DB) AddProvider(ctx context.Context, p Provider) (Provider, error) {
 	}
 	var added Provider
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		rows, _ := tx.Query(ctx, `INSERT INTO providers (name, kind, url, client_id, client_secret_ref, cert_file, key_file, ca_file, pix_key)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING `+providerColumns,
-			p.Name, p.Kind, p.URL, p.ClientID, p.ClientSecretRef, p.CertFile, p.KeyFile, p.CAFile, p.PixKey)
+		rows, _ := tx.Query(ctx, `INSERT INTO providers (name, kind, url, client_id, client_secret_ref, cert_file, key_file, ca_file, pix_key,
+				max_per_pix, max_per_pix_night)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, nullif($10::bigint, 0), nullif($11::bigint, 0)) RETURNING `+providerColumns,
+			p.Name, p.Kind, p.URL, p.ClientID, p.ClientSecretRef, p.CertFile, p.KeyFile, p.CAFile, p.PixKey, p.Limit.Max, p.Limit.Night)
 		var err error
 		added, err = pgx.CollectExactlyOneRow(rows, scanProvider)
 		var pgErr *pgconn.PgError
@@ -115,17 +119,23 @@ func (db *DB) AddProvider(ctx context.Context, p Provider) (Provider, error) {
 }
 
 // UpdateProvider rewrites a provider record's settings (all but its name,
-// its enabled flag and its timestamps) with p's. It fails with
+// its enabled flag and its timestamps) with p's; its per-PIX limits reach
+// every route within the route cache's life. It fails with
 // ErrUnknownProvider or ErrProviderSecret.
 func (db *DB) UpdateProvider(ctx context.Context, p Provider) (Provider, error) {
 	if err := CheckSecretRef(p.ClientSecretRef); err != nil {
 		return Provider{}, err
 	}
 	rows, _ := db.pool.Query(ctx, `UPDATE providers SET kind = $2, url = $3, client_id = $4, client_secret_ref = $5,
-			cert_file = $6, key_file = $7, ca_file = $8, pix_key = $9, updated_at = now()
+			cert_file = $6, key_file = $7, ca_file = $8, pix_key = $9, max_per_pix = nullif($10::bigint, 0), max_per_pix_night = nullif($11::bigint, 0),
+			updated_at = now()
 		WHERE name = $1 RETURNING `+providerColumns,
-		p.Name, p.Kind, p.URL, p.ClientID, p.ClientSecretRef, p.CertFile, p.KeyFile, p.CAFile, p.PixKey)
-	return oneProvider(rows, p.Name)
+		p.Name, p.Kind, p.URL, p.ClientID, p.ClientSecretRef, p.CertFile, p.KeyFile, p.CAFile, p.PixKey, p.Limit.Max, p.Limit.Night)
+	up, err := oneProvider(rows, p.Name)
+	if err == nil {
+		db.routes.forget()
+	}
+	return up, err
 }
 
 // SetProviderEnabled enables or disables a provider record. Disabled, it

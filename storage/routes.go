@@ -29,6 +29,9 @@ type Route struct {
 	Charges      []RouteStep
 	Withdrawals  []string
 	UpdatedAt    time.Time
+	// Limits are the per-PIX limits of the route's providers that have
+	// one (RouteFor fills it; see PixLimit).
+	Limits map[string]PixLimit
 }
 
 // builtinRoute is the route of every integrator while no route is set:
@@ -205,6 +208,7 @@ type routeSnapshot struct {
 	byIntegrator map[int64]Route
 	fallback     Route           // the default route, or builtinRoute
 	disabled     map[string]bool // providers taken out of every route
+	limits       map[string]PixLimit
 }
 
 // usable is r without its disabled providers.
@@ -212,6 +216,7 @@ func (s *routeSnapshot) usable(r Route) Route {
 	out := r
 	out.Charges = slices.DeleteFunc(slices.Clone(r.Charges), func(st RouteStep) bool { return s.disabled[st.Provider] })
 	out.Withdrawals = slices.DeleteFunc(slices.Clone(r.Withdrawals), func(n string) bool { return s.disabled[n] })
+	out.Limits = s.limits
 	return out
 }
 
@@ -236,16 +241,36 @@ func (c *routeCache) get(ctx context.Context, db *DB) (*routeSnapshot, error) {
 			snap.byIntegrator[*r.IntegratorID] = r
 		}
 	}
-	rows, _ = db.pool.Query(ctx, `SELECT name FROM providers WHERE NOT enabled`)
-	off, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil, fmt.Errorf("storage: disabled providers: %w", err)
-	}
-	for _, n := range off {
-		snap.disabled[n] = true
+	if err := snap.loadProviders(ctx, db); err != nil {
+		return nil, err
 	}
 	c.snap = snap
 	return snap, nil
+}
+
+// loadProviders reads which providers are disabled and their per-PIX
+// limits.
+func (s *routeSnapshot) loadProviders(ctx context.Context, db *DB) error {
+	s.limits = map[string]PixLimit{}
+	rows, _ := db.pool.Query(ctx, `SELECT name, enabled, coalesce(max_per_pix, 0), coalesce(max_per_pix_night, 0) FROM providers`)
+	var (
+		name    string
+		enabled bool
+		l       PixLimit
+	)
+	_, err := pgx.ForEachRow(rows, []any{&name, &enabled, &l.Max, &l.Night}, func() error {
+		if !enabled {
+			s.disabled[name] = true
+		}
+		if l != (PixLimit{}) {
+			s.limits[name] = l
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("storage: providers of the routes: %w", err)
+	}
+	return nil
 }
 
 // forget drops the snapshot after a change this process made.

@@ -71,6 +71,9 @@ type Transfer struct {
 	// FromPending is the part of a refund's reservation taken from the
 	// charge's held net in pending (see refundCreated).
 	FromPending money.Money
+	// DueAt is when a withdrawal is due (its payout deadline), nil when
+	// none applies.
+	DueAt *time.Time
 }
 
 // Total is what the transfer reserves: amount + fee.
@@ -130,7 +133,8 @@ func (k TransferKind) scanWith(r pgx.CollectableRow, more ...any) (Transfer, err
 	var chargeID *uuid.UUID
 	err := r.Scan(append([]any{&t.ID, &t.IntegratorID, &t.ExternalID, &t.Amount, &t.Fee, &t.Status, &t.Description, &t.PostbackURL,
 		&t.PixID, &t.EndToEndID, &t.FailureReason, &t.CreatedAt, &t.UpdatedAt, &t.FinishedAt, &t.Provider, &t.TraceParent,
-		&t.CreditParty.Name, &t.CreditParty.KeyType, &t.CreditParty.Key, &t.CreditParty.TaxID, &chargeID, &t.ChargePixID, &t.FromPending},
+		&t.CreditParty.Name, &t.CreditParty.KeyType, &t.CreditParty.Key, &t.CreditParty.TaxID, &chargeID, &t.ChargePixID, &t.FromPending,
+		&t.DueAt},
 		more...)...)
 	if chargeID != nil {
 		t.ChargeID = *chargeID

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -33,6 +34,8 @@ type NewWithdrawal struct {
 	// TraceParent is the W3C traceparent of the span that writes it, ""
 	// when tracing is off (see Transfer.TraceParent).
 	TraceParent string
+	// DueAt is when it is due (see DueAt), nil when no deadline applies.
+	DueAt *time.Time
 }
 
 // ErrIdempotencyConflict: the external_id was used before with a different request.
@@ -42,9 +45,11 @@ var ErrIdempotencyConflict = errors.New("external_id already used with a differe
 // transferCreateSQL), so one round trip: alone, it is its own implicit
 // transaction, committed before its answer is read.
 var createWithdrawalSQL = transferCreateSQL(`INSERT INTO withdrawals (id, integrator_id, external_id, request_hash, amount, fee, status,
-      credit_party_name, credit_party_key_type, credit_party_key, credit_party_tax_id, description, postback_url, provider, trace_parent)
+      credit_party_name, credit_party_key_type, credit_party_key, credit_party_tax_id, description, postback_url, provider, trace_parent,
+      due_at, due_near_at)
   SELECT $11::uuid, $12::bigint, $13::text, $14::bytea, $15::bigint, $16::bigint, 'PROCESSING',
-      $17::text, $18::text, $19::text, $20::text, $21::text, $22::text, coalesce(nullif($23::text, ''), 'default'), nullif($24::text, '')`, "")
+      $17::text, $18::text, $19::text, $20::text, $21::text, $22::text, coalesce(nullif($23::text, ''), 'default'), nullif($24::text, ''),
+      $25::timestamptz, $26::timestamptz`, "")
 
 // CreateWithdrawal reserves amount + fee from the integrator's available
 // balance, inserts the withdrawal PROCESSING and its outbox messages, all in
@@ -60,7 +65,7 @@ func (db *DB) CreateWithdrawal(ctx context.Context, nw NewWithdrawal) (w Transfe
 	}
 	w = Transfer{Kind: KindWithdrawal, ID: nw.ID, IntegratorID: nw.IntegratorID, ExternalID: nw.ExternalID, Amount: nw.Amount, Fee: nw.Fee,
 		Status: TransferProcessing, CreditParty: nw.CreditParty, Description: nw.Description, PostbackURL: nw.PostbackURL,
-		Provider: cmp.Or(nw.Provider, DefaultProvider), TraceParent: nw.TraceParent}
+		Provider: cmp.Or(nw.Provider, DefaultProvider), TraceParent: nw.TraceParent, DueAt: nw.DueAt}
 	wrote, err := db.createWithdrawal(ctx, nw.IntegratorID, args, &w.CreatedAt, &w.UpdatedAt)
 	if err != nil && !ledger.IsRefusal(err) {
 		return Transfer{}, false, fmt.Errorf("storage: create withdrawal: %w", err)
@@ -80,5 +85,6 @@ func createWithdrawalArgs(nw NewWithdrawal) ([]any, error) {
 		return nil, err
 	}
 	return transferCreateArgs(reserve, nw.Outbox, nw.ID, nw.IntegratorID, nw.ExternalID, nw.RequestHash, nw.Amount, nw.Fee,
-		nw.CreditParty.Name, nw.CreditParty.KeyType, nw.CreditParty.Key, nw.CreditParty.TaxID, nw.Description, nw.PostbackURL, nw.Provider, nw.TraceParent), nil
+		nw.CreditParty.Name, nw.CreditParty.KeyType, nw.CreditParty.Key, nw.CreditParty.TaxID, nw.Description, nw.PostbackURL, nw.Provider, nw.TraceParent,
+		nw.DueAt, nearAt(nw.DueAt)), nil
 }

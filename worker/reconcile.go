@@ -134,6 +134,7 @@ func (w *Worker) reconcileSteps() []reconcileStep {
 		reconcileStep{"cycles to send", w.sendCycles},
 		reconcileStep{"open cycles", w.watchCycles},
 		reconcileStep{"unissued charges", w.reconcileUnissuedCharges},
+		reconcileStep{"payout deadlines", w.notifyDeadlines},
 		reconcileStep{"postbacks", w.redrivePostbacks},
 		reconcileStep{"failing endpoints", w.disableFailingEndpoints},
 		reconcileStep{"flagged transfers", w.countFlagged})

@@ -51,6 +51,9 @@ func (w *Worker) sendMedReturn(ctx context.Context, t *asynq.Task) error {
 //     under its id (fleet.NothingHeld): the transfer fails, its
 //     reservation is released and its postback written, in one SQL
 //     transaction;
+//   - refused because the DICT marks the key for fraud (fraudRefused):
+//     failed so at once, its reason starting "key_fraud_marked: ", never
+//     retried nor moved to another provider;
 //   - anything else (a refusal without that proof, unavailable, unknown
 //     outcome, breaker open): the task is retried.
 func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id uuid.UUID) error {
@@ -65,7 +68,7 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 		return err
 	}
 	pixID, err := w.sendStarted(ctx, t)
-	for kind == storage.KindWithdrawal && err != nil {
+	for kind == storage.KindWithdrawal && err != nil && !fraudRefused(err, send) {
 		next, ferr := w.failoverWithdrawal(ctx, t, err, send)
 		if ferr != nil || next == "" {
 			err = cmp.Or(ferr, err)
@@ -80,6 +83,8 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 		pixID, err = w.sendStarted(ctx, t)
 	}
 	switch {
+	case err != nil && fraudRefused(err, send):
+		return w.fail(ctx, t, providerclient.KeyFraudMarkedCode+": "+rejectionReason(outbound[kind].noun, err))
 	case err == nil && outbound[kind].madeByProvider:
 		// The provider made it on its own: it may be final already, and
 		// its notification may have come before PixGate knew its id.
@@ -100,6 +105,15 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 		// reconciler; never failed while the provider may have paid it.
 		return err
 	}
+}
+
+// fraudRefused: the provider refused the send because the DICT marks the
+// key for fraud (providerclient.KeyFraudMarked), and held nothing under
+// its id: proved by the connector, or its first send there (send, see
+// failoverWithdrawal), which no earlier send can have paid. Such a send is
+// failed at once: another provider, or a retry, would be refused the same.
+func fraudRefused(err error, send int) bool {
+	return providerclient.KeyFraudMarked(err) && (fleet.NothingHeld(err) || send == 1)
 }
 
 // claimSend reads a transfer to send and, for a withdrawal, records that

@@ -42,7 +42,8 @@ func (w *Worker) failoverWithdrawal(ctx context.Context, t storage.Transfer, sen
 	if err != nil {
 		return "", err
 	}
-	next := nextProvider(route.Withdrawals, t.Provider)
+	now := w.now()
+	next := nextProvider(route.Withdrawals, t.Provider, func(name string) bool { return route.Limits[name].Allows(t.Amount, now) })
 	if next == "" {
 		return "", nil
 	}
@@ -61,18 +62,18 @@ func (w *Worker) failoverWithdrawal(ctx context.Context, t storage.Transfer, sen
 	return next, nil
 }
 
-// nextProvider is the provider after current in route; when current is not
-// in it (taken out of the route), the route's first other than current.
-func nextProvider(route []string, current string) string {
-	i := slices.Index(route, current)
-	if i >= 0 {
-		if i+1 < len(route) {
-			return route[i+1]
-		}
-		return ""
+// nextProvider is the first provider after current in route that allows
+// the withdrawal (its per-PIX limit lets the amount through: a withdrawal
+// never moves to a provider that must refuse it); when current is not in
+// it (taken out of the route), the route's first other than current that
+// allows it.
+func nextProvider(route []string, current string, allows func(string) bool) string {
+	rest := route
+	if i := slices.Index(route, current); i >= 0 {
+		rest = route[i+1:]
 	}
-	for _, p := range route {
-		if p != current {
+	for _, p := range rest {
+		if p != current && allows(p) {
 			return p
 		}
 	}

@@ -24,6 +24,10 @@ var (
 	// ErrNotSameHolder: a same-holder integrator's withdrawal to a key of
 	// someone other than creditParty.taxId.
 	ErrNotSameHolder = errors.New("the PIX key belongs to someone other than creditParty.taxId")
+	// ErrOverProviderLimit: no provider of the integrator's withdrawal
+	// route takes a PIX of the amount (its per-PIX limit, Res. BCB
+	// 494-498/2025).
+	ErrOverProviderLimit = errors.New("the amount is above the per-PIX limit of every provider of the route")
 )
 
 // Rule codes: the error code a refusal is answered with, when it is not
@@ -31,7 +35,7 @@ var (
 var ruleCodes = map[error]string{
 	ErrChargeDisputed: "infraction_open", ErrKeyNotFound: "key_not_found",
 	ErrKeyFraudMarked: "key_fraud_marked", ErrNotSameHolder: "not_same_holder",
-	ErrJourneyUnsupported: "journey_not_supported",
+	ErrJourneyUnsupported: "journey_not_supported", ErrOverProviderLimit: "over_provider_limit",
 }
 
 // Code is the error code of the rule e breaks ("" for the generic one).

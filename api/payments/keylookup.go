@@ -42,8 +42,12 @@ func (s *Service) LookupKey(ctx context.Context, integratorID int64, keyType, ke
 		return nil, err
 	}
 	h, err := d.LookupKey(ctx, keyType, key)
-	if errors.Is(err, providerclient.ErrNotFound) {
+	miss := errors.Is(err, providerclient.ErrNotFound)
+	if miss {
 		s.missed(ctx, integratorID)
+	}
+	if err == nil || miss {
+		s.countLookups(ctx, integratorID, 1, boolInt(miss))
 	}
 	return h, err
 }

@@ -59,3 +59,29 @@ func (s *Service) missed(ctx context.Context, integratorID int64) {
 		s.cfg.LookupBudget.Owe(ctx, integratorID, LookupMissCost-LookupCost)
 	}
 }
+
+// LookupCounter counts an integrator's key lookups and misses of the day,
+// for the lookup-to-payment ratio (pixgate lookups ratio); *storage.DB is
+// one. A store without it counts nothing.
+type LookupCounter interface {
+	CountKeyLookup(ctx context.Context, integratorID int64, lookups, misses int) error
+}
+
+// countLookups counts lookups answered and misses. A failure is logged,
+// never the request's: the count is a report's, not a control's (the
+// budget is that).
+func (s *Service) countLookups(ctx context.Context, integratorID int64, lookups, misses int) {
+	if s.lookups == nil {
+		return
+	}
+	if err := s.lookups.CountKeyLookup(ctx, integratorID, lookups, misses); err != nil {
+		s.log.WarnContext(ctx, "could not count a key lookup", "integrator_id", integratorID, "err", err)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -98,6 +98,7 @@ type Service struct {
 	store       Store
 	infractions InfractionStore // nil: the MED operations answer ErrNotFound
 	recurrences RecurrenceStore // nil: recurrences answer ErrNotFound
+	lookups     LookupCounter   // nil: key lookups are not counted
 	provider    Provider        // nil: charges are refused before anything is written
 	log         *slog.Logger
 }
@@ -115,5 +116,6 @@ func New(cfg Config, store Store, provider Provider, log *slog.Logger) *Service 
 	}
 	infractions, _ := store.(InfractionStore)
 	recurrences, _ := store.(RecurrenceStore)
-	return &Service{cfg: cfg, store: store, infractions: infractions, recurrences: recurrences, provider: provider, log: log}
+	lookups, _ := store.(LookupCounter)
+	return &Service{cfg: cfg, store: store, infractions: infractions, recurrences: recurrences, lookups: lookups, provider: provider, log: log}
 }

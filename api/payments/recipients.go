@@ -40,6 +40,7 @@ func (s *Service) checkRecipient(ctx context.Context, integratorID int64, cp sto
 			Detail: "is marked for fraud in the DICT: no PIX is sent to it"}
 	case err == nil && !pix.SameDocument(cp.TaxID, holder.Document):
 		s.missed(ctx, integratorID) // the answer a guess of the holder's document mostly gets
+		s.countLookups(ctx, integratorID, 0, 1)
 		return notSameHolder()
 	case err == nil:
 		return nil

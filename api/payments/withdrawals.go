@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -25,6 +26,9 @@ type WithdrawalRequest struct {
 	CreditParty storage.CreditParty
 	Description *string
 	PostbackURL *string
+	// DueAt is when the withdrawal is due, given by the caller; nil: the
+	// integrator's payout deadline from its creation, if it has one.
+	DueAt *time.Time
 }
 
 // fingerprint is ChargeRequest.fingerprint's rule for withdrawals.
@@ -36,7 +40,8 @@ func (r WithdrawalRequest) fingerprint() []byte {
 		CreditParty storage.CreditParty `json:"c"`
 		Description *string             `json:"d"`
 		PostbackURL *string             `json:"u"`
-	}{"withdrawal/v1", r.ExternalID, r.Amount, r.CreditParty, r.Description, r.PostbackURL})
+		DueAt       *time.Time          `json:"t,omitempty"` // omitted without one: earlier requests' fingerprints stay as they were
+	}{"withdrawal/v1", r.ExternalID, r.Amount, r.CreditParty, r.Description, r.PostbackURL, r.DueAt})
 }
 
 // CreateWithdrawal sends a PIX from the integrator's wallet. One SQL
@@ -46,7 +51,15 @@ func (r WithdrawalRequest) fingerprint() []byte {
 // never called here, but for a same-holder integrator's key lookup
 // (checkNew). created is false for a replay.
 func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r WithdrawalRequest) (storage.Transfer, bool, error) {
-	provider, err := s.withdrawalProvider(ctx, in.ID)
+	provider, err := s.withdrawalProvider(ctx, in.ID, r.Amount)
+	if errors.Is(err, ErrOverProviderLimit) && r.ExternalID != nil {
+		// A replay is answered as the first time, whatever the limits in
+		// force now (the night's, a limit set since): the create below
+		// finds the withdrawal, or the conflict, and writes nothing.
+		if prior, perr := s.store.Transfer(ctx, storage.KindWithdrawal, in.ID, *r.ExternalID); perr == nil {
+			provider, err = prior.Provider, nil
+		}
+	}
 	if err != nil {
 		return storage.Transfer{}, false, err
 	}
@@ -62,18 +75,34 @@ func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r
 			ID: id, IntegratorID: in.ID, ExternalID: r.ExternalID,
 			Amount: r.Amount, Fee: in.CashOut.Compute(r.Amount),
 			CreditParty: r.CreditParty, Description: r.Description, PostbackURL: r.PostbackURL,
-			RequestHash: r.fingerprint(), Provider: provider, TraceParent: tp,
+			RequestHash: r.fingerprint(), Provider: provider, TraceParent: tp, DueAt: dueAt(r.DueAt, in.PayoutDeadline, s.cfg.Now()),
 			Outbox: []storage.OutboxMessage{m},
 		})
 	})
 }
 
-// withdrawalProvider is the provider a new withdrawal is first sent to:
-// the first of the integrator's withdrawal route in service (the fleet's
-// choice: not eliminated, breaker not open), else the route's first. A
-// route whose providers are all disabled takes no withdrawal: nothing is
-// written. A replay keeps the provider its withdrawal recorded.
-func (s *Service) withdrawalProvider(ctx context.Context, integratorID int64) (string, error) {
+// dueAt is when a withdrawal created at now is due: the request's due_at,
+// else now plus the integrator's payout deadline; nil with neither.
+func dueAt(given *time.Time, deadline time.Duration, now time.Time) *time.Time {
+	if given != nil {
+		return given
+	}
+	if deadline <= 0 {
+		return nil
+	}
+	at := now.Add(deadline)
+	return &at
+}
+
+// withdrawalProvider is the provider a new withdrawal of amount is first
+// sent to: the first of the integrator's withdrawal route in service (the
+// fleet's choice: not eliminated, breaker not open) among those whose
+// per-PIX limit lets the amount through, else the first of those. A route
+// whose providers are all disabled takes no withdrawal, and one whose
+// every provider's limit the amount passes refuses it (ErrOverProviderLimit,
+// 422): nothing is written. A replay keeps the provider its withdrawal
+// recorded.
+func (s *Service) withdrawalProvider(ctx context.Context, integratorID int64, amount money.Money) (string, error) {
 	route, err := s.store.RouteFor(ctx, integratorID)
 	if err != nil {
 		return "", err
@@ -81,16 +110,23 @@ func (s *Service) withdrawalProvider(ctx context.Context, integratorID int64) (s
 	if len(route.Withdrawals) == 0 {
 		return "", &providerclient.Error{Op: providerclient.OpPayout, Kind: providerclient.ErrUnavailable, Message: "no provider on the integrator's route"}
 	}
+	now := s.cfg.Now()
+	allowing := route.WithdrawalsAllowing(amount, now)
+	if len(allowing) == 0 {
+		return "", &RuleError{Rule: ErrOverProviderLimit, Field: "amount",
+			Detail: fmt.Sprintf("is above the per-PIX limit of R$ %s that applies now to every provider of this account (Res. BCB 494-498/2025)",
+				route.HighestLimit(now))}
+	}
 	if c, ok := s.provider.(chooser); ok {
-		r := make(fleet.Route, len(route.Withdrawals))
-		for i, name := range route.Withdrawals {
+		r := make(fleet.Route, len(allowing))
+		for i, name := range allowing {
 			r[i] = fleet.Choice{Provider: name}
 		}
 		if name := c.Choose(ctx, r, providerclient.LaneSend); name != "" {
 			return name, nil
 		}
 	}
-	return route.Withdrawals[0], nil
+	return allowing[0], nil
 }
 
 // checkNew checks the recipient of a same-holder integrator's withdrawal

@@ -14,24 +14,25 @@ import (
 
 // integratorView is how commands print an integrator.
 type integratorView struct {
-	ID            int64                    `json:"id"`
-	Name          string                   `json:"name"`
-	Email         string                   `json:"email"`
-	PublicID      string                   `json:"public_id,omitempty"`
-	Secret        string                   `json:"secret,omitempty"`
-	Token         string                   `json:"token,omitempty"`
-	WebhookSecret string                   `json:"webhook_secret,omitempty"`
-	Fees          map[string]money.FeeView `json:"fees"`
-	CashInHold    string                   `json:"cashin_hold"`
-	SameHolder    bool                     `json:"same_holder"`
-	HeldCharges   *int                     `json:"held_charges,omitempty"`
-	ParentID      *int64                   `json:"parent_id,omitempty"`
-	CreatedAt     time.Time                `json:"created_at"`
+	ID             int64                    `json:"id"`
+	Name           string                   `json:"name"`
+	Email          string                   `json:"email"`
+	PublicID       string                   `json:"public_id,omitempty"`
+	Secret         string                   `json:"secret,omitempty"`
+	Token          string                   `json:"token,omitempty"`
+	WebhookSecret  string                   `json:"webhook_secret,omitempty"`
+	Fees           map[string]money.FeeView `json:"fees"`
+	CashInHold     string                   `json:"cashin_hold"`
+	SameHolder     bool                     `json:"same_holder"`
+	PayoutDeadline string                   `json:"payout_deadline"`
+	HeldCharges    *int                     `json:"held_charges,omitempty"`
+	ParentID       *int64                   `json:"parent_id,omitempty"`
+	CreatedAt      time.Time                `json:"created_at"`
 }
 
 func viewIntegrator(in storage.Integrator) integratorView {
 	return integratorView{ID: in.ID, Name: in.Name, Email: in.Email, CreatedAt: in.CreatedAt, CashInHold: formatHold(in.CashInHold),
-		SameHolder: in.SameHolder, ParentID: in.ParentID,
+		SameHolder: in.SameHolder, ParentID: in.ParentID, PayoutDeadline: formatHold(in.PayoutDeadline),
 		Fees: map[string]money.FeeView{"cashin": in.CashIn.View("cashin"), "cashout": in.CashOut.View("cashout")}}
 }
 

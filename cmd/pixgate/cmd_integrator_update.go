@@ -16,12 +16,13 @@ func (c *cli) integratorUpdateCommand() *cobra.Command {
 	var (
 		integrator int64
 		hold       string
+		deadline   string
 		sameHolder bool
 		asJSON     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "update",
-		Short: "Change an integrator's cash-in settlement hold or same-holder rule",
+		Short: "Change an integrator's cash-in settlement hold, same-holder rule or payout deadline",
 		Long: `Change how long the net of an integrator's paid charges stays in its pending
 balance before it becomes available (--cashin-hold), and whether it keeps only
 payments from its payers' own accounts and pays only to its recipients' own keys
@@ -31,15 +32,29 @@ The new hold applies to charges paid from now on; charges already held keep the
 available_at they were given. With the same-holder rule, a charge paid from an
 account whose document is not the charge's payer.document is returned to its
 payer in full, automatically, and a withdrawal to a key of anyone other than
-creditParty.taxId is refused (422) before anything is reserved.`,
+creditParty.taxId is refused (422) before anything is reserved.
+
+--payout-deadline gives each withdrawal created from now on a due_at, its
+creation plus the deadline (unless the request gives its own due_at): a
+betting operator pays a prize within 120 minutes (Portaria SPA/MF 615/2024).
+Those near it and past it are exported as metrics and told to the integrator
+by postback; pixgate payouts late lists the breaches. 0 turns it off.`,
 		Example: `  pixgate integrator update --integrator 1 --cashin-hold 24h
   pixgate integrator update --integrator 1 --same-holder
-  pixgate integrator update --integrator 1 --same-holder=false`,
+  pixgate integrator update --integrator 1 --same-holder=false
+  pixgate integrator update --integrator 1 --payout-deadline 120m`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			setHold, setSame := cmd.Flags().Changed("cashin-hold"), cmd.Flags().Changed("same-holder")
-			if !setHold && !setSame {
-				return fmt.Errorf("nothing to change: give --cashin-hold, --same-holder, or both")
+			setHold, setSame, setDeadline := cmd.Flags().Changed("cashin-hold"), cmd.Flags().Changed("same-holder"), cmd.Flags().Changed("payout-deadline")
+			if !setHold && !setSame && !setDeadline {
+				return fmt.Errorf("nothing to change: give --cashin-hold, --same-holder or --payout-deadline")
+			}
+			var pd time.Duration
+			if setDeadline {
+				var err error
+				if pd, err = parsePayoutDeadline(deadline); err != nil {
+					return err
+				}
 			}
 			var d time.Duration
 			if setHold {
@@ -64,6 +79,11 @@ creditParty.taxId is refused (422) before anything is reserved.`,
 						return err
 					}
 				}
+				if setDeadline {
+					if in, err = db.SetPayoutDeadline(cmd.Context(), integrator, pd); err != nil {
+						return err
+					}
+				}
 				if asJSON {
 					v := viewIntegrator(in)
 					if setHold {
@@ -85,11 +105,16 @@ creditParty.taxId is refused (422) before anything is reserved.`,
 							c.cfg.ProviderKind)
 					}
 				}
+				if setDeadline {
+					c.printf("integrator %d: payout deadline %s (was %s), for withdrawals created from now on\n",
+						in.ID, formatHold(in.PayoutDeadline), formatHold(before.PayoutDeadline))
+				}
 				return nil
 			})
 		},
 	}
 	cmd.Flags().Int64Var(&integrator, "integrator", 0, "integrator id (required)")
+	cmd.Flags().StringVar(&deadline, "payout-deadline", "", "how long after its creation a withdrawal is due, e.g. 120m, 2h, or 0 for none")
 	cmd.Flags().StringVar(&hold, "cashin-hold", "", "settlement hold of cash-in, e.g. 24h, 2d, 30m, or 0 for none")
 	cmd.Flags().BoolVar(&sameHolder, "same-holder", false, "take payments only from the payer's own account and pay only to the recipient's own key (--same-holder=false turns it off)")
 	addJSONFlag(cmd, &asJSON)
@@ -128,6 +153,19 @@ func parseHold(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("--cashin-hold must not be negative")
 	case d > storage.MaxCashInHold:
 		return 0, fmt.Errorf("--cashin-hold may be at most 90d")
+	}
+	return d, nil
+}
+
+// parsePayoutDeadline reads --payout-deadline: a Go duration (120m, 2h) up
+// to storage.MaxPayoutDeadline, or 0.
+func parsePayoutDeadline(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("--payout-deadline %q is not a duration (e.g. 120m, 2h, 0)", s)
+	case d < 0 || d > storage.MaxPayoutDeadline:
+		return 0, fmt.Errorf("--payout-deadline must be from 0 to %s", formatHold(storage.MaxPayoutDeadline))
 	}
 	return d, nil
 }

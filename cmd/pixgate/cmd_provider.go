@@ -20,26 +20,35 @@ import (
 // no record: it is what PIXGATE_PROVIDER_* say in this process's
 // environment.
 type providerView struct {
-	Name            string     `json:"name"`
-	Kind            string     `json:"kind"`
-	URL             string     `json:"url"`
-	ClientID        string     `json:"client_id,omitempty"`
-	ClientSecretRef string     `json:"client_secret_ref,omitempty"`
-	CertFile        string     `json:"cert_file,omitempty"`
-	KeyFile         string     `json:"key_file,omitempty"`
-	CAFile          string     `json:"ca_file,omitempty"`
-	PixKey          string     `json:"pix_key,omitempty"`
-	Enabled         bool       `json:"enabled"`
-	FromEnvironment bool       `json:"from_environment,omitempty"`
-	CreatedAt       *time.Time `json:"created_at,omitempty"`
+	Name            string       `json:"name"`
+	Kind            string       `json:"kind"`
+	URL             string       `json:"url"`
+	ClientID        string       `json:"client_id,omitempty"`
+	ClientSecretRef string       `json:"client_secret_ref,omitempty"`
+	CertFile        string       `json:"cert_file,omitempty"`
+	KeyFile         string       `json:"key_file,omitempty"`
+	CAFile          string       `json:"ca_file,omitempty"`
+	PixKey          string       `json:"pix_key,omitempty"`
+	MaxPerPix       *money.Money `json:"max_per_pix,omitempty"`
+	MaxPerPixNight  *money.Money `json:"max_per_pix_night,omitempty"`
+	Enabled         bool         `json:"enabled"`
+	FromEnvironment bool         `json:"from_environment,omitempty"`
+	CreatedAt       *time.Time   `json:"created_at,omitempty"`
 	// Float is the money PixGate expects the provider to hold (provider
 	// list alone).
 	Float *money.Money `json:"float,omitempty"`
 }
 
 func viewProvider(p storage.Provider) providerView {
-	return providerView{Name: p.Name, Kind: p.Kind, URL: maskURL(p.URL), ClientID: p.ClientID, ClientSecretRef: p.ClientSecretRef,
+	v := providerView{Name: p.Name, Kind: p.Kind, URL: maskURL(p.URL), ClientID: p.ClientID, ClientSecretRef: p.ClientSecretRef,
 		CertFile: p.CertFile, KeyFile: p.KeyFile, CAFile: p.CAFile, PixKey: p.PixKey, Enabled: p.Enabled, CreatedAt: &p.CreatedAt}
+	if p.Limit.Max > 0 {
+		v.MaxPerPix = &p.Limit.Max
+	}
+	if p.Limit.Night > 0 {
+		v.MaxPerPixNight = &p.Limit.Night
+	}
+	return v
 }
 
 // defaultProviderView is the provider of PIXGATE_PROVIDER_*.
@@ -65,6 +74,7 @@ Routes (pixgate route) say which providers take which integrator's money.`}
 // providerFlags are the settings add and update take.
 type providerFlags struct {
 	kind, url, clientID, secretEnv, secretFile, certFile, keyFile, caFile, pixKey string
+	maxPerPix, maxPerPixNight                                                     string
 }
 
 func (f *providerFlags) register(fs *pflag.FlagSet) {
@@ -77,6 +87,8 @@ func (f *providerFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.keyFile, "key-file", "", "efi: the client certificate's private key, a PEM file (default: --cert-file)")
 	fs.StringVar(&f.caFile, "ca-file", "", "the CA that signs the provider's server certificate, a PEM file")
 	fs.StringVar(&f.pixKey, "pix-key", "", "efi: the account's PIX key")
+	fs.StringVar(&f.maxPerPix, "max-per-pix", "", "the largest PIX the provider takes, in reais, e.g. 15000.00 (Res. BCB 494-498/2025); 0 for none")
+	fs.StringVar(&f.maxPerPixNight, "max-per-pix-night", "", "the largest PIX from 20:00 to 06:00 America/Sao_Paulo, in reais; 0 for none")
 }
 
 // apply sets on p the flags fs was given (all of them for a new record)
@@ -108,6 +120,19 @@ func (f *providerFlags) apply(fs *pflag.FlagSet, p *storage.Provider) error {
 		}
 		p.ClientSecretRef = "file:" + f.secretFile
 	}
+	for _, l := range []struct {
+		flag, v string
+		dst     *money.Money
+	}{{"max-per-pix", f.maxPerPix, &p.Limit.Max}, {"max-per-pix-night", f.maxPerPixNight, &p.Limit.Night}} {
+		if !fs.Changed(l.flag) {
+			continue
+		}
+		m, err := money.Parse(strings.TrimSpace(l.v))
+		if err != nil || m < 0 {
+			return fmt.Errorf("--%s %q is not an amount in reais, such as 15000.00 (0 for none)", l.flag, l.v)
+		}
+		*l.dst = m
+	}
 	if !slices.Contains(connectors.Kinds, p.Kind) {
 		return fmt.Errorf("--kind %q is not one of %s", p.Kind, strings.Join(connectors.Kinds, ", "))
 	}
@@ -121,6 +146,18 @@ func (f *providerFlags) apply(fs *pflag.FlagSet, p *storage.Provider) error {
 		return errors.New("--url: a provider's URL carries no user or password; the client secret goes in --client-secret-env or --client-secret-file")
 	}
 	return nil
+}
+
+// limitText is a provider's per-PIX limits for the list: "-" for none.
+func limitText(max, night *money.Money) string {
+	out := "-"
+	if max != nil {
+		out = max.String()
+	}
+	if night != nil {
+		out += " (night " + night.String() + ")"
+	}
+	return out
 }
 
 // providerError words storage's refusals after the flag at fault.
@@ -279,9 +316,9 @@ labelled by provider).`,
 					return printJSON(c.stdout, map[string]any{"providers": views})
 				}
 				tw := table(c.stdout)
-				c.printfTo(tw, "NAME\tKIND\tURL\tENABLED\tFLOAT\n")
+				c.printfTo(tw, "NAME\tKIND\tURL\tENABLED\tFLOAT\tMAX PER PIX\n")
 				for _, v := range views {
-					c.printfTo(tw, "%s\t%s\t%s\t%v\t%s\n", v.Name, v.Kind, v.URL, v.Enabled, *v.Float)
+					c.printfTo(tw, "%s\t%s\t%s\t%v\t%s\t%s\n", v.Name, v.Kind, v.URL, v.Enabled, *v.Float, limitText(v.MaxPerPix, v.MaxPerPixNight))
 				}
 				if err := tw.Flush(); err != nil {
 					return err

@@ -85,6 +85,8 @@ func (c *cli) startWorker(ctx context.Context, g *errgroup.Group, st *stack) err
 	// alerts' for: durations, a few cheap queries per worker.
 	ops := worker.NewOpsGauges(st.registry)
 	g.Go(func() error { ops.Run(ctx, st.db, 30*time.Second, c.log); return nil })
+	deadlines := worker.NewDeadlineGauges(st.registry)
+	g.Go(func() error { deadlines.Run(ctx, st.db, 30*time.Second, c.log); return nil })
 	g.Go(serveHTTP(ctx, c.withPprof(monitor), ln, nil))
 	// Each provider's previous day, reconciled once across all workers.
 	books := statements.New(c.reconcileConfig(), st.db, func() []providerclient.Connector { return reconciled },

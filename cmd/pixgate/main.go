@@ -118,6 +118,8 @@ func (c *cli) rootCommand() *cobra.Command {
 		c.walletCommand(),
 		c.auditCommand(),
 		c.postbacksCommand(),
+		c.payoutsCommand(),
+		c.lookupsCommand(),
 		c.transferCommand(),
 		c.reconcileCommand(),
 		c.providerCommand(),

@@ -202,6 +202,7 @@ func exportedMetrics(t *testing.T) map[string]map[string]bool {
 	worker.New(worker.Config{}, worker.Deps{Redis: rdb, Metrics: reg, Logger: log})
 	statements.NewMetrics(reg)
 	worker.NewOpsGauges(reg)
+	worker.NewDeadlineGauges(reg)
 	reg.MustRegister(metrics.NewQueueMetricsCollector(asynq.NewInspectorFromRedisClient(rdb)))
 	return reg.exported(t)
 }

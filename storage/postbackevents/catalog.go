@@ -34,6 +34,10 @@ var Catalog = []Type{
 		{"COMPLETED", "The PIX was sent and settled."},
 		{"FAILED", "The PIX was not sent; its amount and fee are back in the balance."},
 	}},
+	{"PAYMENT_DEADLINE", "payout_deadline", "A withdrawal still PROCESSING near or past its payout deadline (due_at), once each.", []Status{
+		{"DEADLINE_NEAR", "Less than a fifth of the time to its due_at, or less than 15 minutes, is left."},
+		{"LATE", "Its due_at passed and it is not final yet."},
+	}},
 	{"REFUND", "refund", "A refund of a paid charge, to the charge's postbackUrl, reached a final status.", []Status{
 		{"COMPLETED", "The money went back to the payer."},
 		{"FAILED", "The refund was not sent; its amount is back in the balance."},

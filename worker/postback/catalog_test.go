@@ -3,6 +3,7 @@ package postback
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -30,6 +31,12 @@ func everyEvent(t *testing.T) []Event {
 	for _, k := range storage.TransferKinds {
 		for _, s := range storage.TransferStatuses {
 			add(ForTransfer(storage.Transfer{Kind: k, ID: uuid.New(), IntegratorID: 7, Status: s, ChargePixID: "charge-pix-id", PostbackURL: url}))
+		}
+	}
+	due := time.Now()
+	for _, s := range storage.TransferStatuses {
+		for _, late := range []bool{false, true} {
+			add(ForDeadline(storage.Transfer{Kind: storage.KindWithdrawal, ID: uuid.New(), IntegratorID: 7, Status: s, PostbackURL: url, DueAt: &due}, late))
 		}
 	}
 	for _, s := range storage.InfractionStatuses {
