@@ -205,8 +205,10 @@ func TestConsoleResolvesAnExceptionInABrowser(t *testing.T) {
 	settled := "the provider's statement shows it paid (ticket 4411)"
 	row = "#transfer-" + stuck.ID.String()
 	do(chromedp.Click(chromedp.CSS(`header a[href="/console/transfers"]`)), chromedp.WaitVisible(chromedp.CSS(row)),
+		chromedp.WaitVisible(chromedp.CSS("#late-"+stuck.ID.String()+".open")),
 		chromedp.SendKeys(chromedp.CSS(row+" form.settle textarea"), settled), shoot("transfers"),
-		chromedp.Click(chromedp.CSS(row+" form.settle button")), chromedp.WaitVisible(chromedp.CSS("#none-flagged")))
+		chromedp.Click(chromedp.CSS(row+" form.settle button")), chromedp.WaitVisible(chromedp.CSS("#none-flagged")),
+		chromedp.WaitVisible(chromedp.CSS("#late-"+stuck.ID.String()+":not(.open)"))) // settled, and late still
 	if notice := text("#notice"); !strings.Contains(notice, stuck.ID.String()) || !strings.Contains(notice, "COMPLETED") {
 		t.Errorf("notice after settling: %q", notice)
 	}

@@ -37,6 +37,7 @@ type Store interface {
 	ResolveReconciliationItem(ctx context.Context, id uuid.UUID, r storage.ReconResolution) (storage.ReconItem, error)
 	OperatorActions(ctx context.Context, resourceID uuid.UUID) ([]storage.OperatorAction, error)
 	FlaggedTransfers(ctx context.Context, limit int) ([]storage.FlaggedTransfer, error)
+	LatePayouts(ctx context.Context, now time.Time, f storage.LateFilter) ([]storage.Transfer, error)
 	AllEndpoints(ctx context.Context, since time.Time, limit int) ([]storage.WebhookEndpoint, error)
 	PauseEndpoint(ctx context.Context, integratorID int64, url string) (storage.WebhookEndpoint, error)
 	ResumeEndpoint(ctx context.Context, integratorID int64, url string, msg func(storage.Postback) storage.OutboxMessage) (storage.WebhookEndpoint, int, error)

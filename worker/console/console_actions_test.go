@@ -21,6 +21,7 @@ import (
 // withdrawal, one endpoint; pauses, resumes and actions are recorded.
 type endpointStore struct {
 	flagged  storage.FlaggedTransfer
+	late     []storage.Transfer
 	endpoint storage.WebhookEndpoint
 	calls    []string
 	actions  []storage.OperatorAction
@@ -29,6 +30,10 @@ type endpointStore struct {
 
 func (f *endpointStore) FlaggedTransfers(context.Context, int) ([]storage.FlaggedTransfer, error) {
 	return []storage.FlaggedTransfer{f.flagged}, nil
+}
+
+func (f *endpointStore) LatePayouts(context.Context, time.Time, storage.LateFilter) ([]storage.Transfer, error) {
+	return f.late, nil
 }
 
 func (f *endpointStore) AllEndpoints(context.Context, time.Time, int) ([]storage.WebhookEndpoint, error) {

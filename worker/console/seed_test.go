@@ -34,7 +34,8 @@ func seedStuck(t *testing.T, db *storage.DB) (in storage.Integrator, w storage.T
 	id, _ := uuid.NewV7()
 	hash := sha256.Sum256([]byte(id.String()))
 	hook := hookURL
-	w, _, err = db.CreateWithdrawal(ctx, storage.NewWithdrawal{ID: id, IntegratorID: in.ID, Amount: 2500, Fee: 50, RequestHash: hash[:],
+	due := time.Now().Add(-time.Hour) // late for its payout deadline too
+	w, _, err = db.CreateWithdrawal(ctx, storage.NewWithdrawal{ID: id, IntegratorID: in.ID, Amount: 2500, Fee: 50, RequestHash: hash[:], DueAt: &due,
 		PostbackURL: &hook, CreditParty: storage.CreditParty{Name: "Fulano de Tal", KeyType: "EMAIL", Key: "fulano@example.com", TaxID: "52998224725"},
 		Outbox: []storage.OutboxMessage{storage.OutboxMessage(tasks.WithdrawalSendMessage(id, 0))}})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -16,10 +17,20 @@ import (
 // The transfers page: the withdrawals and refunds stuck PROCESSING that
 // the reconciler flagged for an operator (as pixgate transfer list shows
 // them), each settled or failed with a reason, as pixgate transfer
-// settle|fail does (docs/operations.md, Stuck transfers).
+// settle|fail does (docs/operations.md, Stuck transfers); and the payouts
+// late for their deadline, as pixgate payouts late lists them.
 
-// transfersListed bounds the transfers page's list.
+// transfersListed bounds the transfers page's lists.
 const transfersListed = 200
+
+// lateWindow is how far back the late payouts go: their due_at within it.
+const lateWindow = 7 * 24 * time.Hour
+
+// latePayout is a late payout as the page shows it.
+type latePayout struct {
+	storage.Transfer
+	Late string // how far past its due_at it finished, or is now
+}
 
 // TransferDecision is an operator's settle or fail of a flagged transfer.
 type TransferDecision struct {
@@ -55,6 +66,7 @@ type Operations interface {
 // transfersView is the transfers page's data.
 type transfersView struct {
 	Transfers []storage.FlaggedTransfer
+	Late      []latePayout
 	Reason    string // a refused form's, so it is not typed again
 	ReasonFor uuid.UUID
 }
@@ -72,6 +84,15 @@ func (c *console) showTransfers(rw http.ResponseWriter, r *http.Request, status 
 	if d.Transfers, err = c.cfg.Store.FlaggedTransfers(r.Context(), transfersListed); err != nil {
 		c.fail(rw, r, err)
 		return
+	}
+	now := time.Now()
+	late, err := c.cfg.Store.LatePayouts(r.Context(), now, storage.LateFilter{Since: now.Add(-lateWindow), Limit: transfersListed})
+	if err != nil {
+		c.fail(rw, r, err)
+		return
+	}
+	for _, t := range late {
+		d.Late = append(d.Late, latePayout{Transfer: t, Late: storage.Lateness(t, now).Round(time.Second).String()})
 	}
 	v.Data = d
 	c.render(rw, r, status, "transfers.html", v)
