@@ -16,6 +16,15 @@ type PixLimit struct {
 	Night money.Money
 }
 
+// SetDefaultPixLimit sets the per-PIX limit of the default provider, which
+// the environment configures (PIXGATE_PROVIDER_MAX_PER_PIX and _NIGHT)
+// rather than a providers row: the routes apply it as a stored provider's
+// (a stored row named "default" wins). Routes read after it see it.
+func (db *DB) SetDefaultPixLimit(l PixLimit) {
+	db.defaultLimit.Store(&l)
+	db.routes.forget()
+}
+
 // saoPaulo is America/Sao_Paulo: UTC-3 all year since Brazil ended
 // daylight saving time in 2019, so no time zone database is needed.
 var saoPaulo = time.FixedZone("America/Sao_Paulo", -3*60*60)

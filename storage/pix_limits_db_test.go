@@ -41,3 +41,18 @@ func TestProviderPixLimitReachesTheRoutes(t *testing.T) {
 		t.Fatalf("route limits %+v after clearing, %v", r.Limits, err)
 	}
 }
+
+// The default provider, configured by the environment, has its per-PIX
+// limit from there; a stored provider named default would win.
+func TestDefaultProviderPixLimitFromTheEnvironment(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	if r, err := db.RouteFor(ctx, 1); err != nil || len(r.Limits) != 0 {
+		t.Fatalf("route %+v, %v; want no limits", r, err)
+	}
+	l := storage.PixLimit{Max: 1500000}
+	db.SetDefaultPixLimit(l)
+	if r, err := db.RouteFor(ctx, 1); err != nil || r.Limits[storage.DefaultProvider] != l {
+		t.Fatalf("route limits %+v, %v; want the default's %+v", r.Limits, err, l)
+	}
+}

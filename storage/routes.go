@@ -270,6 +270,11 @@ func (s *routeSnapshot) loadProviders(ctx context.Context, db *DB) error {
 	if err != nil {
 		return fmt.Errorf("storage: providers of the routes: %w", err)
 	}
+	if l := db.defaultLimit.Load(); l != nil && *l != (PixLimit{}) {
+		if _, stored := s.limits[DefaultProvider]; !stored {
+			s.limits[DefaultProvider] = *l
+		}
+	}
 	return nil
 }
 

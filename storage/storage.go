@@ -82,6 +82,7 @@ type DB struct {
 	group        atomic.Pointer[committer] // nil: every create commits alone (see GroupCommit)
 	shared       atomic.Pointer[committer] // nil: every pipeline commits alone (see ShareCommits)
 	routes       routeCache                // see RouteFor
+	defaultLimit atomic.Pointer[PixLimit]  // the default provider's, from the environment (see SetDefaultPixLimit)
 	eventIDs     *idBlock                  // provider events' ids (see RecordProviderEvent)
 	// migrateConfig is the pool's configuration without Config.Timeouts,
 	// for Migrate; nil when there are none.

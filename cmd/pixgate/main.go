@@ -165,6 +165,10 @@ func (c *cli) openMigratedDB(ctx context.Context) (*storage.DB, error) {
 		db.Close()
 		return nil, err
 	}
+	limit, err := c.cfg.defaultPixLimit() // checked with the configuration
+	if err == nil {
+		db.SetDefaultPixLimit(limit)
+	}
 	return db, nil
 }
 
