@@ -36,6 +36,9 @@ type Config struct {
 	// BodyLimit caps request bodies in bytes; larger bodies get 413.
 	// Default 64 KiB.
 	BodyLimit int
+	// BatchBodyLimit caps the body of POST /api/v1/withdrawals/batches
+	// (10,000 withdrawals do not fit in BodyLimit). Default 8 MiB.
+	BatchBodyLimit int
 	// ProviderWebhookURL is PixGate's own webhook URL
 	// (…/webhooks/provider/{token}), sent to the provider as postbackUrl on
 	// every charge. The integrator's postbackUrl is never sent to the
@@ -133,6 +136,9 @@ const (
 func (c Config) withDefaults() Config {
 	if c.BodyLimit <= 0 {
 		c.BodyLimit = DefaultBodyLimit
+	}
+	if c.BatchBodyLimit <= 0 {
+		c.BatchBodyLimit = DefaultBatchBodyLimit
 	}
 	if c.MaxAmount <= 0 {
 		c.MaxAmount = DefaultMaxAmount
@@ -259,7 +265,7 @@ func New(cfg Config, deps Deps) *Server {
 	}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "pixgate",
-		BodyLimit:             cfg.BodyLimit,
+		BodyLimit:             max(cfg.BodyLimit, cfg.BatchBodyLimit),
 		DisableStartupMessage: true,
 		ReadTimeout:           15 * time.Second,
 		WriteTimeout:          30 * time.Second,
@@ -270,7 +276,7 @@ func New(cfg Config, deps Deps) *Server {
 	// access log sees the final status of every request (panics included,
 	// which recover turns into errors below it) inside the request's span,
 	// so that its line carries the trace id.
-	s.app.Use(requestID, traceRequest, s.accessLog, recover.New())
+	s.app.Use(requestID, traceRequest, s.accessLog, recover.New(), s.limitBody)
 	s.routes()
 	s.guardTransport()
 	return s
@@ -312,6 +318,13 @@ func (s *Server) routes() {
 	v1.Post("/withdrawals", s.admitCashOut, s.v1Auth(storage.ScopeWithdrawalsWrite), requireJSON, s.createWithdrawal)
 	v1.Get("/withdrawals", s.v1Auth(storage.ScopeWithdrawalsRead), s.listWithdrawals)
 	v1.Get("/withdrawals/:withdrawal", s.v1Auth(storage.ScopeWithdrawalsRead), s.getWithdrawal)
+	v1.Post("/withdrawals/:withdrawal/approve", s.admitCashOut, s.v1Auth(storage.ScopeWithdrawalsApprove), s.approveWithdrawal)
+	v1.Post("/withdrawals/:withdrawal/reject", s.v1Auth(storage.ScopeWithdrawalsApprove), s.rejectWithdrawal)
+	v1.Post("/withdrawals/batches", s.admitCashOut, s.v1Auth(storage.ScopeWithdrawalsWrite), s.createWithdrawalBatch)
+	v1.Get("/withdrawals/batches/:batch", s.v1Auth(storage.ScopeWithdrawalsRead), s.getWithdrawalBatch)
+	v1.Get("/withdrawals/batches/:batch/items", s.v1Auth(storage.ScopeWithdrawalsRead), s.listWithdrawalBatchItems)
+	v1.Post("/withdrawals/batches/:batch/approve", s.admitCashOut, s.v1Auth(storage.ScopeWithdrawalsApprove), s.approveWithdrawalBatch)
+	v1.Post("/withdrawals/batches/:batch/reject", s.v1Auth(storage.ScopeWithdrawalsApprove), s.rejectWithdrawalBatch)
 	v1.Post("/recurrences", s.v1Auth(storage.ScopeRecurrencesWrite), requireJSON, s.createRecurrence)
 	v1.Get("/recurrences", s.v1Auth(storage.ScopeRecurrencesRead), s.listRecurrences)
 	v1.Get("/recurrences/:recurrence", s.v1Auth(storage.ScopeRecurrencesRead), s.getRecurrence)

@@ -22,6 +22,9 @@ const (
 	ScopeChargesRead      = "charges:read"
 	ScopeWithdrawalsWrite = "withdrawals:write"
 	ScopeWithdrawalsRead  = "withdrawals:read"
+	// ScopeWithdrawalsApprove approves and rejects withdrawals and batches
+	// awaiting approval, but for those its own key created.
+	ScopeWithdrawalsApprove = "withdrawals:approve"
 	ScopeRefundsWrite     = "refunds:write"
 	ScopeBalanceRead      = "balance:read"
 	ScopeTransactionsRead = "transactions:read"
@@ -37,7 +40,7 @@ const (
 // AllScopes is what a key carries when none are named.
 var AllScopes = []string{ScopeChargesWrite, ScopeChargesRead, ScopeWithdrawalsWrite, ScopeWithdrawalsRead,
 	ScopeRefundsWrite, ScopeBalanceRead, ScopeTransactionsRead, ScopeInfractionsRead, ScopeInfractionsWrite, ScopePixKeysRead,
-	ScopeRecurrencesWrite, ScopeRecurrencesRead, ScopeWebhooksWrite, ScopeWebhooksRead}
+	ScopeRecurrencesWrite, ScopeRecurrencesRead, ScopeWebhooksWrite, ScopeWebhooksRead, ScopeWithdrawalsApprove}
 
 // APIKey is a stored key; its secret exists only as a SHA-256 hash.
 type APIKey struct {

@@ -33,7 +33,8 @@ const (
 // TransferStatuses are every status, in lifecycle order.
 var TransferStatuses = []TransferStatus{TransferProcessing, TransferCompleted, TransferFailed}
 
-// Final says whether the transfer has left PROCESSING for good.
+// Final says whether the transfer has reached COMPLETED or FAILED, for
+// good.
 func (s TransferStatus) Final() bool { return s == TransferCompleted || s == TransferFailed }
 
 // Transfer is one withdrawal, refund or MED return.
@@ -71,6 +72,9 @@ type Transfer struct {
 	// FromPending is the part of a refund's reservation taken from the
 	// charge's held net in pending (see refundCreated).
 	FromPending money.Money
+	// BatchID is the batch a withdrawal was created in, nil for one created
+	// alone (and for every other kind).
+	BatchID *uuid.UUID
 }
 
 // Total is what the transfer reserves: amount + fee.
@@ -130,7 +134,7 @@ func (k TransferKind) scanWith(r pgx.CollectableRow, more ...any) (Transfer, err
 	var chargeID *uuid.UUID
 	err := r.Scan(append([]any{&t.ID, &t.IntegratorID, &t.ExternalID, &t.Amount, &t.Fee, &t.Status, &t.Description, &t.PostbackURL,
 		&t.PixID, &t.EndToEndID, &t.FailureReason, &t.CreatedAt, &t.UpdatedAt, &t.FinishedAt, &t.Provider, &t.TraceParent,
-		&t.CreditParty.Name, &t.CreditParty.KeyType, &t.CreditParty.Key, &t.CreditParty.TaxID, &chargeID, &t.ChargePixID, &t.FromPending},
+		&t.CreditParty.Name, &t.CreditParty.KeyType, &t.CreditParty.Key, &t.CreditParty.TaxID, &chargeID, &t.ChargePixID, &t.FromPending, &t.BatchID},
 		more...)...)
 	if chargeID != nil {
 		t.ChargeID = *chargeID

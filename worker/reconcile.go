@@ -134,6 +134,8 @@ func (w *Worker) reconcileSteps() []reconcileStep {
 		reconcileStep{"cycles to send", w.sendCycles},
 		reconcileStep{"open cycles", w.watchCycles},
 		reconcileStep{"unissued charges", w.reconcileUnissuedCharges},
+		reconcileStep{"approvals", w.expireApprovals},
+		reconcileStep{"batches", w.finishBatches},
 		reconcileStep{"postbacks", w.redrivePostbacks},
 		reconcileStep{"failing endpoints", w.disableFailingEndpoints},
 		reconcileStep{"flagged transfers", w.countFlagged})

@@ -97,6 +97,7 @@ type Service struct {
 	store       Store
 	infractions InfractionStore // nil: the MED operations answer ErrNotFound
 	recurrences RecurrenceStore // nil: recurrences answer ErrNotFound
+	approvals   ApprovalStore   // nil: batches and approvals answer ErrNotFound
 	provider    Provider        // nil: charges are refused before anything is written
 	log         *slog.Logger
 }
@@ -114,5 +115,6 @@ func New(cfg Config, store Store, provider Provider, log *slog.Logger) *Service 
 	}
 	infractions, _ := store.(InfractionStore)
 	recurrences, _ := store.(RecurrenceStore)
-	return &Service{cfg: cfg, store: store, infractions: infractions, recurrences: recurrences, provider: provider, log: log}
+	approvals, _ := store.(ApprovalStore)
+	return &Service{cfg: cfg, store: store, infractions: infractions, recurrences: recurrences, approvals: approvals, provider: provider, log: log}
 }

@@ -25,6 +25,9 @@ type WithdrawalRequest struct {
 	CreditParty storage.CreditParty
 	Description *string
 	PostbackURL *string
+	// CreatedBy is the id of the API key that asks (not part of the
+	// request's fingerprint: a replay by another key is a replay).
+	CreatedBy int64
 }
 
 // fingerprint is ChargeRequest.fingerprint's rule for withdrawals.
@@ -63,8 +66,8 @@ func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r
 			Amount: r.Amount, Fee: in.CashOut.Compute(r.Amount),
 			CreditParty: r.CreditParty, Description: r.Description, PostbackURL: r.PostbackURL,
 			RequestHash: r.fingerprint(), Provider: provider, TraceParent: tp,
-			Outbox: []storage.OutboxMessage{m},
-		})
+			Outbox: []storage.OutboxMessage{m}, CreatedByKey: r.CreatedBy,
+		}.Held(s.approvalExpiry(in, r.Amount)))
 	})
 }
 

@@ -24,14 +24,15 @@ type integratorView struct {
 	Fees          map[string]money.FeeView `json:"fees"`
 	CashInHold    string                   `json:"cashin_hold"`
 	SameHolder    bool                     `json:"same_holder"`
+	Approval      approvalView             `json:"approval"`
 	HeldCharges   *int                     `json:"held_charges,omitempty"`
 	CreatedAt     time.Time                `json:"created_at"`
 }
 
 func viewIntegrator(in storage.Integrator) integratorView {
 	return integratorView{ID: in.ID, Name: in.Name, Email: in.Email, CreatedAt: in.CreatedAt, CashInHold: formatHold(in.CashInHold),
-		SameHolder: in.SameHolder,
-		Fees:       map[string]money.FeeView{"cashin": in.CashIn.View("cashin"), "cashout": in.CashOut.View("cashout")}}
+		SameHolder: in.SameHolder, Approval: viewApproval(in.Approval),
+		Fees: map[string]money.FeeView{"cashin": in.CashIn.View("cashin"), "cashout": in.CashOut.View("cashout")}}
 }
 
 func (c *cli) integratorCommand() *cobra.Command {

@@ -18,10 +18,11 @@ func (c *cli) integratorUpdateCommand() *cobra.Command {
 		hold       string
 		sameHolder bool
 		asJSON     bool
+		approval   approvalFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "update",
-		Short: "Change an integrator's cash-in settlement hold or same-holder rule",
+		Short: "Change an integrator's cash-in settlement hold, same-holder rule or withdrawal approval",
 		Long: `Change how long the net of an integrator's paid charges stays in its pending
 balance before it becomes available (--cashin-hold), and whether it keeps only
 payments from its payers' own accounts and pays only to its recipients' own keys
@@ -31,15 +32,24 @@ The new hold applies to charges paid from now on; charges already held keep the
 available_at they were given. With the same-holder rule, a charge paid from an
 account whose document is not the charge's payer.document is returned to its
 payer in full, automatically, and a withdrawal to a key of anyone other than
-creditParty.taxId is refused (422) before anything is reserved.`,
+creditParty.taxId is refused (422) before anything is reserved.
+
+With an approval rule (--approval-threshold, --approval-all), withdrawals and
+batches it holds wait AWAITING_APPROVAL, their money reserved and nothing sent,
+until a second API key with the withdrawals:approve scope approves or rejects
+them, or --approval-expiry passes (then they are rejected as approval_expired).`,
 		Example: `  pixgate integrator update --integrator 1 --cashin-hold 24h
   pixgate integrator update --integrator 1 --same-holder
-  pixgate integrator update --integrator 1 --same-holder=false`,
+  pixgate integrator update --integrator 1 --same-holder=false
+  pixgate integrator update --integrator 1 --approval-threshold 1000.00 --approval-expiry 24h
+  pixgate integrator update --integrator 1 --approval-all
+  pixgate integrator update --integrator 1 --approval-threshold none --approval-all=false`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			setHold, setSame := cmd.Flags().Changed("cashin-hold"), cmd.Flags().Changed("same-holder")
-			if !setHold && !setSame {
-				return fmt.Errorf("nothing to change: give --cashin-hold, --same-holder, or both")
+			setApproval := approval.changed(cmd)
+			if !setHold && !setSame && !setApproval {
+				return fmt.Errorf("nothing to change: give --cashin-hold, --same-holder, --approval-threshold, --approval-all or --approval-expiry")
 			}
 			var d time.Duration
 			if setHold {
@@ -64,6 +74,15 @@ creditParty.taxId is refused (422) before anything is reserved.`,
 						return err
 					}
 				}
+				if setApproval {
+					rule, err := approval.rule(cmd, in.Approval)
+					if err != nil {
+						return err
+					}
+					if in, err = db.SetApproval(cmd.Context(), integrator, rule); err != nil {
+						return err
+					}
+				}
 				if asJSON {
 					v := viewIntegrator(in)
 					if setHold {
@@ -85,6 +104,10 @@ creditParty.taxId is refused (422) before anything is reserved.`,
 							c.cfg.ProviderKind)
 					}
 				}
+				if setApproval {
+					c.printf("integrator %d: %s (was: %s), for withdrawals and batches created from now on\n", in.ID,
+						describeApproval(in.Approval), describeApproval(before.Approval))
+				}
 				return nil
 			})
 		},
@@ -92,6 +115,7 @@ creditParty.taxId is refused (422) before anything is reserved.`,
 	cmd.Flags().Int64Var(&integrator, "integrator", 0, "integrator id (required)")
 	cmd.Flags().StringVar(&hold, "cashin-hold", "", "settlement hold of cash-in, e.g. 24h, 2d, 30m, or 0 for none")
 	cmd.Flags().BoolVar(&sameHolder, "same-holder", false, "take payments only from the payer's own account and pay only to the recipient's own key (--same-holder=false turns it off)")
+	approval.add(cmd)
 	addJSONFlag(cmd, &asJSON)
 	_ = cmd.MarkFlagRequired("integrator")
 	return cmd

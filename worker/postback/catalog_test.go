@@ -32,6 +32,9 @@ func everyEvent(t *testing.T) []Event {
 			add(ForTransfer(storage.Transfer{Kind: k, ID: uuid.New(), IntegratorID: 7, Status: s, ChargePixID: "charge-pix-id", PostbackURL: url}))
 		}
 	}
+	for _, s := range storage.BatchStatuses {
+		add(ForBatch(storage.WithdrawalBatch{ID: uuid.New(), IntegratorID: 7, Status: s, PostbackURL: url}))
+	}
 	for _, s := range storage.InfractionStatuses {
 		add(ForInfraction(storage.Infraction{ID: uuid.New(), IntegratorID: 7, Status: s}, testCharge()))
 	}
