@@ -265,7 +265,7 @@ func New(cfg Config, deps Deps) *Server {
 	}
 	s.app = fiber.New(fiber.Config{
 		AppName:               "pixgate",
-		BodyLimit:             max(cfg.BodyLimit, cfg.BatchBodyLimit),
+		BodyLimit:             cfg.BodyLimit,
 		DisableStartupMessage: true,
 		ReadTimeout:           15 * time.Second,
 		WriteTimeout:          30 * time.Second,
@@ -276,7 +276,8 @@ func New(cfg Config, deps Deps) *Server {
 	// access log sees the final status of every request (panics included,
 	// which recover turns into errors below it) inside the request's span,
 	// so that its line carries the trace id.
-	s.app.Use(requestID, traceRequest, s.accessLog, recover.New(), s.limitBody)
+	s.app.Server().HeaderReceived = s.headerReceived
+	s.app.Use(requestID, traceRequest, s.accessLog, recover.New())
 	s.routes()
 	s.guardTransport()
 	return s

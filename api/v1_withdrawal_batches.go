@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
+	"github.com/valyala/fasthttp"
 
 	"github.com/pixgate/pixgate/api/payments"
 	"github.com/pixgate/pixgate/storage"
@@ -74,6 +76,9 @@ func (s *Server) createWithdrawalBatch(c *fiber.Ctx) error {
 	)
 	switch {
 	case err == nil && mt == fiber.MIMEApplicationJSON:
+		if err := requireJSONBody(c); err != nil {
+			return err
+		}
 		body, err := decodeObject(c)
 		if err != nil {
 			return err
@@ -214,19 +219,27 @@ func (s *Server) batchOf(c *fiber.Ctx) (storage.WithdrawalBatch, error) {
 	return s.payments.Batch(c.UserContext(), integratorOf(c), ref)
 }
 
-// limitBody answers 413 for a body above the route's limit: BodyLimit
-// for every route but a batch's create, which may send BatchBodyLimit
-// (the server reads up to the larger of the two).
-func (s *Server) limitBody(c *fiber.Ctx) error {
-	if len(c.Body()) > s.bodyLimit(c) {
-		return fiber.ErrRequestEntityTooLarge
+// headerReceived lets the body of a batch's create, and only it, be as
+// large as BatchBodyLimit: every other request keeps BodyLimit, refused
+// from its declared Content-Length before its body is read.
+func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	if isBatchCreate(string(h.Method()), string(h.RequestURI())) {
+		return fasthttp.RequestConfig{MaxRequestBodySize: s.cfg.BatchBodyLimit}
 	}
-	return c.Next()
+	return fasthttp.RequestConfig{}
+}
+
+// isBatchCreate says whether the request line is POST
+// /api/v1/withdrawals/batches, as the router matches it (any case, one
+// trailing slash, any query).
+func isBatchCreate(method, uri string) bool {
+	path, _, _ := strings.Cut(uri, "?")
+	return method == fiber.MethodPost && strings.EqualFold(strings.TrimSuffix(path, "/"), batchPath)
 }
 
 // bodyLimit is the largest body the request's route takes.
 func (s *Server) bodyLimit(c *fiber.Ctx) int {
-	if c.Method() == fiber.MethodPost && c.Path() == batchPath {
+	if isBatchCreate(c.Method(), c.OriginalURL()) {
 		return s.cfg.BatchBodyLimit
 	}
 	return s.cfg.BodyLimit

@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -45,6 +46,11 @@ func (s *Server) parseBatchCSV(c *fiber.Ctx) (payments.BatchRequest, error) {
 		top.errs.add("external_id", "is required (a query parameter with a CSV body)")
 	}
 	r.PostbackURL = top.postbackURL(s.cfg.AllowHTTPPostbacks, s.cfg.PostbackURLPolicy)
+	if !utf8.Valid(c.Body()) {
+		bad := bytes.IndexFunc(c.Body(), func(r rune) bool { return r == utf8.RuneError })
+		top.errs.add(fmt.Sprintf("line %d", 1+bytes.Count(c.Body()[:max(bad, 0)], []byte("\n"))), "is not UTF-8 text: send the CSV in UTF-8")
+		return r, top.errs.err()
+	}
 	rd := csv.NewReader(bytes.NewReader(c.Body()))
 	rd.FieldsPerRecord, rd.ReuseRecord = 0, false
 	header, err := rd.Read()
