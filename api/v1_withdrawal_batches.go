@@ -166,11 +166,12 @@ func (s *Server) parseBatchJSON(body object) (payments.BatchRequest, error) {
 		}
 		// Its error is every item's so far: it is read once all are parsed.
 		r.Items[i], _ = s.parseWithdrawalRequest(o)
-		if ext := r.Items[i].ExternalID; ext != nil {
-			if j, dup := seen[*ext]; dup {
+		var ext string
+		if raw, ok := o.raw("external_id"); ok && json.Unmarshal(raw, &ext) == nil && ext != "" {
+			if j, dup := seen[ext]; dup {
 				o.errs.add(o.path("external_id"), "repeats the external_id of %s[%d]", batchItemsMember, j)
 			} else {
-				seen[*ext] = i
+				seen[ext] = i
 			}
 		}
 	}
