@@ -276,7 +276,6 @@ func New(cfg Config, deps Deps) *Server {
 	// access log sees the final status of every request (panics included,
 	// which recover turns into errors below it) inside the request's span,
 	// so that its line carries the trace id.
-	s.app.Server().HeaderReceived = s.headerReceived
 	s.app.Use(requestID, traceRequest, s.accessLog, recover.New())
 	s.routes()
 	s.guardTransport()

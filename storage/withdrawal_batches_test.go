@@ -278,3 +278,62 @@ func TestApprovalDecidedOnce(t *testing.T) {
 	}
 	mustAuditClean(t, db)
 }
+
+// A batch is COMPLETED once every item is final, once, with its postback
+// written in the same transaction.
+func TestBatchFinishesOnceEveryItemIsFinal(t *testing.T) {
+	db := storagetest.NewDB(t)
+	ctx := context.Background()
+	in, maker, _ := makerChecker(t, db, money.FromReais(100, 0))
+	url := "https://example.com/lotes"
+	nb := newBatch(in, maker, "lote-f", 3, 10_00, 0, nil)
+	nb.PostbackURL = &url
+	b, _, err := db.CreateWithdrawalBatch(ctx, nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var posted []storage.WithdrawalBatch
+	finish := func() []storage.WithdrawalBatch {
+		t.Helper()
+		done, err := db.FinishBatches(ctx, 10, func(b storage.WithdrawalBatch) (storage.NewPostback, bool) {
+			posted = append(posted, b)
+			return storage.NewPostback{ID: uuid.Must(uuid.NewV7()), IntegratorID: b.IntegratorID, ResourceType: "withdrawal_batch",
+				ResourceID: b.ID, Event: b.Status, URL: url, Body: []byte(`{}`),
+				Outbox: storage.OutboxMessage{Type: "postback:deliver", ID: "pb-" + b.ID.String(), Payload: []byte(`{}`)}}, true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return done
+	}
+	if done := finish(); len(done) != 0 {
+		t.Fatalf("finished with items in flight: %+v", done)
+	}
+	for i, it := range nb.Items {
+		err := db.InTx(ctx, func(tx *storage.Tx) error {
+			var err error
+			if i == 0 {
+				_, _, err = tx.FailTransfer(ctx, storage.KindWithdrawal, it.ID, storage.Failure{Reason: "key not found"})
+			} else {
+				_, _, err = tx.CompleteTransfer(ctx, storage.KindWithdrawal, it.ID, storage.Settlement{PixID: "p" + it.ID.String(), At: time.Now()})
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := finish()
+	if len(done) != 1 || done[0].ID != b.ID || done[0].Status != storage.BatchCompleted || done[0].Completed != 2 || done[0].Failed != 1 ||
+		done[0].FailedAmount != 10_00 {
+		t.Fatalf("finished: %+v", done)
+	}
+	if again := finish(); len(again) != 0 || len(posted) != 1 {
+		t.Fatalf("finished twice: %+v", again)
+	}
+	if n := countRows(t, db, `SELECT count(*) FROM postbacks WHERE resource_id = $1`, b.ID); n != 1 {
+		t.Fatalf("%d batch postbacks", n)
+	}
+	wantBalances(t, db, in.ID, 80_00, 0) // two paid, one back
+	mustAuditClean(t, db)
+}

@@ -47,7 +47,19 @@ ALTER TABLE withdrawals ADD COLUMN approval_expires_at timestamptz;
 CREATE INDEX withdrawals_batch_idx ON withdrawals (batch_id, id) WHERE batch_id IS NOT NULL;
 CREATE INDEX withdrawals_awaiting_idx ON withdrawals (approval_expires_at) WHERE status = 'AWAITING_APPROVAL' AND batch_id IS NULL;
 
+-- A batch's own postback (PAYMENT_BATCH).
+ALTER TABLE postbacks DROP CONSTRAINT postbacks_resource_type_check;
+ALTER TABLE postbacks ADD CONSTRAINT postbacks_resource_type_check
+    CHECK (resource_type IN ('charge', 'withdrawal', 'refund', 'med_return', 'infraction', 'recurrence',
+                             'recurrence_cycle', 'recurrence_attempt', 'withdrawal_batch')) NOT VALID;
+ALTER TABLE postbacks VALIDATE CONSTRAINT postbacks_resource_type_check;
+
 -- +goose Down
+DELETE FROM postbacks WHERE resource_type = 'withdrawal_batch';
+ALTER TABLE postbacks DROP CONSTRAINT postbacks_resource_type_check;
+ALTER TABLE postbacks ADD CONSTRAINT postbacks_resource_type_check
+    CHECK (resource_type IN ('charge', 'withdrawal', 'refund', 'med_return', 'infraction', 'recurrence',
+                             'recurrence_cycle', 'recurrence_attempt'));
 DROP INDEX withdrawals_awaiting_idx;
 DROP INDEX withdrawals_batch_idx;
 ALTER TABLE withdrawals DROP COLUMN approval_expires_at;
