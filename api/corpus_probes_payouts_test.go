@@ -26,17 +26,25 @@ func payoutProbes(s corpusSecrets, withdrawalID, foreignID string) []probe {
 		ps = append(ps, probe{name: "POST " + create + ": content type " + ct, method: http.MethodPost, path: create, token: s.v1Token,
 			body: valid, headers: []string{"Content-Type", ct}})
 	}
+	const csvPath = create + "/csv"
 	for name, b := range csvBodies() {
-		ps = append(ps, probe{name: "POST " + create + " CSV: " + name, method: http.MethodPost, path: create + "?external_id=lote-csv",
+		ps = append(ps, probe{name: "POST " + csvPath + ": " + name, method: http.MethodPost, path: csvPath + "?external_id=lote-csv",
 			token: s.v1Token, body: b, headers: []string{"Content-Type", "text/csv"}})
 	}
 	for i, q := range []string{"", "?external_id=", "?external_id=" + url.QueryEscape("x' OR '1'='1 "), "?external_id=" + strings.Repeat("x", 65),
 		"?external_id=ok&postbackUrl=" + url.QueryEscape("https://169.254.169.254/latest")} {
-		ps = append(ps, probe{name: "POST " + create + " CSV query #" + string(rune('a'+i)), method: http.MethodPost, path: create + q,
+		ps = append(ps, probe{name: "POST " + csvPath + " query #" + string(rune('a'+i)), method: http.MethodPost, path: csvPath + q,
 			token: s.v1Token, body: csvHeader + "\n10.00,CPF,52998224725,Fulano,52998224725,csv-q-1,\n", headers: []string{"Content-Type", "text/csv"}})
 	}
-	ps = append(ps, transportProbes("POST "+create, http.MethodPost, create, s.v1Token)...)
-	ps = append(ps, credentialProbes("POST "+create, http.MethodPost, create, s)...)
+	for _, ct := range []string{"", "application/json", "text/csv; charset=latin1", "text/plain"} {
+		ps = append(ps, probe{name: "POST " + csvPath + ": content type " + ct, method: http.MethodPost, path: csvPath + "?external_id=lote-csv",
+			token: s.v1Token, body: csvHeader + "\n10.00,CPF,52998224725,Fulano,52998224725,csv-ct-1,\n", headers: []string{"Content-Type", ct}})
+	}
+	ps = append(ps, probe{name: "POST " + csvPath + ": oversized", method: http.MethodPost, path: csvPath, token: s.v1Token, size: 9 << 20})
+	for _, path := range []string{create, csvPath} {
+		ps = append(ps, transportProbes("POST "+path, http.MethodPost, path, s.v1Token)...)
+		ps = append(ps, credentialProbes("POST "+path, http.MethodPost, path, s)...)
+	}
 	refs := []string{"x'%20OR%20'1'%3D'1", "..%2F..%2Fetc%2Fpasswd", "%00", "%FF", strings.Repeat("a", 300),
 		"00000000-0000-0000-0000-000000000000", foreignID, strings.ToUpper(foreignID)}
 	for i, r := range refs {

@@ -25,6 +25,7 @@ const (
 	batchItemsRule        = "must be an array of 1 to %d withdrawal requests"
 	mimeCSV               = "text/csv"
 	batchPath             = "/api/v1/withdrawals/batches"
+	batchCSVPath          = batchPath + "/csv"
 	DefaultBatchBodyLimit = 8 << 20
 )
 
@@ -60,53 +61,55 @@ func viewBatch(b storage.WithdrawalBatch) batchView {
 }
 
 // createWithdrawalBatch is POST /api/v1/withdrawals/batches: up to
-// maxWithdrawalBatch withdrawals, as JSON ({"external_id", "postbackUrl",
-// "items": [...]}, each item as POST /api/v1/withdrawals takes it) or as a
-// CSV upload (text/csv; the batch's external_id and postbackUrl in the
-// query). The whole batch is validated first: any bad item is a 422 naming
-// each (items[17].creditParty.key; line 19: key) and nothing is written.
-// Then one SQL transaction reserves and creates them all, or nothing when
-// the wallet does not cover them (422 insufficient_funds). 201 with the
-// batch; 200 for a replay.
+// maxWithdrawalBatch withdrawals as JSON ({"external_id", "postbackUrl",
+// "items": [...]}, each item as POST /api/v1/withdrawals takes it). The
+// whole batch is validated first: any bad item is a 422 naming each
+// (items[17].creditParty.key) and nothing is written. Then one SQL
+// transaction reserves and creates them all, or nothing when the wallet
+// does not cover them (422 insufficient_funds). 201 with the batch; 200
+// for a replay.
 func (s *Server) createWithdrawalBatch(c *fiber.Ctx) error {
-	mt, _, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
-	var (
-		r       payments.BatchRequest
-		itemRef func(int) string
-	)
-	switch {
-	case err == nil && mt == fiber.MIMEApplicationJSON:
-		if err := requireJSONBody(c); err != nil {
-			return err
-		}
-		body, err := decodeObject(c)
-		if err != nil {
-			return err
-		}
-		if r, err = s.parseBatchJSON(body); err != nil {
-			return err
-		}
-		itemRef = func(i int) string { return fmt.Sprintf("%s[%d]", batchItemsMember, i) }
-	case err == nil && mt == mimeCSV:
-		if r, err = s.parseBatchCSV(c); err != nil {
-			return err
-		}
-		itemRef = func(i int) string { return fmt.Sprintf("line %d", i+2) }
-	default:
-		return newError(http.StatusUnsupportedMediaType, codeUnsupportedMedia,
-			`Send the batch as JSON ("Content-Type: application/json") or as CSV ("Content-Type: text/csv").`)
+	body, err := decodeObject(c)
+	if err != nil {
+		return err
 	}
+	r, err := s.parseBatchJSON(body)
+	if err != nil {
+		return err
+	}
+	return s.createBatch(c, r, func(i int) string { return fmt.Sprintf("%s[%d].external_id", batchItemsMember, i) })
+}
+
+// createWithdrawalBatchCSV is POST /api/v1/withdrawals/batches/csv: the
+// same batch as a CSV upload (text/csv; the batch's external_id and
+// postbackUrl in the query), its problems named by line ("line 19: key").
+func (s *Server) createWithdrawalBatchCSV(c *fiber.Ctx) error {
+	mt, params, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
+	cs, named := params["charset"]
+	if err != nil || mt != mimeCSV || named && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
+		return newError(http.StatusUnsupportedMediaType, codeUnsupportedMedia, `Send the batch as CSV with "Content-Type: text/csv" (UTF-8).`)
+	}
+	r, err := s.parseBatchCSV(c)
+	if err != nil {
+		return err
+	}
+	return s.createBatch(c, r, func(i int) string { return fmt.Sprintf("line %d: external_id", i+2) })
+}
+
+// createBatch creates a parsed batch as the request's key; itemField
+// names an item's external_id in a refusal.
+func (s *Server) createBatch(c *fiber.Ctx, r payments.BatchRequest, itemField func(int) string) error {
 	key, _ := apiKeyOf(c)
 	r.CreatedBy = key.ID
 	b, created, err := s.payments.CreateBatch(c.UserContext(), integratorOf(c), r)
 	if err != nil {
-		return batchError(err, itemRef)
+		return batchError(err, itemField)
 	}
 	return c.Status(createdStatus(created)).JSON(viewBatch(b))
 }
 
 // batchError names the items a batch's refusal is about.
-func batchError(err error, itemRef func(int) string) error {
+func batchError(err error, itemField func(int) string) error {
 	var (
 		conflict *storage.BatchItemConflictError
 		insf     *ledger.InsufficientFundsError
@@ -115,7 +118,7 @@ func batchError(err error, itemRef func(int) string) error {
 	case errors.As(err, &conflict):
 		fields := map[string][]string{}
 		for _, i := range conflict.Items {
-			fields[itemRef(i)+externalIDSuffix(itemRef)] = []string{"was already used by a withdrawal with a different request"}
+			fields[itemField(i)] = []string{"was already used by a withdrawal with a different request"}
 		}
 		return &apiError{Status: http.StatusConflict, Code: codeIdempotency, Fields: fields,
 			Message: fmt.Sprintf("%d items reuse the external_id of an earlier withdrawal made with a different request; nothing was created.", len(conflict.Items))}
@@ -125,15 +128,6 @@ func batchError(err error, itemRef func(int) string) error {
 			Fields:  map[string][]string{batchItemsMember: {fmt.Sprintf("with their fees (R$ %s) exceed the available balance (R$ %s)", insf.Requested, insf.Balance)}}}
 	}
 	return err
-}
-
-// externalIDSuffix is how an item's external_id is named after its
-// reference: ".external_id" in JSON, ": external_id" in CSV.
-func externalIDSuffix(itemRef func(int) string) string {
-	if itemRef(0) == "line 2" {
-		return ": external_id"
-	}
-	return ".external_id"
 }
 
 // parseBatchJSON reads the batch's external_id, postbackUrl and items,
@@ -231,11 +225,12 @@ func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfi
 }
 
 // isBatchCreate says whether the request line is POST
-// /api/v1/withdrawals/batches, as the router matches it (any case, one
+// /api/v1/withdrawals/batches or …/batches/csv, as the router matches it (any case, one
 // trailing slash, any query).
 func isBatchCreate(method, uri string) bool {
 	path, _, _ := strings.Cut(uri, "?")
-	return method == fiber.MethodPost && strings.EqualFold(strings.TrimSuffix(path, "/"), batchPath)
+	path = strings.TrimSuffix(path, "/")
+	return method == fiber.MethodPost && (strings.EqualFold(path, batchPath) || strings.EqualFold(path, batchCSVPath))
 }
 
 // bodyLimit is the largest body the request's route takes.

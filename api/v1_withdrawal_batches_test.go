@@ -78,28 +78,28 @@ func TestWithdrawalBatchCSV(t *testing.T) {
 	good := "amount,key_type,key,name,tax_id,external_id,description\n" +
 		"10.00,CPF,52998224725,Fulano,52998224725,c-1,Salário\n" +
 		"20.50,EMAIL,fulano@example.com,Fulano,52998224725,c-2,\n"
-	b := e.call(http.MethodPost, "/api/v1/withdrawals/batches?external_id=folha-1", token, good, csvType...).expect(t, http.StatusCreated)
+	b := e.call(http.MethodPost, "/api/v1/withdrawals/batches/csv?external_id=folha-1", token, good, csvType...).expect(t, http.StatusCreated)
 	if b.get("count") != "2" || b.get("amount") != "30.50" || b.get("fee") != "1.00" || b.str("status") != "PROCESSING" {
 		t.Fatalf("CSV batch: %s", b.raw)
 	}
-	e.call(http.MethodPost, "/api/v1/withdrawals/batches?external_id=folha-1", token, good, csvType...).expect(t, http.StatusOK)
+	e.call(http.MethodPost, "/api/v1/withdrawals/batches/csv?external_id=folha-1", token, good, csvType...).expect(t, http.StatusOK)
 	bad := "amount,key_type,key,name,tax_id,external_id\n" +
 		"10.00,CPF,52998224725,Fulano,52998224725,d-1\n" +
 		"10.00,EMAIL,52998224725,Fulano,52998224725,d-2\n" +
 		"1.005,CPF,52998224725,Fulano,52998224725,d-3\n" +
 		"10.00,CPF,52998224725,Fulano,52998224725,d-1\n"
-	r := e.call(http.MethodPost, "/api/v1/withdrawals/batches?external_id=folha-2", token, bad, csvType...).expectError(t, 422, codeValidation)
+	r := e.call(http.MethodPost, "/api/v1/withdrawals/batches/csv?external_id=folha-2", token, bad, csvType...).expectError(t, 422, codeValidation)
 	for _, f := range []string{"line 3: key", "line 4: amount", "line 5: external_id"} {
 		if _, ok := r.fieldErrors()[f]; !ok {
 			t.Errorf("no error names %q: %s", f, r.raw)
 		}
 	}
-	r = e.call(http.MethodPost, "/api/v1/withdrawals/batches?external_id=folha-3", token, "amount,key,nome\n1,2,3\n", csvType...).
+	r = e.call(http.MethodPost, "/api/v1/withdrawals/batches/csv?external_id=folha-3", token, "amount,key,nome\n1,2,3\n", csvType...).
 		expectError(t, 422, codeValidation)
 	if _, ok := r.fieldErrors()["line 1"]; !ok {
 		t.Errorf("a bad header is not named line 1: %s", r.raw)
 	}
-	e.call(http.MethodPost, "/api/v1/withdrawals/batches", token, good, csvType...).expectError(t, 422, codeValidation)
+	e.call(http.MethodPost, "/api/v1/withdrawals/batches/csv", token, good, csvType...).expectError(t, 422, codeValidation)
 	if n := e.count(`SELECT count(*) FROM withdrawals WHERE integrator_id = $1`, in.ID); n != 2 {
 		t.Fatalf("%d withdrawals, want the first batch's 2", n)
 	}
@@ -194,5 +194,66 @@ func TestApprovalOverTheAPI(t *testing.T) {
 	}
 	if n := e.count(`SELECT count(*) FROM withdrawals WHERE external_id = 'v2-1' AND status = 'AWAITING_APPROVAL'`); n != 1 {
 		t.Fatal("the v2 payment is not held")
+	}
+}
+
+// holdAbove makes the integrator's withdrawals and batches above R$ 50.00
+// wait for approval (before its key is first used, so that no cached key
+// carries the rule before it).
+func holdAbove50(t *testing.T, e *env, integratorID int64) {
+	t.Helper()
+	threshold := money.FromReais(50, 0)
+	if _, err := e.db.SetApproval(context.Background(), integratorID, storage.ApprovalRule{Threshold: &threshold, Expiry: storage.DefaultApprovalExpiry}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// payoutPoolCalls are the batch and approval requests of the pool-of-one
+// test: a batch created (and replayed), read and listed, and withdrawals
+// and batches held for approval, each approved or rejected by a second
+// key, twice at once (one wins, the other is 409).
+func payoutPoolCalls(t *testing.T, e *env, integratorID int64, v1 string) []poolCall {
+	t.Helper()
+	ctx := context.Background()
+	e.fund(integratorID, money.FromReais(500, 0))
+	_, checker, err := e.db.CreateKey(ctx, storage.NewKey{IntegratorID: integratorID, Scopes: []string{storage.ScopeWithdrawalsApprove}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := func(token, path, body string) func() reply {
+		return func() reply { return e.call(http.MethodPost, path, token, body) }
+	}
+	held := func(ext string) string {
+		t.Helper()
+		w := e.call(http.MethodPost, "/api/v1/withdrawals", v1, payoutItem(ext, map[string]string{"amount": "60.00"})).expect(t, http.StatusCreated)
+		if w.str("status") != "AWAITING_APPROVAL" {
+			t.Fatalf("not held: %s", w.raw)
+		}
+		return w.str("id")
+	}
+	heldBatch := func(ext string) string {
+		t.Helper()
+		b := e.call(http.MethodPost, "/api/v1/withdrawals/batches", v1, batchBody(ext,
+			payoutItem(ext+"-1", map[string]string{"amount": "30.00"}), payoutItem(ext+"-2", map[string]string{"amount": "30.00"}))).expect(t, http.StatusCreated)
+		if b.str("status") != "AWAITING_APPROVAL" {
+			t.Fatalf("not held: %s", b.raw)
+		}
+		return b.str("id")
+	}
+	small := batchBody("lote-pool", payoutItem("lote-pool-1", map[string]string{"amount": "1.00"}))
+	smallCSV := "amount,key_type,key,name,tax_id,external_id\n1.00,CPF,52998224725,Fulano,52998224725,lote-csv-1\n"
+	decided := []int{http.StatusOK, http.StatusConflict}
+	return []poolCall{
+		{"v1 batch", as(v1, "/api/v1/withdrawals/batches", small), []int{http.StatusCreated, http.StatusOK}},
+		{"v1 batch csv", func() reply {
+			return e.call(http.MethodPost, "/api/v1/withdrawals/batches/csv?external_id=lote-csv", v1, smallCSV, "Content-Type", "text/csv")
+		}, []int{http.StatusCreated, http.StatusOK}},
+		{"v1 batch get", func() reply { return e.call(http.MethodGet, "/api/v1/withdrawals/batches/lote-pool", v1, nil) }, []int{http.StatusOK, http.StatusNotFound}},
+		{"v1 batch items", func() reply { return e.call(http.MethodGet, "/api/v1/withdrawals/batches/lote-pool/items", v1, nil) },
+			[]int{http.StatusOK, http.StatusNotFound}},
+		{"v1 withdrawal approve", as(checker.Token(), "/api/v1/withdrawals/"+held("pool-a")+"/approve", ""), decided},
+		{"v1 withdrawal reject", as(checker.Token(), "/api/v1/withdrawals/"+held("pool-r")+"/reject", `{"reason": "x"}`), decided},
+		{"v1 batch approve", as(checker.Token(), "/api/v1/withdrawals/batches/"+heldBatch("pool-ba")+"/approve", ""), decided},
+		{"v1 batch reject", as(checker.Token(), "/api/v1/withdrawals/batches/"+heldBatch("pool-br")+"/reject", ""), decided},
 	}
 }
