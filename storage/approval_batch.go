@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -164,10 +163,4 @@ func (db *DB) BatchItemsAfter(ctx context.Context, batchID, after uuid.UUID, lim
 		return nil, fmt.Errorf("storage: batch items: %w", err)
 	}
 	return items, nil
-}
-
-// IsApprovalRefusal reports whether err is an approval refused as such
-// (not awaiting, self-approval), as opposed to a failure.
-func IsApprovalRefusal(err error) bool {
-	return errors.Is(err, ErrNotAwaitingApproval) || errors.Is(err, ErrSelfApproval)
 }

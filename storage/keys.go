@@ -22,9 +22,6 @@ const (
 	ScopeChargesRead      = "charges:read"
 	ScopeWithdrawalsWrite = "withdrawals:write"
 	ScopeWithdrawalsRead  = "withdrawals:read"
-	// ScopeWithdrawalsApprove approves and rejects withdrawals and batches
-	// awaiting approval, but for those its own key created.
-	ScopeWithdrawalsApprove = "withdrawals:approve"
 	ScopeRefundsWrite     = "refunds:write"
 	ScopeBalanceRead      = "balance:read"
 	ScopeTransactionsRead = "transactions:read"
@@ -36,6 +33,10 @@ const (
 	ScopeWebhooksWrite    = "webhooks:write"
 	ScopeWebhooksRead     = "webhooks:read"
 )
+
+// ScopeWithdrawalsApprove approves and rejects withdrawals and batches
+// awaiting approval, but for those its own key created.
+const ScopeWithdrawalsApprove = "withdrawals:approve"
 
 // AllScopes is what a key carries when none are named.
 var AllScopes = []string{ScopeChargesWrite, ScopeChargesRead, ScopeWithdrawalsWrite, ScopeWithdrawalsRead,
