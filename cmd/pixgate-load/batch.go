@@ -44,8 +44,13 @@ func (r *run) batchPayout(ctx context.Context, rep *report) {
 			defer fasthttp.ReleaseRequest(req)
 			defer fasthttp.ReleaseResponse(resp)
 			r.setJSON(req, "POST", "/api/v1/withdrawals/batches", r.in.tokens[0], body)
+			// A connection of its own: the pool's may be to an api the
+			// phases before restarted (withoutAdmission), and a POST is
+			// not retried on another.
+			hc := newClient(hostOf(r.t.api), 1)
+			defer hc.CloseIdleConnections()
 			start := time.Now()
-			err := r.api.DoTimeout(req, resp, 2*time.Minute)
+			err := hc.DoTimeout(req, resp, 2*time.Minute)
 			res := result{Elapsed: time.Since(start)}
 			switch {
 			case err != nil:
