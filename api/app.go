@@ -36,6 +36,9 @@ type Config struct {
 	// BodyLimit caps request bodies in bytes; larger bodies get 413.
 	// Default 64 KiB.
 	BodyLimit int
+	// BatchBodyLimit caps the body of POST /api/v1/withdrawals/batches
+	// (10,000 withdrawals do not fit in BodyLimit). Default 8 MiB.
+	BatchBodyLimit int
 	// ProviderWebhookURL is PixGate's own webhook URL
 	// (…/webhooks/provider/{token}), sent to the provider as postbackUrl on
 	// every charge. The integrator's postbackUrl is never sent to the
@@ -133,6 +136,9 @@ const (
 func (c Config) withDefaults() Config {
 	if c.BodyLimit <= 0 {
 		c.BodyLimit = DefaultBodyLimit
+	}
+	if c.BatchBodyLimit <= 0 {
+		c.BatchBodyLimit = DefaultBatchBodyLimit
 	}
 	if c.MaxAmount <= 0 {
 		c.MaxAmount = DefaultMaxAmount
@@ -312,6 +318,14 @@ func (s *Server) routes() {
 	v1.Post("/withdrawals", s.admitCashOut, s.v1Auth(storage.ScopeWithdrawalsWrite), requireJSON, s.createWithdrawal)
 	v1.Get("/withdrawals", s.v1Auth(storage.ScopeWithdrawalsRead), s.listWithdrawals)
 	v1.Get("/withdrawals/:withdrawal", s.v1Auth(storage.ScopeWithdrawalsRead), s.getWithdrawal)
+	v1.Post("/withdrawals/:withdrawal/approve", s.admitCashOut, s.v1Auth(storage.ScopeWithdrawalsApprove), s.approveWithdrawal)
+	v1.Post("/withdrawals/:withdrawal/reject", s.v1Auth(storage.ScopeWithdrawalsApprove), s.rejectWithdrawal)
+	v1.Post("/withdrawals/batches", s.admitCashOut, s.v1Auth(storage.ScopeWithdrawalsWrite), requireJSON, s.createWithdrawalBatch)
+	v1.Post("/withdrawals/batches/csv", s.admitCashOut, s.v1Auth(storage.ScopeWithdrawalsWrite), s.createWithdrawalBatchCSV)
+	v1.Get("/withdrawals/batches/:batch", s.v1Auth(storage.ScopeWithdrawalsRead), s.getWithdrawalBatch)
+	v1.Get("/withdrawals/batches/:batch/items", s.v1Auth(storage.ScopeWithdrawalsRead), s.listWithdrawalBatchItems)
+	v1.Post("/withdrawals/batches/:batch/approve", s.admitCashOut, s.v1Auth(storage.ScopeWithdrawalsApprove), s.approveWithdrawalBatch)
+	v1.Post("/withdrawals/batches/:batch/reject", s.v1Auth(storage.ScopeWithdrawalsApprove), s.rejectWithdrawalBatch)
 	v1.Post("/recurrences", s.v1Auth(storage.ScopeRecurrencesWrite), requireJSON, s.createRecurrence)
 	v1.Get("/recurrences", s.v1Auth(storage.ScopeRecurrencesRead), s.listRecurrences)
 	v1.Get("/recurrences/:recurrence", s.v1Auth(storage.ScopeRecurrencesRead), s.getRecurrence)

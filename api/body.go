@@ -16,6 +16,15 @@ import (
 // requireJSON refuses a body that is not declared as JSON (415). A charset
 // parameter is allowed; anything but UTF-8 JSON is not.
 func requireJSON(c *fiber.Ctx) error {
+	if err := requireJSONBody(c); err != nil {
+		return err
+	}
+	return c.Next()
+}
+
+// requireJSONBody is requireJSON's check, for a handler whose body is
+// optional.
+func requireJSONBody(c *fiber.Ctx) error {
 	mt, params, err := mime.ParseMediaType(c.Get(fiber.HeaderContentType))
 	if err != nil || mt != fiber.MIMEApplicationJSON {
 		return newError(http.StatusUnsupportedMediaType, codeUnsupportedMedia,
@@ -24,7 +33,7 @@ func requireJSON(c *fiber.Ctx) error {
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
 		return newError(http.StatusUnsupportedMediaType, codeUnsupportedMedia, "JSON bodies must be UTF-8.")
 	}
-	return c.Next()
+	return nil
 }
 
 // decodeObject reads the body as one JSON object whose members stay raw, so

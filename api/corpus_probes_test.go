@@ -38,6 +38,7 @@ func corpusProbes(s corpusSecrets, chargeID, withdrawalID, foreignChargeID, char
 	ps = append(ps, transportProbes("GET /api/v1/balance", http.MethodGet, "/api/v1/balance", s.v1Token)...)
 	ps = append(ps, methodProbes("/api/v1/balance", "POST", "DELETE", "FOO")...)
 	ps = append(ps, v1RefundProbes(s, chargeID, foreignChargeID)...)
+	ps = append(ps, payoutProbes(s, withdrawalID, foreignChargeID)...)
 	ps = append(ps, medProbes(s, chargeID, foreignChargeID)...)
 	ps = append(ps, recurrenceProbes(s, chargeID, foreignChargeID)...)
 	ps = append(ps, webhookOpsProbes(s, chargeID, foreignChargeID)...)

@@ -41,6 +41,8 @@ const (
 	codeOverloaded          = "overloaded"
 	codeInfractionClosed    = "infraction_closed"
 	codeDefenseExists       = "defense_exists"
+	codeSelfApproval        = "self_approval"
+	codeNotAwaitingApproval = "not_awaiting_approval"
 )
 
 // apiError is an answer that is not a success. Handlers return it (or any
@@ -97,7 +99,7 @@ func (s *Server) renderError(c *fiber.Ctx, err error) error {
 		ae = s.toAPIError(err)
 	}
 	if ae.Status == http.StatusRequestEntityTooLarge { // say the limit, so the client can split or shrink
-		ae = newError(ae.Status, codePayloadTooLarge, "Request body too large: the limit is %d bytes.", c.App().Config().BodyLimit)
+		ae = newError(ae.Status, codePayloadTooLarge, "Request body too large: the limit is %d bytes.", s.bodyLimit(c))
 	}
 	if unread {
 		reqID = newRequestID()
@@ -168,6 +170,12 @@ func (s *Server) toAPIError(err error) *apiError {
 			Fields: map[string][]string{re.Field: {re.Detail}}}
 	case errors.Is(err, storage.ErrNotFound):
 		return newError(http.StatusNotFound, codeNotFound, "No such record for this account.")
+	case errors.Is(err, storage.ErrSelfApproval):
+		return newError(http.StatusForbidden, codeSelfApproval,
+			"This API key created it, so it may not approve or reject it: a second key with the withdrawals:approve scope must decide.")
+	case errors.Is(err, storage.ErrNotAwaitingApproval):
+		return newError(http.StatusConflict, codeNotAwaitingApproval,
+			"It is not awaiting approval: it was approved, rejected or expired already, or never needed approval (a batch's withdrawals are decided with their batch).")
 	case errors.Is(err, storage.ErrIdempotencyConflict):
 		return newError(http.StatusConflict, codeIdempotency,
 			"external_id was already used with a different request; send the same body to replay it, or use a new external_id.")

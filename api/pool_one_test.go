@@ -47,6 +47,7 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 	e.db.GroupCommit(t.Context(), 4, 32)
 	e.db.ShareCommits(t.Context(), 4, 32)
 	in, v1 := e.integrator("Loja Um", money.Percent(0), money.Fixed(10))
+	holdAbove50(t, e, in.ID)
 	e.fund(in.ID, money.FromReais(100, 0))
 	token := e.accessToken(v1)
 	pixID := e.paidV2Charge(in.ID, token, "pedido-pago", "50")
@@ -175,6 +176,7 @@ func TestRequestPathsNeedOneConnection(t *testing.T) {
 		{"v1 postbacks replay", post("/api/v1/postbacks/replay", `{"since": "2020-01-01T00:00:00Z", "until": "2099-01-01T00:00:00Z"}`),
 			[]int{http.StatusAccepted}},
 	}
+	calls = append(calls, payoutPoolCalls(t, e, in.ID, v1)...)
 	// Replays of the refund, the one path that needed two: as many at once
 	// as the test sends of everything else.
 	for i := range 12 {

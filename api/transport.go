@@ -50,7 +50,12 @@ var (
 // guardTransport installs the checks on the fasthttp server under Fiber.
 func (s *Server) guardTransport() {
 	srv := s.app.Server()
-	srv.HeaderReceived = refuseBadHead
+	srv.HeaderReceived = func(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+		if conf := refuseBadHead(h); conf.MaxRequestBodySize != 0 {
+			return conf
+		}
+		return s.headerReceived(h) // a batch's larger body
+	}
 	routed := srv.Handler
 	srv.Handler = func(fctx *fasthttp.RequestCtx) {
 		if slices.Contains(fiber.DefaultMethods, string(fctx.Method())) {

@@ -7,11 +7,12 @@ import (
 	"github.com/pixgate/pixgate/storage"
 )
 
-// withdrawalStatuses are the values of the status filter.
+// withdrawalStatuses are the values of the status filter: a transfer's,
+// and AWAITING_APPROVAL, which only withdrawals take.
 var withdrawalStatuses = func() []string {
-	s := make([]string, len(storage.TransferStatuses))
-	for i, st := range storage.TransferStatuses {
-		s[i] = string(st)
+	s := []string{string(storage.TransferAwaitingApproval)}
+	for _, st := range storage.TransferStatuses {
+		s = append(s, string(st))
 	}
 	return s
 }()

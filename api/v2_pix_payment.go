@@ -13,7 +13,7 @@ import (
 // transactionId is the withdrawal's pix_id, PixGate's own, so it exists
 // before the provider has seen the payment; consult-transaction finds it.
 func (s *Server) v2CreatePayment(c *fiber.Ctx) error {
-	return create(c, s.parseWithdrawalRequest, s.payments.CreateWithdrawal,
+	return create(c, s.parseWithdrawalRequest, s.createWithdrawalAs(c),
 		func(c *fiber.Ctx, _ payments.WithdrawalRequest, w storage.Transfer, _ bool) error {
 			return c.JSON(contractview.Payment(w))
 		})

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
 )
@@ -102,6 +104,9 @@ type withdrawalView struct {
 	FinishedAt    *timestamp      `json:"finished_at"`
 	Provider      string          `json:"provider"`
 	DueAt         *timestamp      `json:"due_at"`
+	// BatchID names the batch a withdrawal was created in; absent for one
+	// created alone.
+	BatchID *string `json:"batch_id,omitempty"`
 }
 
 type creditPartyView struct {
@@ -120,8 +125,17 @@ func viewWithdrawal(w storage.Transfer) withdrawalView {
 		Description: w.Description, PostbackURL: w.PostbackURL,
 		PixID: w.PublicPixID(), EndToEndID: w.EndToEndID, FailureReason: w.FailureReason,
 		CreatedAt: timestamp(w.CreatedAt), UpdatedAt: timestamp(w.UpdatedAt), FinishedAt: timePtr(w.FinishedAt),
-		Provider: w.Provider, DueAt: timePtr(w.DueAt),
+		Provider: w.Provider, DueAt: timePtr(w.DueAt), BatchID: uuidString(w.BatchID),
 	}
+}
+
+// uuidString is id as text, nil for none.
+func uuidString(id *uuid.UUID) *string {
+	if id == nil {
+		return nil
+	}
+	s := id.String()
+	return &s
 }
 
 func nullIfEmpty(r json.RawMessage) json.RawMessage {

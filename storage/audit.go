@@ -85,14 +85,16 @@ var auditChecks = []struct{ name, sql string }{
 		SELECT format('all account balances sum to %s, not zero', sum(balance)) FROM ledger_accounts HAVING sum(balance) <> 0`},
 }
 
-// inFlightTransfersSQL lists the PROCESSING transfers of every kind:
-// integrator_id, amount, fee. (updated_at is never null: saying so lets the
-// in-flight partial index serve the query, migration 28.)
+// inFlightTransfersSQL lists the PROCESSING transfers of every kind, and
+// the withdrawals AWAITING_APPROVAL (reserved as well): integrator_id,
+// amount, fee. (updated_at is never null: saying so lets the in-flight
+// partial index serve the query, migration 28.)
 func inFlightTransfersSQL() string {
-	each := make([]string, len(TransferKinds))
-	for i, k := range TransferKinds {
-		each[i] = `SELECT integrator_id, amount, fee FROM ` + k.spec().table + ` WHERE status = 'PROCESSING' AND updated_at IS NOT NULL`
+	each := make([]string, 0, len(TransferKinds)+1)
+	for _, k := range TransferKinds {
+		each = append(each, `SELECT integrator_id, amount, fee FROM `+k.spec().table+` WHERE status = 'PROCESSING' AND updated_at IS NOT NULL`)
 	}
+	each = append(each, `SELECT integrator_id, amount, fee FROM withdrawals WHERE status = 'AWAITING_APPROVAL'`)
 	return strings.Join(each, " UNION ALL ")
 }
 

@@ -29,7 +29,7 @@ const authenticateSQL = `SELECT coalesce(k.id, 0), coalesce(k.integrator_id, 0),
 		coalesce(i.cashin_fee_kind, 'percent'), coalesce(i.cashin_fee_value, 0),
 		coalesce(i.cashout_fee_kind, 'fixed'), coalesce(i.cashout_fee_value, 0),
 		coalesce(i.webhook_secret, $6), coalesce(i.created_at, now()), coalesce(i.cashin_hold, interval '0'),
-		coalesce(i.same_holder, false), coalesce(i.payout_deadline, interval '0')
+		coalesce(i.same_holder, false), coalesce(i.payout_deadline, interval '0'), i.approval_threshold, coalesce(i.approval_all, false), coalesce(i.approval_expiry, interval '24 hours')
 	FROM (SELECT $1::text AS public_id) q
 	LEFT JOIN api_keys k ON k.public_id = q.public_id
 	LEFT JOIN integrators i ON i.id = k.integrator_id`

@@ -38,6 +38,10 @@ type Integrator struct {
 	// withdrawals is due (its due_at), zero none (set with
 	// SetPayoutDeadline; see DueAt).
 	PayoutDeadline time.Duration
+	// Approval says which of its withdrawals wait for a second key's
+	// approval (SetApproval); loaded with the integrator at authentication,
+	// so the create path reads it for free.
+	Approval ApprovalRule
 }
 
 // NewIntegrator describes an integrator to create.
@@ -59,7 +63,7 @@ var ErrEmailTaken = errors.New("an integrator with this e-mail already exists")
 // CreateIntegrator creates an integrator, its ledger accounts and a first API
 // key with every scope, in one transaction.
 func (db *DB) CreateIntegrator(ctx context.Context, ni NewIntegrator) (Integrator, Credentials, error) {
-	in := Integrator{Name: ni.Name, Email: ni.Email, CashIn: ni.CashIn, CashOut: ni.CashOut, CashInHold: ni.CashInHold,
+	in := Integrator{Name: ni.Name, Email: ni.Email, CashIn: ni.CashIn, CashOut: ni.CashOut, CashInHold: ni.CashInHold, Approval: ApprovalRule{Expiry: DefaultApprovalExpiry},
 		WebhookSecret: "whsec_" + base64.StdEncoding.EncodeToString(randomBytes(24)), ParentID: ni.ParentID}
 	var creds Credentials
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
@@ -97,7 +101,7 @@ func (db *DB) CreateIntegrator(ctx context.Context, ni NewIntegrator) (Integrato
 }
 
 const integratorColumns = `id, name, email, cashin_fee_kind, cashin_fee_value, cashout_fee_kind, cashout_fee_value, webhook_secret, created_at, cashin_hold,
-	same_holder, parent_integrator_id, coalesce(payout_deadline, interval '0')`
+	same_holder, parent_integrator_id, coalesce(payout_deadline, interval '0'), approval_threshold, approval_all, approval_expiry`
 
 // Integrator returns one integrator by id.
 func (db *DB) Integrator(ctx context.Context, id int64) (Integrator, error) {
@@ -126,7 +130,7 @@ func scanIntegrator(r pgx.CollectableRow) (Integrator, error) {
 		cinValue, coutValue int64
 	)
 	err := r.Scan(&in.ID, &in.Name, &in.Email, &cinKind, &cinValue, &coutKind, &coutValue, &in.WebhookSecret, &in.CreatedAt, &in.CashInHold,
-		&in.SameHolder, &in.ParentID, &in.PayoutDeadline)
+		&in.SameHolder, &in.ParentID, &in.PayoutDeadline, &in.Approval.Threshold, &in.Approval.All, &in.Approval.Expiry)
 	in.CashIn = feeRule(cinKind, cinValue)
 	in.CashOut = feeRule(coutKind, coutValue)
 	return in, err

@@ -12,7 +12,7 @@ import (
 // authenticated request needs both. A condition on k follows WHERE.
 const keyWithIntegratorSQL = `SELECT k.id, k.integrator_id, k.public_id, k.secret_hash, k.scopes, k.ip_allowlist, k.created_at, k.revoked_at,
 		i.id, i.name, i.email, i.cashin_fee_kind, i.cashin_fee_value, i.cashout_fee_kind, i.cashout_fee_value, i.webhook_secret, i.created_at, i.cashin_hold,
-		i.same_holder, coalesce(i.payout_deadline, interval '0')
+		i.same_holder, coalesce(i.payout_deadline, interval '0'), i.approval_threshold, i.approval_all, i.approval_expiry
 	FROM api_keys k JOIN integrators i ON i.id = k.integrator_id WHERE `
 
 // keyWithIntegrator runs query, which selects the columns of
@@ -32,7 +32,7 @@ func (db *DB) keyWithIntegrator(ctx context.Context, query string, args ...any) 
 		)
 		err := r.Scan(&key.ID, &key.IntegratorID, &key.PublicID, &stored, &key.Scopes, &key.IPAllowlist, &key.CreatedAt, &key.RevokedAt,
 			&in.ID, &in.Name, &in.Email, &cinKind, &cinValue, &coutKind, &coutValue, &in.WebhookSecret, &in.CreatedAt, &in.CashInHold,
-			&in.SameHolder, &in.PayoutDeadline)
+			&in.SameHolder, &in.PayoutDeadline, &in.Approval.Threshold, &in.Approval.All, &in.Approval.Expiry)
 		in.CashIn, in.CashOut = feeRule(cinKind, cinValue), feeRule(coutKind, coutValue)
 		return in, err
 	})

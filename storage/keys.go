@@ -36,10 +36,15 @@ const (
 	ScopeSubAccountsRead  = "sub_accounts:read"
 )
 
+// ScopeWithdrawalsApprove approves and rejects withdrawals and batches
+// awaiting approval, but for those its own key created.
+const ScopeWithdrawalsApprove = "withdrawals:approve"
+
 // AllScopes is what a key carries when none are named.
 var AllScopes = []string{ScopeChargesWrite, ScopeChargesRead, ScopeWithdrawalsWrite, ScopeWithdrawalsRead,
 	ScopeRefundsWrite, ScopeBalanceRead, ScopeTransactionsRead, ScopeInfractionsRead, ScopeInfractionsWrite, ScopePixKeysRead,
-	ScopeRecurrencesWrite, ScopeRecurrencesRead, ScopeWebhooksWrite, ScopeWebhooksRead, ScopeSubAccountsWrite, ScopeSubAccountsRead}
+	ScopeRecurrencesWrite, ScopeRecurrencesRead, ScopeWebhooksWrite, ScopeWebhooksRead, ScopeSubAccountsWrite, ScopeSubAccountsRead,
+	ScopeWithdrawalsApprove}
 
 // APIKey is a stored key; its secret exists only as a SHA-256 hash.
 type APIKey struct {

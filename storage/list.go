@@ -19,6 +19,8 @@ type ListParams struct {
 	Limit        int
 	// ChargeID, in a list of refunds, keeps one charge's refunds.
 	ChargeID *uuid.UUID
+	// BatchID, in a list of withdrawals, keeps one batch's items.
+	BatchID *uuid.UUID
 }
 
 // ListCharges returns one page of charges and whether more follow.
@@ -44,6 +46,10 @@ func list[T any](ctx context.Context, db *DB, selectSQL string, scan pgx.RowToFu
 	if p.ChargeID != nil {
 		args = append(args, *p.ChargeID)
 		where += fmt.Sprintf(` AND charge_id = $%d`, len(args))
+	}
+	if p.BatchID != nil {
+		args = append(args, *p.BatchID)
+		where += fmt.Sprintf(` AND batch_id = $%d`, len(args))
 	}
 	args = append(args, p.Limit+1)
 	rows, _ := db.pool.Query(ctx, fmt.Sprintf(`%s WHERE %s ORDER BY id DESC LIMIT $%d`, selectSQL, where, len(args)), args...)

@@ -123,7 +123,7 @@ SELECT CASE
 // row (was paused or disabled, now or before): only then can GateDelivery
 // answer other than GateGo, so a delivery of another integrator skips its
 // statement. From the key cache when there is one (CacheKeys; a pause,
-// resume or disable empties it with its commit, migration 44), else one
+// resume or disable empties it with its commit, migration 39), else one
 // index probe.
 func (db *DB) MayHoldDeliveries(ctx context.Context, integratorID int64) (bool, error) {
 	c := db.keys.Load()

@@ -68,6 +68,42 @@ func withdrawalCreated(id uuid.UUID, integrator int64, amount, fee money.Money) 
 		entry(ledger.Of(integrator, ledger.Reserved), amount+fee))
 }
 
+// withdrawalBatchCreated reserves a new batch's items' amounts + fees,
+// total, as one posting: from the available balance to the reserved one,
+// as each item's own reservation would (each item then settles or fails on
+// its own, with transferCompleted or transferFailed).
+func withdrawalBatchCreated(batch uuid.UUID, integrator int64, total money.Money) ledger.Transaction {
+	return posting(batchReference(batch, "reserve"), "withdrawal_batch.reserve", "",
+		entry(ledger.Of(integrator, ledger.Available), -total),
+		entry(ledger.Of(integrator, ledger.Reserved), total))
+}
+
+// withdrawalRejected returns the reservation of a withdrawal that was
+// rejected (or whose approval expired) before it was ever sent, amount +
+// fee, to the available balance. Its reference is a failure's: a
+// withdrawal's reservation is released once, whatever the reason. reason
+// is the memo.
+func withdrawalRejected(id uuid.UUID, integrator int64, amount, fee money.Money, reason string) ledger.Transaction {
+	return posting(transferReference(KindWithdrawal, id, "release"), "withdrawal.reject", reason,
+		entry(ledger.Of(integrator, ledger.Reserved), -(amount+fee)),
+		entry(ledger.Of(integrator, ledger.Available), amount+fee))
+}
+
+// withdrawalBatchRejected returns a rejected (or expired) batch's
+// reservation, the total of its items' amounts + fees, none of which was
+// sent, to the available balance, as one posting. reason is the memo.
+func withdrawalBatchRejected(batch uuid.UUID, integrator int64, total money.Money, reason string) ledger.Transaction {
+	return posting(batchReference(batch, "release"), "withdrawal_batch.reject", reason,
+		entry(ledger.Of(integrator, ledger.Reserved), -total),
+		entry(ledger.Of(integrator, ledger.Available), total))
+}
+
+// batchReference names a withdrawal batch's posting at stage "reserve"
+// (created) or "release" (rejected).
+func batchReference(batch uuid.UUID, stage string) string {
+	return "withdrawal_batch:" + batch.String() + ":" + stage
+}
+
 // refundCreated reserves a new refund's amount + fee given held, the
 // refunded charge's net still held in pending (read under the charge's
 // lock). The money comes first from the pending balance, as far as that

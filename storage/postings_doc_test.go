@@ -17,7 +17,7 @@ import (
 // The values docs/ledger.md's postings table is evaluated with: every
 // expression of the table comes out different.
 var docValues = map[string]money.Money{"amount": 10000, "fee": 150, "held": 7000, "p": 2500, "blocked": 4000, "delta": 3300,
-	"r": 1300, "shortfall": 2200, "d": 1700, "a": 600, "s": 900}
+	"r": 1300, "shortfall": 2200, "d": 1700, "a": 600, "s": 900, "total": 123456}
 
 // testRecipient is the sub-account a split posting of the table moves
 // money to or from: its entries are the table's "recipient" (its
@@ -48,6 +48,15 @@ var documentedPostings = map[string]struct {
 	}},
 	"withdrawal failed": {"transferFailed", func(v map[string]money.Money) ledger.Transaction {
 		return transferFailed(KindWithdrawal, testID, testIntegrator, v["amount"], v["fee"], 0, 0, "")
+	}},
+	"withdrawal rejected or its approval expired": {"withdrawalRejected", func(v map[string]money.Money) ledger.Transaction {
+		return withdrawalRejected(testID, testIntegrator, v["amount"], v["fee"], "")
+	}},
+	"withdrawal batch created": {"withdrawalBatchCreated", func(v map[string]money.Money) ledger.Transaction {
+		return withdrawalBatchCreated(testID, testIntegrator, v["total"])
+	}},
+	"withdrawal batch rejected or its approval expired": {"withdrawalBatchRejected", func(v map[string]money.Money) ledger.Transaction {
+		return withdrawalBatchRejected(testID, testIntegrator, v["total"], "")
 	}},
 	"charge paid": {"chargePaid", func(v map[string]money.Money) ledger.Transaction {
 		return chargePaid(testID, testIntegrator, testProvider, v["amount"], v["fee"], false, 0)

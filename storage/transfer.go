@@ -33,7 +33,8 @@ const (
 // TransferStatuses are every status, in lifecycle order.
 var TransferStatuses = []TransferStatus{TransferProcessing, TransferCompleted, TransferFailed}
 
-// Final says whether the transfer has left PROCESSING for good.
+// Final says whether the transfer has reached COMPLETED or FAILED, for
+// good.
 func (s TransferStatus) Final() bool { return s == TransferCompleted || s == TransferFailed }
 
 // Transfer is one withdrawal, refund or MED return.
@@ -74,6 +75,9 @@ type Transfer struct {
 	// DueAt is when a withdrawal is due (its payout deadline), nil when
 	// none applies.
 	DueAt *time.Time
+	// BatchID is the batch a withdrawal was created in, nil for one created
+	// alone (and for every other kind).
+	BatchID *uuid.UUID
 }
 
 // Total is what the transfer reserves: amount + fee.
@@ -134,7 +138,7 @@ func (k TransferKind) scanWith(r pgx.CollectableRow, more ...any) (Transfer, err
 	err := r.Scan(append([]any{&t.ID, &t.IntegratorID, &t.ExternalID, &t.Amount, &t.Fee, &t.Status, &t.Description, &t.PostbackURL,
 		&t.PixID, &t.EndToEndID, &t.FailureReason, &t.CreatedAt, &t.UpdatedAt, &t.FinishedAt, &t.Provider, &t.TraceParent,
 		&t.CreditParty.Name, &t.CreditParty.KeyType, &t.CreditParty.Key, &t.CreditParty.TaxID, &chargeID, &t.ChargePixID, &t.FromPending,
-		&t.DueAt},
+		&t.DueAt, &t.BatchID},
 		more...)...)
 	if chargeID != nil {
 		t.ChargeID = *chargeID

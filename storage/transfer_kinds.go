@@ -25,7 +25,7 @@ type kindSpec struct {
 	table string
 	// own is the kind's select list for scanTransfer's last eight
 	// destinations: the credit party's name, key type, key and tax id,
-	// the charge's id and pix_id, from_pending, and due_at.
+	// the charge's id and pix_id, from_pending, due_at, and the batch's id.
 	own string
 	// lock takes, before the transfer's row is changed, the locks its
 	// create takes first, so that creating and finishing never deadlock;
@@ -47,12 +47,12 @@ type kindSpec struct {
 var transferKinds = map[TransferKind]kindSpec{
 	KindWithdrawal: {
 		table: "withdrawals",
-		own:   `credit_party_name, credit_party_key_type, credit_party_key, credit_party_tax_id, NULL::uuid, '', 0::bigint, due_at`,
+		own:   `credit_party_name, credit_party_key_type, credit_party_key, credit_party_tax_id, NULL::uuid, '', 0::bigint, due_at, batch_id`,
 	},
 	KindRefund: {
 		table: "refunds",
 		own: `'', '', '', '', charge_id,
-	coalesce((SELECT c.pix_id FROM charges c WHERE c.id = refunds.charge_id), ''), from_pending, NULL::timestamptz`,
+	coalesce((SELECT c.pix_id FROM charges c WHERE c.id = refunds.charge_id), ''), from_pending, NULL::timestamptz, NULL::uuid`,
 		// Every transaction that touches a refund takes its charge's lock and
 		// then the wallet's (in the posting), as CreateRefund does.
 		lock: `SELECT 1 FROM charges WHERE id = (SELECT charge_id FROM refunds WHERE id = $1) FOR UPDATE`,
@@ -70,7 +70,7 @@ var transferKinds = map[TransferKind]kindSpec{
 	KindMedReturn: {
 		table: "med_returns",
 		own: `'', '', '', '', charge_id,
-	coalesce((SELECT c.pix_id FROM charges c WHERE c.id = med_returns.charge_id), ''), 0::bigint, NULL::timestamptz`,
+	coalesce((SELECT c.pix_id FROM charges c WHERE c.id = med_returns.charge_id), ''), 0::bigint, NULL::timestamptz, NULL::uuid`,
 		// As a refund: its charge's lock first, then the wallet's.
 		lock:      `SELECT 1 FROM charges WHERE id = (SELECT charge_id FROM med_returns WHERE id = $1) FOR UPDATE`,
 		completed: chargeRefundedSQL("med_returns"),

@@ -36,6 +36,31 @@ type NewWithdrawal struct {
 	TraceParent string
 	// DueAt is when it is due (see DueAt), nil when no deadline applies.
 	DueAt *time.Time
+	// CreatedByKey is the API key that creates it (0: none, such as a
+	// command's): the one key that may not approve it.
+	CreatedByKey int64
+	// ApprovalExpiresAt, when set, holds the withdrawal AWAITING_APPROVAL
+	// until then (see ApprovalRule): its money is reserved as any
+	// withdrawal's, and Outbox must be empty, as nothing is sent before
+	// its approval.
+	ApprovalExpiresAt *time.Time
+}
+
+// Held is nw held for approval until expires (nil: not held): awaiting
+// approval, it sends nothing until approved.
+func (nw NewWithdrawal) Held(expires *time.Time) NewWithdrawal {
+	if expires != nil {
+		nw.ApprovalExpiresAt, nw.Outbox = expires, nil
+	}
+	return nw
+}
+
+// status is the status it is created with.
+func (nw NewWithdrawal) status() TransferStatus {
+	if nw.ApprovalExpiresAt != nil {
+		return TransferAwaitingApproval
+	}
+	return TransferProcessing
 }
 
 // ErrIdempotencyConflict: the external_id was used before with a different request.
@@ -46,13 +71,14 @@ var ErrIdempotencyConflict = errors.New("external_id already used with a differe
 // transaction, committed before its answer is read.
 var createWithdrawalSQL = transferCreateSQL(`INSERT INTO withdrawals (id, integrator_id, external_id, request_hash, amount, fee, status,
       credit_party_name, credit_party_key_type, credit_party_key, credit_party_tax_id, description, postback_url, provider, trace_parent,
-      due_at, due_near_at)
-  SELECT $11::uuid, $12::bigint, $13::text, $14::bytea, $15::bigint, $16::bigint, 'PROCESSING',
+      created_by_key, approval_expires_at, due_at, due_near_at)
+  SELECT $11::uuid, $12::bigint, $13::text, $14::bytea, $15::bigint, $16::bigint, $25::text,
       $17::text, $18::text, $19::text, $20::text, $21::text, $22::text, coalesce(nullif($23::text, ''), 'default'), nullif($24::text, ''),
-      $25::timestamptz, $26::timestamptz`, "")
+      nullif($26::bigint, 0), $27::timestamptz, $28::timestamptz, $29::timestamptz`, "")
 
 // CreateWithdrawal reserves amount + fee from the integrator's available
-// balance, inserts the withdrawal PROCESSING and its outbox messages, all in
+// balance, inserts the withdrawal PROCESSING (AWAITING_APPROVAL when
+// nw.ApprovalExpiresAt is set) and its outbox messages, all in
 // one SQL statement, committed when it returns (with others' when the
 // group commit is on: see GroupCommit). A replay (same external_id,
 // same request) returns the existing withdrawal with created false and
@@ -64,7 +90,7 @@ func (db *DB) CreateWithdrawal(ctx context.Context, nw NewWithdrawal) (w Transfe
 		return Transfer{}, false, err
 	}
 	w = Transfer{Kind: KindWithdrawal, ID: nw.ID, IntegratorID: nw.IntegratorID, ExternalID: nw.ExternalID, Amount: nw.Amount, Fee: nw.Fee,
-		Status: TransferProcessing, CreditParty: nw.CreditParty, Description: nw.Description, PostbackURL: nw.PostbackURL,
+		Status: nw.status(), CreditParty: nw.CreditParty, Description: nw.Description, PostbackURL: nw.PostbackURL,
 		Provider: cmp.Or(nw.Provider, DefaultProvider), TraceParent: nw.TraceParent, DueAt: nw.DueAt}
 	wrote, err := db.createWithdrawal(ctx, nw.IntegratorID, args, &w.CreatedAt, &w.UpdatedAt)
 	if err != nil && !ledger.IsRefusal(err) {
@@ -86,5 +112,5 @@ func createWithdrawalArgs(nw NewWithdrawal) ([]any, error) {
 	}
 	return transferCreateArgs(reserve, nw.Outbox, nw.ID, nw.IntegratorID, nw.ExternalID, nw.RequestHash, nw.Amount, nw.Fee,
 		nw.CreditParty.Name, nw.CreditParty.KeyType, nw.CreditParty.Key, nw.CreditParty.TaxID, nw.Description, nw.PostbackURL, nw.Provider, nw.TraceParent,
-		nw.DueAt, nearAt(nw.DueAt)), nil
+		string(nw.status()), nw.CreatedByKey, nw.ApprovalExpiresAt, nw.DueAt, nearAt(nw.DueAt)), nil
 }

@@ -30,6 +30,9 @@ const (
 	TypeProviderEvent   = "provider:event"
 	TypePostbackDeliver = "postback:deliver"
 	TypeReconcileTick   = "reconcile:tick"
+	// TypeWithdrawalDecided posts the postbacks of a withdrawal or a batch
+	// rejected (or expired) while awaiting approval.
+	TypeWithdrawalDecided = "withdrawal:decided"
 )
 
 // Queues. Each is served by a worker lane of its own (worker/lanes.go),
@@ -54,8 +57,9 @@ var options = map[string][]asynq.Option{
 	TypeProviderEvent:  {asynq.Queue(QueueEvents), asynq.Timeout(45 * time.Second), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
 	// Postbacks retry on the delivery's own schedule (exponential, about 3
 	// days); 40 queue retries outlast it, and the delivery gives up by age.
-	TypePostbackDeliver: {asynq.Queue(QueuePostbacks), asynq.Timeout(30 * time.Second), asynq.MaxRetry(40), asynq.Retention(24 * time.Hour)},
-	TypeReconcileTick:   {asynq.Queue(QueueDefault), asynq.Timeout(2 * time.Minute), asynq.MaxRetry(0), asynq.Retention(time.Hour)},
+	TypePostbackDeliver:   {asynq.Queue(QueuePostbacks), asynq.Timeout(30 * time.Second), asynq.MaxRetry(40), asynq.Retention(24 * time.Hour)},
+	TypeReconcileTick:     {asynq.Queue(QueueDefault), asynq.Timeout(2 * time.Minute), asynq.MaxRetry(0), asynq.Retention(time.Hour)},
+	TypeWithdrawalDecided: {asynq.Queue(QueuePostbacks), asynq.Timeout(2 * time.Minute), asynq.MaxRetry(25), asynq.Retention(24 * time.Hour)},
 }
 
 // Message asks for one task. The API and workers write it to the outbox;
@@ -119,6 +123,25 @@ type WithdrawalSend struct {
 // withdrawal whose task was exhausted.
 func WithdrawalSendMessage(id uuid.UUID, attempt int) Message {
 	return message(TypeWithdrawalSend, taskID(TypeWithdrawalSend, id.String(), attempt), WithdrawalSend{WithdrawalID: id})
+}
+
+// WithdrawalDecided asks a worker to post the postbacks of a rejected (or
+// expired) withdrawal, or of a batch and its items: one of the two ids is
+// set.
+type WithdrawalDecided struct {
+	WithdrawalID *uuid.UUID `json:"withdrawal_id,omitempty"`
+	BatchID      *uuid.UUID `json:"batch_id,omitempty"`
+}
+
+// WithdrawalRejectedMessage is the outbox message of a withdrawal's
+// rejection.
+func WithdrawalRejectedMessage(id uuid.UUID) Message {
+	return message(TypeWithdrawalDecided, taskID(TypeWithdrawalDecided, id.String(), 0), WithdrawalDecided{WithdrawalID: &id})
+}
+
+// BatchRejectedMessage is the outbox message of a batch's rejection.
+func BatchRejectedMessage(id uuid.UUID) Message {
+	return message(TypeWithdrawalDecided, taskID(TypeWithdrawalDecided, "batch:"+id.String(), 0), WithdrawalDecided{BatchID: &id})
 }
 
 // RefundSend asks a worker to send a refund to the provider.

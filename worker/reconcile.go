@@ -135,6 +135,8 @@ func (w *Worker) reconcileSteps() []reconcileStep {
 		reconcileStep{"open cycles", w.watchCycles},
 		reconcileStep{"unissued charges", w.reconcileUnissuedCharges},
 		reconcileStep{"payout deadlines", w.notifyDeadlines},
+		reconcileStep{"approvals", w.expireApprovals},
+		reconcileStep{"batches", w.finishBatches},
 		reconcileStep{"postbacks", w.redrivePostbacks},
 		reconcileStep{"failing endpoints", w.disableFailingEndpoints},
 		reconcileStep{"flagged transfers", w.countFlagged})

@@ -123,6 +123,7 @@ type Worker struct {
 	cycles      cycleStore
 	events      eventStore
 	postbacks   postbackStore
+	approvals   approvalStore // nil: the approval steps are skipped
 	tx          txRunner
 	provider    Provider
 	queue       enqueuer // where the reconciler puts tasks directly
@@ -174,7 +175,14 @@ func newWorker(cfg Config, st store, provider Provider, queue enqueuer, log *slo
 	cfg = cfg.withDefaults()
 	return &Worker{cfg: cfg, log: log, metrics: metrics, now: time.Now, postbackHTTP: postback.NewHTTPClient(cfg.Postbacks),
 		charges: st, transfers: st, infractions: st, recurrences: st, cycles: st, events: st, postbacks: st, tx: st, provider: provider, queue: queue,
-		eventShares: newShares(cfg.Lanes.withDefaults().Events), postbackSlots: newIntegratorSlots(cfg.Postbacks.PerIntegrator)}
+		eventShares: newShares(cfg.Lanes.withDefaults().Events), postbackSlots: newIntegratorSlots(cfg.Postbacks.PerIntegrator),
+		approvals: approvalsOf(st)}
+}
+
+// approvalsOf is st's approvalStore, nil when it has none.
+func approvalsOf(st store) approvalStore {
+	a, _ := st.(approvalStore)
+	return a
 }
 
 // Handler is the task router, exposed for tests that drive handlers directly.
@@ -187,6 +195,7 @@ func (w *Worker) Handler() asynq.Handler {
 	mux.HandleFunc(tasks.TypeProviderEvent, w.applyProviderEvent)
 	mux.HandleFunc(tasks.TypePostbackDeliver, w.deliverPostback)
 	mux.HandleFunc(tasks.TypeReconcileTick, w.reconcile)
+	mux.HandleFunc(tasks.TypeWithdrawalDecided, w.notifyDecision)
 	return mux
 }
 

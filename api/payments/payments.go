@@ -99,6 +99,7 @@ type Service struct {
 	infractions InfractionStore // nil: the MED operations answer ErrNotFound
 	recurrences RecurrenceStore // nil: recurrences answer ErrNotFound
 	lookups     LookupCounter   // nil: key lookups are not counted
+	approvals   ApprovalStore   // nil: batches and approvals answer ErrNotFound
 	provider    Provider        // nil: charges are refused before anything is written
 	log         *slog.Logger
 }
@@ -117,5 +118,7 @@ func New(cfg Config, store Store, provider Provider, log *slog.Logger) *Service 
 	infractions, _ := store.(InfractionStore)
 	recurrences, _ := store.(RecurrenceStore)
 	lookups, _ := store.(LookupCounter)
-	return &Service{cfg: cfg, store: store, infractions: infractions, recurrences: recurrences, lookups: lookups, provider: provider, log: log}
+	approvals, _ := store.(ApprovalStore)
+	return &Service{cfg: cfg, store: store, infractions: infractions, recurrences: recurrences, lookups: lookups, approvals: approvals,
+		provider: provider, log: log}
 }

@@ -29,6 +29,9 @@ type WithdrawalRequest struct {
 	// DueAt is when the withdrawal is due, given by the caller; nil: the
 	// integrator's payout deadline from its creation, if it has one.
 	DueAt *time.Time
+	// CreatedBy is the id of the API key that asks (not part of the
+	// request's fingerprint: a replay by another key is a replay).
+	CreatedBy int64
 }
 
 // fingerprint is ChargeRequest.fingerprint's rule for withdrawals.
@@ -76,8 +79,8 @@ func (s *Service) CreateWithdrawal(ctx context.Context, in storage.Integrator, r
 			Amount: r.Amount, Fee: in.CashOut.Compute(r.Amount),
 			CreditParty: r.CreditParty, Description: r.Description, PostbackURL: r.PostbackURL,
 			RequestHash: r.fingerprint(), Provider: provider, TraceParent: tp, DueAt: dueAt(r.DueAt, in.PayoutDeadline, s.cfg.Now()),
-			Outbox: []storage.OutboxMessage{m},
-		})
+			Outbox: []storage.OutboxMessage{m}, CreatedByKey: r.CreatedBy,
+		}.Held(s.approvalExpiry(in, r.Amount)))
 	})
 }
 

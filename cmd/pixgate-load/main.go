@@ -54,7 +54,7 @@ func main() {
 	flag.DurationVar(&o.window, "window", 0, "each phase's measured window (default 5s, 2s with -short), e.g. longer for a profile")
 	flag.IntVar(&o.conns, "conns", 64, "HTTP connections, and integrators driven")
 	flag.IntVar(&o.many, "many", 100_000, "integrators in the many-integrators case")
-	only := flag.String("phases", "", "comma-separated phases to run (raw,bare,arch,balance,create,stopped,charges,lifecycle,overload,postback,idle,many); default all")
+	only := flag.String("phases", "", "comma-separated phases to run (raw,bare,arch,balance,create,stopped,charges,lifecycle,overload,postback,batch,idle,many); default all")
 	archProvider := flag.String("serve-arch-provider", "", "internal: serve the arch lifecycle's provider on this address (the harness runs itself so)")
 	archNotify := flag.String("arch-notify", "", "internal: with -serve-arch-provider, where its notifications go")
 	stack.EnvFlag(&o.env, "KEY=value added to the pixgate processes' environment (repeatable), e.g. PIXGATE_DATABASE_MAX_CONNS=8")

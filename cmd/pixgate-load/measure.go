@@ -129,6 +129,10 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 		}
 		rep.Phases["payment-postback"] = pp
 	}
+	if o.want("batch") {
+		stepf("a batch of %d withdrawals, reserved and sent", batchItems)
+		r.batchPayout(ctx, rep)
+	}
 	if o.want("idle") {
 		stepf("the stack idle, %v", idleWindow)
 		rep.Phases["idle"] = r.idle(ctx, idleWindow)

@@ -171,7 +171,15 @@ func (r *report) render(w io.Writer) {
 	if p, ok := r.Phases["create-many"]; ok {
 		r.row(w, p, "")
 	}
+	for _, name := range []string{"batch-reserve", "batch-send"} {
+		if p, ok := r.Phases[name]; ok {
+			r.row(w, p, "")
+		}
+	}
 	fmt.Fprintln(w)
+	if note := r.batchNote(); note != "" {
+		fmt.Fprintf(w, "%s\n\n", note)
+	}
 	r.lifecycleTable(w)
 	r.overloadTable(w)
 	r.goals(w)

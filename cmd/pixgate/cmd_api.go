@@ -72,6 +72,7 @@ func (c *cli) startAPI(ctx context.Context, g *errgroup.Group, st *stack) error 
 	st.db.ShareCommits(ctx, c.cfg.SharedCommits, sharedCommitSize)
 	srv := api.New(api.Config{
 		BodyLimit:             c.cfg.BodyLimit,
+		BatchBodyLimit:        c.cfg.BatchBodyLimit,
 		ProviderWebhookURL:    c.webhookURL(),
 		ProviderWebhookToken:  c.cfg.ProviderWebhookToken,
 		MaxAmount:             maxAmount,

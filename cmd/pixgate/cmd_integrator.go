@@ -25,6 +25,7 @@ type integratorView struct {
 	CashInHold     string                   `json:"cashin_hold"`
 	SameHolder     bool                     `json:"same_holder"`
 	PayoutDeadline string                   `json:"payout_deadline"`
+	Approval       approvalView             `json:"approval"`
 	HeldCharges    *int                     `json:"held_charges,omitempty"`
 	ParentID       *int64                   `json:"parent_id,omitempty"`
 	CreatedAt      time.Time                `json:"created_at"`
@@ -32,7 +33,7 @@ type integratorView struct {
 
 func viewIntegrator(in storage.Integrator) integratorView {
 	return integratorView{ID: in.ID, Name: in.Name, Email: in.Email, CreatedAt: in.CreatedAt, CashInHold: formatHold(in.CashInHold),
-		SameHolder: in.SameHolder, ParentID: in.ParentID, PayoutDeadline: formatHold(in.PayoutDeadline),
+		SameHolder: in.SameHolder, ParentID: in.ParentID, PayoutDeadline: formatHold(in.PayoutDeadline), Approval: viewApproval(in.Approval),
 		Fees: map[string]money.FeeView{"cashin": in.CashIn.View("cashin"), "cashout": in.CashOut.View("cashout")}}
 }
 

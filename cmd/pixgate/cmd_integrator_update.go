@@ -19,10 +19,11 @@ func (c *cli) integratorUpdateCommand() *cobra.Command {
 		deadline   string
 		sameHolder bool
 		asJSON     bool
+		approval   approvalFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "update",
-		Short: "Change an integrator's cash-in settlement hold, same-holder rule or payout deadline",
+		Short: "Change an integrator's cash-in settlement hold, same-holder rule, payout deadline or withdrawal approval",
 		Long: `Change how long the net of an integrator's paid charges stays in its pending
 balance before it becomes available (--cashin-hold), and whether it keeps only
 payments from its payers' own accounts and pays only to its recipients' own keys
@@ -38,16 +39,25 @@ creditParty.taxId is refused (422) before anything is reserved.
 creation plus the deadline (unless the request gives its own due_at): a
 betting operator pays a prize within 120 minutes (Portaria SPA/MF 615/2024).
 Those near it and past it are exported as metrics and told to the integrator
-by postback; pixgate payouts late lists the breaches. 0 turns it off.`,
+by postback; pixgate payouts late lists the breaches. 0 turns it off.
+
+With an approval rule (--approval-threshold, --approval-all), withdrawals and
+batches it holds wait AWAITING_APPROVAL, their money reserved and nothing sent,
+until a second API key with the withdrawals:approve scope approves or rejects
+them, or --approval-expiry passes (then they are rejected as approval_expired).`,
 		Example: `  pixgate integrator update --integrator 1 --cashin-hold 24h
   pixgate integrator update --integrator 1 --same-holder
   pixgate integrator update --integrator 1 --same-holder=false
-  pixgate integrator update --integrator 1 --payout-deadline 120m`,
+  pixgate integrator update --integrator 1 --payout-deadline 120m
+  pixgate integrator update --integrator 1 --approval-threshold 1000.00 --approval-expiry 24h
+  pixgate integrator update --integrator 1 --approval-all
+  pixgate integrator update --integrator 1 --approval-threshold none --approval-all=false`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			setHold, setSame, setDeadline := cmd.Flags().Changed("cashin-hold"), cmd.Flags().Changed("same-holder"), cmd.Flags().Changed("payout-deadline")
-			if !setHold && !setSame && !setDeadline {
-				return fmt.Errorf("nothing to change: give --cashin-hold, --same-holder or --payout-deadline")
+			setApproval := approval.changed(cmd)
+			if !setHold && !setSame && !setDeadline && !setApproval {
+				return fmt.Errorf("nothing to change: give --cashin-hold, --same-holder, --payout-deadline, --approval-threshold, --approval-all or --approval-expiry")
 			}
 			var pd time.Duration
 			if setDeadline {
@@ -84,6 +94,15 @@ by postback; pixgate payouts late lists the breaches. 0 turns it off.`,
 						return err
 					}
 				}
+				if setApproval {
+					rule, err := approval.rule(cmd, in.Approval)
+					if err != nil {
+						return err
+					}
+					if in, err = db.SetApproval(cmd.Context(), integrator, rule); err != nil {
+						return err
+					}
+				}
 				if asJSON {
 					v := viewIntegrator(in)
 					if setHold {
@@ -109,6 +128,10 @@ by postback; pixgate payouts late lists the breaches. 0 turns it off.`,
 					c.printf("integrator %d: payout deadline %s (was %s), for withdrawals created from now on\n",
 						in.ID, formatHold(in.PayoutDeadline), formatHold(before.PayoutDeadline))
 				}
+				if setApproval {
+					c.printf("integrator %d: %s (was: %s), for withdrawals and batches created from now on\n", in.ID,
+						describeApproval(in.Approval), describeApproval(before.Approval))
+				}
 				return nil
 			})
 		},
@@ -117,6 +140,7 @@ by postback; pixgate payouts late lists the breaches. 0 turns it off.`,
 	cmd.Flags().StringVar(&deadline, "payout-deadline", "", "how long after its creation a withdrawal is due, e.g. 120m, 2h, or 0 for none")
 	cmd.Flags().StringVar(&hold, "cashin-hold", "", "settlement hold of cash-in, e.g. 24h, 2d, 30m, or 0 for none")
 	cmd.Flags().BoolVar(&sameHolder, "same-holder", false, "take payments only from the payer's own account and pay only to the recipient's own key (--same-holder=false turns it off)")
+	approval.add(cmd)
 	addJSONFlag(cmd, &asJSON)
 	_ = cmd.MarkFlagRequired("integrator")
 	return cmd

@@ -63,6 +63,7 @@ type config struct {
 	AdmissionQueueTime    time.Duration `env:"PIXGATE_ADMISSION_QUEUE_TIME" envDefault:"2s" desc:"pixgate api also refuses them while 64 or more tasks wait there and the workers, at the rate they took tasks up lately, would take longer than this to take them up (negative: only PIXGATE_ADMISSION_BACKLOG)"`
 	AdmissionRetryAfter   time.Duration `env:"PIXGATE_ADMISSION_RETRY_AFTER" envDefault:"1s" desc:"Retry-After of a withdrawal or refund refused for the backlog"`
 	BodyLimit             int           `env:"PIXGATE_BODY_LIMIT" envDefault:"65536" desc:"largest request body, in bytes"`
+	BatchBodyLimit        int           `env:"PIXGATE_BATCH_BODY_LIMIT" envDefault:"8388608" desc:"largest body of POST /api/v1/withdrawals/batches, in bytes (10,000 withdrawals as JSON take about 3 MiB)"`
 	ProxyHeader           string        `env:"PIXGATE_PROXY_HEADER" desc:"header with the client address behind a proxy; use one the proxy overwrites, e.g. X-Real-IP"`
 	TrustedProxies        []string      `env:"PIXGATE_TRUSTED_PROXIES" desc:"comma-separated proxy IPs/CIDRs whose PIXGATE_PROXY_HEADER is believed"`
 	PostbackAllowHTTP     bool          `env:"PIXGATE_POSTBACK_ALLOW_HTTP" envDefault:"false" desc:"accept http:// postback URLs (development; pixgate dev sets it)"`

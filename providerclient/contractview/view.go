@@ -36,7 +36,7 @@ func Charge(ch storage.Charge) contract.Charge {
 // Payment is the answer to a withdrawal (POST /v2/pix/payment): its
 // transactionId is PixGate's pix_id for it.
 func Payment(w storage.Transfer) contract.Payment {
-	return contract.Payment{TransactionID: w.PublicPixID(), ExternalID: deref(w.ExternalID), Status: string(w.Status),
+	return contract.Payment{TransactionID: w.PublicPixID(), ExternalID: deref(w.ExternalID), Status: familyStatus(w.Status),
 		Amount: w.Amount, Description: deref(w.Description), CreditParty: Party(w.CreditParty)}
 }
 
@@ -106,7 +106,7 @@ var transferTypes = map[storage.TransferKind]struct {
 func TransferTransaction(t storage.Transfer) contract.Transaction {
 	kind := transferTypes[t.Kind]
 	c := contract.Transaction{TransactionType: kind.transactionType, TransactionID: t.PublicPixID(), ExternalID: deref(t.ExternalID),
-		Amount: t.Amount, PaymentType: contract.PaymentTypePix, Status: string(t.Status), EndToEndID: deref(t.EndToEndID),
+		Amount: t.Amount, PaymentType: contract.PaymentTypePix, Status: familyStatus(t.Status), EndToEndID: deref(t.EndToEndID),
 		Description: deref(t.Description), DateCreated: contract.FormatDate(t.CreatedAt)}
 	switch t.Status {
 	case storage.TransferCompleted:
@@ -161,4 +161,15 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// familyStatus is a transfer's status as the family knows it: a
+// withdrawal AWAITING_APPROVAL (PixGate's maker-checker, which the family
+// does not have) is a payment not yet sent, PROCESSING, as the family
+// answers one it accepted and has not finished.
+func familyStatus(s storage.TransferStatus) string {
+	if s == storage.TransferAwaitingApproval {
+		return string(storage.TransferProcessing)
+	}
+	return string(s)
 }

@@ -25,13 +25,14 @@ CREATE INDEX CONCURRENTLY IF NOT EXISTS withdrawals_due_idx ON withdrawals (due_
 ALTER TABLE postbacks DROP CONSTRAINT postbacks_resource_type_check;
 ALTER TABLE postbacks ADD CONSTRAINT postbacks_resource_type_check
     CHECK (resource_type IN ('charge', 'withdrawal', 'refund', 'med_return', 'infraction', 'recurrence',
-                             'recurrence_cycle', 'recurrence_attempt', 'payout_deadline')) NOT VALID;
+                             'recurrence_cycle', 'recurrence_attempt', 'withdrawal_batch', 'payout_deadline')) NOT VALID;
 
 -- +goose Down
+DELETE FROM postbacks WHERE resource_type = 'payout_deadline';
 ALTER TABLE postbacks DROP CONSTRAINT postbacks_resource_type_check;
 ALTER TABLE postbacks ADD CONSTRAINT postbacks_resource_type_check
     CHECK (resource_type IN ('charge', 'withdrawal', 'refund', 'med_return', 'infraction', 'recurrence',
-                             'recurrence_cycle', 'recurrence_attempt')) NOT VALID;
+                             'recurrence_cycle', 'recurrence_attempt', 'withdrawal_batch')) NOT VALID;
 DROP INDEX CONCURRENTLY IF EXISTS withdrawals_due_idx;
 DROP INDEX CONCURRENTLY IF EXISTS withdrawals_deadline_open_idx;
 ALTER TABLE withdrawals DROP COLUMN IF EXISTS deadline_notices;

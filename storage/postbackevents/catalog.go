@@ -38,6 +38,10 @@ var Catalog = []Type{
 		{"DEADLINE_NEAR", "Less than a fifth of the time to its due_at, or less than 15 minutes, is left."},
 		{"LATE", "Its due_at passed and it is not final yet."},
 	}},
+	{"PAYMENT_BATCH", "withdrawal_batch", "A withdrawal batch, to the batch's postbackUrl, is finished (each item also has its own PAYMENT postback).", []Status{
+		{"COMPLETED", "Every item reached COMPLETED or FAILED; the totals say how many of each."},
+		{"REJECTED", "It was rejected, or its approval expired, before any item was sent; the whole reservation is back in the balance."},
+	}},
 	{"REFUND", "refund", "A refund of a paid charge, to the charge's postbackUrl, reached a final status.", []Status{
 		{"COMPLETED", "The money went back to the payer."},
 		{"FAILED", "The refund was not sent; its amount is back in the balance."},

@@ -39,6 +39,9 @@ func everyEvent(t *testing.T) []Event {
 			add(ForDeadline(storage.Transfer{Kind: storage.KindWithdrawal, ID: uuid.New(), IntegratorID: 7, Status: s, PostbackURL: url, DueAt: &due}, late))
 		}
 	}
+	for _, s := range storage.BatchStatuses {
+		add(ForBatch(storage.WithdrawalBatch{ID: uuid.New(), IntegratorID: 7, Status: s, PostbackURL: url}))
+	}
 	for _, s := range storage.InfractionStatuses {
 		add(ForInfraction(storage.Infraction{ID: uuid.New(), IntegratorID: 7, Status: s}, testCharge()))
 	}
