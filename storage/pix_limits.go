@@ -17,7 +17,7 @@ type PixLimit struct {
 }
 
 // SetDefaultPixLimit sets the per-PIX limit of the default provider, which
-// the environment configures (PIXGATE_PROVIDER_MAX_PER_PIX and _NIGHT)
+// the environment configures (PIXGATE_PROVIDER_PIX_LIMIT and _NIGHT)
 // rather than a providers row: the routes apply it as a stored provider's
 // (a stored row named "default" wins). Routes read after it see it.
 func (db *DB) SetDefaultPixLimit(l PixLimit) {

@@ -104,8 +104,8 @@ type config struct {
 	ProviderKeyPEM          string        `env:"PIXGATE_PROVIDER_KEY_PEM" desc:"efi: the client certificate's private key as PEM text, instead of a file"`
 	ProviderCAFile          string        `env:"PIXGATE_PROVIDER_CA_FILE" desc:"the CA that signs the provider's server certificate, a PEM file (default: the system's roots)"`
 	ProviderCAPEM           string        `env:"PIXGATE_PROVIDER_CA_PEM" desc:"the provider's CA as PEM text, instead of a file"`
-	ProviderMaxPerPix       string        `env:"PIXGATE_PROVIDER_MAX_PER_PIX" desc:"the default provider's maximum per PIX, in reais (R$ 15000.00 for institutions that reach the system through an IT provider, Res. BCB 494-498/2025); none when unset. Stored providers take pixgate provider add --max-per-pix"`
-	ProviderMaxPerPixNight  string        `env:"PIXGATE_PROVIDER_MAX_PER_PIX_NIGHT" desc:"the default provider's maximum per PIX from 20:00 to 06:00 America/Sao_Paulo, in reais; none when unset"`
+	ProviderMaxPerPix       string        `env:"PIXGATE_PROVIDER_PIX_LIMIT" desc:"the default provider's maximum per PIX, in reais (R$ 15000.00 for institutions that reach the system through an IT provider, Res. BCB 494-498/2025); none when unset. Stored providers take pixgate provider add --max-per-pix"`
+	ProviderMaxPerPixNight  string        `env:"PIXGATE_PROVIDER_PIX_LIMIT_NIGHT" desc:"the default provider's maximum per PIX from 20:00 to 06:00 America/Sao_Paulo, in reais; none when unset"`
 	ProviderPixKey          string        `env:"PIXGATE_PROVIDER_PIX_KEY" desc:"efi: the account's PIX key: charges are issued to it, PIX are sent from it and the webhook is registered on it"`
 	ProviderAccount         string        `env:"PIXGATE_PROVIDER_ACCOUNT" desc:"efi: the account's branch and number at Efí, as branch/number (or branch/number/type, type CORRENTE by default, POUPANCA or PAGAMENTO): each Pix Automático cycle's charge names it (pixgate dev sets its sandbox's)"`
 	ProviderWebhookSkipMTLS bool          `env:"PIXGATE_PROVIDER_WEBHOOK_NO_MTLS" envDefault:"false" desc:"efi: register the webhook asking Efí not to require mutual TLS of PixGate's webhook endpoint (x-skip-mtls-checking), for a proxy that cannot check Efí's certificate; PixGate reads every notified transaction back either way"`
@@ -325,13 +325,13 @@ func configMarkdown() string {
 }
 
 // defaultPixLimit is the default provider's per-PIX limit
-// (PIXGATE_PROVIDER_MAX_PER_PIX and _NIGHT; zero: none).
+// (PIXGATE_PROVIDER_PIX_LIMIT and _NIGHT; zero: none).
 func (c config) defaultPixLimit() (storage.PixLimit, error) {
 	var l storage.PixLimit
 	for _, v := range []struct {
 		name, text string
 		to         *money.Money
-	}{{"PIXGATE_PROVIDER_MAX_PER_PIX", c.ProviderMaxPerPix, &l.Max}, {"PIXGATE_PROVIDER_MAX_PER_PIX_NIGHT", c.ProviderMaxPerPixNight, &l.Night}} {
+	}{{"PIXGATE_PROVIDER_PIX_LIMIT", c.ProviderMaxPerPix, &l.Max}, {"PIXGATE_PROVIDER_PIX_LIMIT_NIGHT", c.ProviderMaxPerPixNight, &l.Night}} {
 		if v.text == "" {
 			continue
 		}
