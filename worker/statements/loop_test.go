@@ -54,6 +54,12 @@ func TestWorkersReconcileEachDayOnce(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	m := NewMetrics(reg)
 	w1, w2 := New(Config{}, db, providers, log, m), New(Config{}, db, providers, log, nil)
+	// Half a day back: each past day is then due (its end plus After), even
+	// in the first minutes after midnight in São Paulo, when yesterday is
+	// not yet.
+	for _, w := range []*Reconciler{w1, w2} {
+		w.now = func() time.Time { return time.Now().Add(-12 * time.Hour) }
+	}
 	var wg sync.WaitGroup
 	for _, w := range []*Reconciler{w1, w2} {
 		wg.Add(1)
