@@ -84,19 +84,11 @@ func TestResolveRefusals(t *testing.T) {
 			if p == "" {
 				p = path
 			}
-			r := httptest.NewRequest(http.MethodPost, p, strings.NewReader(form))
-			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			if tc.cookie != "-" {
-				r.AddCookie(&http.Cookie{Name: csrfCookie, Value: token})
+			values, err := url.ParseQuery(form)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if tc.site != "" {
-				r.Header.Set("Sec-Fetch-Site", tc.site)
-			}
-			rw := httptest.NewRecorder()
-			h.ServeHTTP(rw, r)
-			if rw.Code != tc.want {
-				t.Fatalf("status %d, want %d: %s", rw.Code, tc.want, rw.Body)
-			}
+			post(t, h, formCase{path: p, form: values, cookie: tc.cookie, site: tc.site, want: tc.want})
 			accepted := tc.want == http.StatusSeeOther
 			if accepted != (len(store.resolved) == 1) {
 				t.Fatalf("resolved %v, want accepted %v", store.resolved, accepted)
