@@ -126,9 +126,7 @@ const (
 // QR Code the payer reads for the QR journey. req.ExternalID is set when
 // empty, so every attempt is the same recurrence.
 func (c *Client) CreateRecurrence(ctx context.Context, req RecurrenceRequest) (*Recurrence, error) {
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("rcr-")
-	}
+	ensureID(&req.ExternalID, "rcr-")
 	var r Recurrence
 	status, err := c.do(ctx, c.v1Auth(), withJSON(req, c.gen.CreateRecurrenceWithBody), &r)
 	r.Replayed = status == http.StatusOK

@@ -18,9 +18,7 @@ func (c *Client) Balance(ctx context.Context) (*Balance, error) {
 // charge whose BR Code is in QRCode. req.ExternalID is set when empty, so
 // every attempt is the same charge.
 func (c *Client) CreateCharge(ctx context.Context, req ChargeRequest) (*Charge, error) {
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("chg-")
-	}
+	ensureID(&req.ExternalID, "chg-")
 	var ch Charge
 	status, err := c.do(ctx, c.v1Auth(), withJSON(req, c.gen.CreateChargeWithBody), &ch)
 	ch.Replayed = status == http.StatusOK
@@ -50,9 +48,7 @@ func (c *Client) AllCharges(ctx context.Context, p ListParams) iter.Seq2[Charge,
 // amount + cash-out fee are reserved at once and the PIX is sent after.
 // req.ExternalID is set when empty, so a retry never pays twice.
 func (c *Client) CreateWithdrawal(ctx context.Context, req WithdrawalRequest) (*Withdrawal, error) {
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("wdr-")
-	}
+	ensureID(&req.ExternalID, "wdr-")
 	var w Withdrawal
 	status, err := c.do(ctx, c.v1Auth(), withJSON(req, c.gen.CreateWithdrawalWithBody), &w)
 	w.Replayed = status == http.StatusOK
@@ -66,9 +62,7 @@ func (c *Client) CreateWithdrawal(ctx context.Context, req WithdrawalRequest) (*
 // req.ExternalID is set when empty.
 func (c *Client) RefundCharge(ctx context.Context, ref string, req RefundRequest) (*Refund, error) {
 	req.PixID = ""
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("rfd-")
-	}
+	ensureID(&req.ExternalID, "rfd-")
 	var f Refund
 	status, err := c.do(ctx, c.v1Auth(), withJSON(req, func(ctx context.Context, ct string, b io.Reader, e ...gen.RequestEditorFn) (*http.Response, error) {
 		return c.gen.CreateChargeRefundWithBody(ctx, ref, ct, b, e...)

@@ -72,27 +72,21 @@ func (v *V2) Balance(ctx context.Context) (*V2Balance, error) {
 // CreateCharge is POST /v2/pix/qrcode (scope charges:write): the same
 // charge as v1's, in the family's shape. req.ExternalID is set when empty.
 func (v *V2) CreateCharge(ctx context.Context, req ChargeRequest) (*V2Charge, error) {
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("chg-")
-	}
+	ensureID(&req.ExternalID, "chg-")
 	return call[V2Charge](ctx, v.c, v.auth(), withJSON(req, v.c.gen.CreateV2ChargeWithBody))
 }
 
 // CreatePayment is POST /v2/pix/payment (scope withdrawals:write).
 // req.ExternalID is set when empty.
 func (v *V2) CreatePayment(ctx context.Context, req WithdrawalRequest) (*V2Payment, error) {
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("wdr-")
-	}
+	ensureID(&req.ExternalID, "wdr-")
 	return call[V2Payment](ctx, v.c, v.auth(), withJSON(req, v.c.gen.CreateV2PaymentWithBody))
 }
 
 // CreateRefund is POST /v2/pix/refund (scope refunds:write): part or all
 // of a paid charge back to its payer. req.ExternalID is set when empty.
 func (v *V2) CreateRefund(ctx context.Context, req RefundRequest) (*V2Refund, error) {
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("rfd-")
-	}
+	ensureID(&req.ExternalID, "rfd-")
 	return call[V2Refund](ctx, v.c, v.auth(), withJSON(req, v.c.gen.CreateV2RefundWithBody))
 }
 
