@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/pixgate/pixgate/api/sdk/internal/gen"
 )
 
 // Config is a Client's settings. BaseURL and APIKey are required; zero
@@ -52,7 +54,7 @@ const (
 // it (its v2 access token is shared too).
 type Client struct {
 	cfg      Config
-	base     *url.URL
+	gen      *gen.Client // builds the requests, from docs/openapi.yaml
 	publicID string
 	secret   string
 	v2       *V2
@@ -85,19 +87,46 @@ func New(cfg Config) (*Client, error) {
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "pixgate-go-sdk"
 	}
-	c := &Client{cfg: cfg, base: base, publicID: publicID, secret: secret, now: time.Now, sleep: sleepCtx}
+	g, err := gen.NewClient(base.String(), gen.WithHTTPClient(cfg.HTTPClient))
+	if err != nil {
+		return nil, fmt.Errorf("pixgate: %w", err)
+	}
+	c := &Client{cfg: cfg, gen: g, publicID: publicID, secret: secret, now: time.Now, sleep: sleepCtx}
 	c.v2 = &V2{c: c}
 	return c, nil
 }
 
-// call is one API call: method and path (with its query), the credential
-// to send, the JSON body (nil for none). The answer's body is decoded into
-// out; the status is returned. Retries happen here.
-type call struct {
-	method, path string
-	auth         credential
-	body         any
-	out          any
+// attempt is one attempt of a call: an operation of the generated client,
+// its parameters and body bound, sent with the editors given.
+type attempt func(ctx context.Context, edit ...gen.RequestEditorFn) (*http.Response, error)
+
+// at binds an operation's first parameter (a path's ref, a list's query).
+func at[P any](op func(context.Context, P, ...gen.RequestEditorFn) (*http.Response, error), p P) attempt {
+	return func(ctx context.Context, edit ...gen.RequestEditorFn) (*http.Response, error) {
+		return op(ctx, p, edit...)
+	}
+}
+
+// at2 binds an operation's first two parameters.
+func at2[P, Q any](op func(context.Context, P, Q, ...gen.RequestEditorFn) (*http.Response, error), p P, q Q) attempt {
+	return func(ctx context.Context, edit ...gen.RequestEditorFn) (*http.Response, error) {
+		return op(ctx, p, q, edit...)
+	}
+}
+
+// bodyOp is an operation's variant that takes its body as it is written.
+type bodyOp func(ctx context.Context, contentType string, body io.Reader, edit ...gen.RequestEditorFn) (*http.Response, error)
+
+// withJSON binds a body written by the SDK's own types (amounts exact, as
+// the generated models, which hold them in float64, would not write them).
+func withJSON(body any, op bodyOp) attempt {
+	return func(ctx context.Context, edit ...gen.RequestEditorFn) (*http.Response, error) {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, fmt.Errorf("pixgate: encoding the request: %w", err)
+		}
+		return op(ctx, "application/json", bytes.NewReader(b), edit...)
+	}
 }
 
 // credential sets a request's Authorization header; refresh, when set, is
@@ -113,25 +142,27 @@ func (c *Client) v1Auth() credential {
 	return credential{header: func(context.Context) (string, error) { return key, nil }}
 }
 
+// call makes a call and decodes its answer into a new T.
+func call[T any](ctx context.Context, c *Client, auth credential, send attempt) (*T, error) {
+	var out T
+	_, err := c.do(ctx, auth, send, &out)
+	return unlessErr(&out, err)
+}
+
 // do sends a call until it gets an answer it can return: a success, a
-// refusal that a retry would not change, or the last attempt.
-func (c *Client) do(ctx context.Context, cl call) (int, error) {
-	var body []byte
-	if cl.body != nil {
-		var err error
-		if body, err = json.Marshal(cl.body); err != nil {
-			return 0, fmt.Errorf("pixgate: encoding the request: %w", err)
-		}
-	}
+// refusal that a retry would not change, or the last attempt. The
+// answer's body is decoded into out, exactly (amounts are Amounts); the
+// status is returned.
+func (c *Client) do(ctx context.Context, auth credential, send attempt, out any) (int, error) {
 	refreshed := false
 	for attempt := 1; ; attempt++ {
-		auth, err := cl.auth.header(ctx)
+		header, err := auth.header(ctx)
 		if err != nil {
 			return 0, err
 		}
-		resp, raw, err := c.send(ctx, cl.method, cl.path, auth, body)
+		resp, raw, what, err := c.send(ctx, send, header)
 		if err != nil { // no answer: the request may or may not have arrived, which external_id makes safe
-			if ctx.Err() != nil || attempt >= c.cfg.MaxAttempts {
+			if what == "" || ctx.Err() != nil || attempt >= c.cfg.MaxAttempts {
 				return 0, err
 			}
 			if err := c.sleep(ctx, c.backoff(attempt)); err != nil {
@@ -141,13 +172,13 @@ func (c *Client) do(ctx context.Context, cl call) (int, error) {
 		}
 		switch {
 		case resp.StatusCode < 300:
-			if cl.out != nil && len(raw) > 0 {
-				if err := json.Unmarshal(raw, cl.out); err != nil {
-					return resp.StatusCode, fmt.Errorf("pixgate: reading the answer to %s %s: %w", cl.method, cl.path, err)
+			if out != nil && len(raw) > 0 {
+				if err := json.Unmarshal(raw, out); err != nil {
+					return resp.StatusCode, fmt.Errorf("pixgate: reading the answer to %s: %w", what, err)
 				}
 			}
 			return resp.StatusCode, nil
-		case resp.StatusCode == http.StatusUnauthorized && cl.auth.refresh != nil && !refreshed && cl.auth.refresh(auth):
+		case resp.StatusCode == http.StatusUnauthorized && auth.refresh != nil && !refreshed && auth.refresh(header):
 			refreshed = true // a token expired or revoked early: one more try with a new one
 			attempt--
 			continue
@@ -169,35 +200,28 @@ func (c *Client) do(ctx context.Context, cl call) (int, error) {
 	}
 }
 
-// send makes one attempt and reads the whole answer.
-func (c *Client) send(ctx context.Context, method, path, auth string, body []byte) (*http.Response, []byte, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base.String()+path, rd)
+// send makes one attempt and reads the whole answer. what names the
+// request ("POST /api/v1/charges"); it is empty when none was sent (the
+// request could not be built), which no retry changes.
+func (c *Client) send(ctx context.Context, send attempt, auth string) (resp *http.Response, raw []byte, what string, err error) {
+	resp, err = send(ctx, func(_ context.Context, req *http.Request) error {
+		req.Header.Set("Accept", "application/json")
+		req.Header.Set("User-Agent", c.cfg.UserAgent)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		what = req.Method + " " + req.URL.Path
+		return nil
+	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("pixgate: %w", err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", c.cfg.UserAgent)
-	if auth != "" {
-		req.Header.Set("Authorization", auth)
-	}
-	resp, err := c.cfg.HTTPClient.Do(req)
-	if err != nil {
-		return nil, nil, fmt.Errorf("pixgate: %s %s: %w", method, path, err)
+		if what == "" {
+			return nil, nil, "", err
+		}
+		return nil, nil, what, fmt.Errorf("pixgate: %s: %w", what, err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
-	if err != nil {
-		return nil, nil, fmt.Errorf("pixgate: %s %s: reading the answer: %w", method, path, err)
+	if raw, err = io.ReadAll(io.LimitReader(resp.Body, 8<<20)); err != nil {
+		return nil, nil, what, fmt.Errorf("pixgate: %s: reading the answer: %w", what, err)
 	}
-	return resp, raw, nil
+	return resp, raw, what, nil
 }
-
-// pathEscape escapes one path segment (a record's id or external_id).
-func pathEscape(s string) string { return url.PathEscape(s) }

@@ -2,9 +2,11 @@ package pixgate
 
 import (
 	"context"
+	"io"
 	"net/http"
-	"strconv"
 	"time"
+
+	"github.com/pixgate/pixgate/api/sdk/internal/gen"
 )
 
 // FirstCharge is a recurrence's first payment as its charge stands.
@@ -59,26 +61,23 @@ func (c *Client) Cycles(ctx context.Context, ref string) ([]Cycle, error) {
 	var out struct {
 		Items []Cycle `json:"items"`
 	}
-	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/recurrences/" + pathEscape(ref) + "/cycles", auth: c.v1Auth(), out: &out})
+	_, err := c.do(ctx, c.v1Auth(), at(c.gen.ListCycles, ref), &out)
 	return out.Items, err
 }
 
 // Cycle is GET /api/v1/recurrences/{ref}/cycles/{n}.
 func (c *Client) Cycle(ctx context.Context, ref string, n int) (*Cycle, error) {
-	var cy Cycle
-	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/recurrences/" + pathEscape(ref) + "/cycles/" + strconv.Itoa(n),
-		auth: c.v1Auth(), out: &cy})
-	return unlessErr(&cy, err)
+	return call[Cycle](ctx, c, c.v1Auth(), at2(c.gen.GetCycle, ref, n))
 }
 
 // SetCycleAmount is PUT /api/v1/recurrences/{ref}/cycles/{n} (scope
 // recurrences:write): a variable recurrence's cycle amount, until its
 // window closes; the cycle is scheduled with it.
 func (c *Client) SetCycleAmount(ctx context.Context, ref string, n int, amount Amount) (*Cycle, error) {
-	var cy Cycle
-	_, err := c.do(ctx, call{method: http.MethodPut, path: "/api/v1/recurrences/" + pathEscape(ref) + "/cycles/" + strconv.Itoa(n),
-		auth: c.v1Auth(), body: map[string]Amount{"amount": amount}, out: &cy})
-	return unlessErr(&cy, err)
+	body := map[string]Amount{"amount": amount}
+	return call[Cycle](ctx, c, c.v1Auth(), withJSON(body, func(ctx context.Context, ct string, b io.Reader, e ...gen.RequestEditorFn) (*http.Response, error) {
+		return c.gen.SetCycleAmountWithBody(ctx, ref, n, ct, b, e...)
+	}))
 }
 
 // CancelCycle is POST /api/v1/recurrences/{ref}/cycles/{n}/cancel (scope
@@ -86,8 +85,5 @@ func (c *Client) SetCycleAmount(ctx context.Context, ref string, n int, amount A
 // is cancelled at the provider, and the answer is the cycle as it stands
 // (the CANCELLED postback tells when PixGate recorded it).
 func (c *Client) CancelCycle(ctx context.Context, ref string, n int) (*Cycle, error) {
-	var cy Cycle
-	_, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/recurrences/" + pathEscape(ref) + "/cycles/" + strconv.Itoa(n) + "/cancel",
-		auth: c.v1Auth(), out: &cy})
-	return unlessErr(&cy, err)
+	return call[Cycle](ctx, c, c.v1Auth(), at2(c.gen.CancelCycle, ref, n))
 }

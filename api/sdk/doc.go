@@ -1,8 +1,9 @@
 // Package pixgate is a Go client of PixGate's two HTTP surfaces, v1
 // (/api/v1, the API key as a bearer token) and v2 (/v2, the provider
 // family's contract with OAuth client-credentials access tokens), and a
-// verifier of the postbacks PixGate sends. It uses the standard library
-// only.
+// verifier of the postbacks PixGate sends. Its requests are built by a
+// client that oapi-codegen generates from PixGate's docs/openapi.yaml
+// (internal/gen); the rest, below, is its own.
 //
 //	import pixgate "github.com/pixgate/pixgate/api/sdk"
 //

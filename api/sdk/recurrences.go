@@ -5,6 +5,8 @@ import (
 	"iter"
 	"net/http"
 	"time"
+
+	"github.com/pixgate/pixgate/api/sdk/internal/gen"
 )
 
 // RecurrenceRequest creates a Pix Automático recurrence: the payer's
@@ -124,11 +126,9 @@ const (
 // QR Code the payer reads for the QR journey. req.ExternalID is set when
 // empty, so every attempt is the same recurrence.
 func (c *Client) CreateRecurrence(ctx context.Context, req RecurrenceRequest) (*Recurrence, error) {
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("rcr-")
-	}
+	ensureID(&req.ExternalID, "rcr-")
 	var r Recurrence
-	status, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/recurrences", auth: c.v1Auth(), body: req, out: &r})
+	status, err := c.do(ctx, c.v1Auth(), withJSON(req, c.gen.CreateRecurrenceWithBody), &r)
 	r.Replayed = status == http.StatusOK
 	return unlessErr(&r, err)
 }
@@ -136,17 +136,15 @@ func (c *Client) CreateRecurrence(ctx context.Context, req RecurrenceRequest) (*
 // Recurrence is GET /api/v1/recurrences/{ref} (scope recurrences:read): ref
 // is the recurrence's id or its external_id.
 func (c *Client) Recurrence(ctx context.Context, ref string) (*Recurrence, error) {
-	var r Recurrence
-	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/recurrences/" + pathEscape(ref), auth: c.v1Auth(), out: &r})
-	return unlessErr(&r, err)
+	return call[Recurrence](ctx, c, c.v1Auth(), at(c.gen.GetRecurrence, ref))
 }
 
 // ListRecurrences is GET /api/v1/recurrences (scope recurrences:read): one
 // page, newest first.
 func (c *Client) ListRecurrences(ctx context.Context, p ListParams) (*Page[Recurrence], error) {
-	var pg Page[Recurrence]
-	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/recurrences" + p.query(), auth: c.v1Auth(), out: &pg})
-	return unlessErr(&pg, err)
+	var q gen.ListRecurrencesParams
+	q.PerPage, q.Status, q.Cursor = listParams[gen.ListRecurrencesParamsStatus](p)
+	return call[Page[Recurrence]](ctx, c, c.v1Auth(), at(c.gen.ListRecurrences, &q))
 }
 
 // AllRecurrences walks every page of the list from p on.
@@ -159,7 +157,5 @@ func (c *Client) AllRecurrences(ctx context.Context, p ListParams) iter.Seq2[Rec
 // answered is as it stands, and the CANCELLED postback tells when PixGate
 // recorded it.
 func (c *Client) CancelRecurrence(ctx context.Context, ref string) (*Recurrence, error) {
-	var r Recurrence
-	_, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/recurrences/" + pathEscape(ref) + "/cancel", auth: c.v1Auth(), out: &r})
-	return unlessErr(&r, err)
+	return call[Recurrence](ctx, c, c.v1Auth(), at(c.gen.CancelRecurrence, ref))
 }

@@ -2,28 +2,25 @@ package pixgate
 
 import (
 	"context"
+	"io"
 	"iter"
 	"net/http"
-	"net/url"
-	"strconv"
+
+	"github.com/pixgate/pixgate/api/sdk/internal/gen"
 )
 
 // Balance is GET /api/v1/balance (scope balance:read).
 func (c *Client) Balance(ctx context.Context) (*Balance, error) {
-	var b Balance
-	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/balance", auth: c.v1Auth(), out: &b})
-	return unlessErr(&b, err)
+	return call[Balance](ctx, c, c.v1Auth(), c.gen.GetBalance)
 }
 
 // CreateCharge is POST /api/v1/charges (scope charges:write): a dynamic-QR
 // charge whose BR Code is in QRCode. req.ExternalID is set when empty, so
 // every attempt is the same charge.
 func (c *Client) CreateCharge(ctx context.Context, req ChargeRequest) (*Charge, error) {
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("chg-")
-	}
+	ensureID(&req.ExternalID, "chg-")
 	var ch Charge
-	status, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/charges", auth: c.v1Auth(), body: req, out: &ch})
+	status, err := c.do(ctx, c.v1Auth(), withJSON(req, c.gen.CreateChargeWithBody), &ch)
 	ch.Replayed = status == http.StatusOK
 	return unlessErr(&ch, err)
 }
@@ -31,16 +28,14 @@ func (c *Client) CreateCharge(ctx context.Context, req ChargeRequest) (*Charge, 
 // Charge is GET /api/v1/charges/{ref} (scope charges:read): ref is the
 // charge's id or its external_id.
 func (c *Client) Charge(ctx context.Context, ref string) (*Charge, error) {
-	var ch Charge
-	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/charges/" + pathEscape(ref), auth: c.v1Auth(), out: &ch})
-	return unlessErr(&ch, err)
+	return call[Charge](ctx, c, c.v1Auth(), at(c.gen.GetCharge, ref))
 }
 
 // ListCharges is GET /api/v1/charges (scope charges:read): one page.
 func (c *Client) ListCharges(ctx context.Context, p ListParams) (*Page[Charge], error) {
-	var pg Page[Charge]
-	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/charges" + p.query(), auth: c.v1Auth(), out: &pg})
-	return unlessErr(&pg, err)
+	var q gen.ListChargesParams
+	q.PerPage, q.Status, q.Cursor = listParams[gen.ChargeStatus](p)
+	return call[Page[Charge]](ctx, c, c.v1Auth(), at(c.gen.ListCharges, &q))
 }
 
 // AllCharges walks every page of the list from p on, one charge at a time;
@@ -53,11 +48,9 @@ func (c *Client) AllCharges(ctx context.Context, p ListParams) iter.Seq2[Charge,
 // amount + cash-out fee are reserved at once and the PIX is sent after.
 // req.ExternalID is set when empty, so a retry never pays twice.
 func (c *Client) CreateWithdrawal(ctx context.Context, req WithdrawalRequest) (*Withdrawal, error) {
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("wdr-")
-	}
+	ensureID(&req.ExternalID, "wdr-")
 	var w Withdrawal
-	status, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/withdrawals", auth: c.v1Auth(), body: req, out: &w})
+	status, err := c.do(ctx, c.v1Auth(), withJSON(req, c.gen.CreateWithdrawalWithBody), &w)
 	w.Replayed = status == http.StatusOK
 	return unlessErr(&w, err)
 }
@@ -69,11 +62,11 @@ func (c *Client) CreateWithdrawal(ctx context.Context, req WithdrawalRequest) (*
 // req.ExternalID is set when empty.
 func (c *Client) RefundCharge(ctx context.Context, ref string, req RefundRequest) (*Refund, error) {
 	req.PixID = ""
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("rfd-")
-	}
+	ensureID(&req.ExternalID, "rfd-")
 	var f Refund
-	status, err := c.do(ctx, call{method: http.MethodPost, path: "/api/v1/charges/" + pathEscape(ref) + "/refunds", auth: c.v1Auth(), body: req, out: &f})
+	status, err := c.do(ctx, c.v1Auth(), withJSON(req, func(ctx context.Context, ct string, b io.Reader, e ...gen.RequestEditorFn) (*http.Response, error) {
+		return c.gen.CreateChargeRefundWithBody(ctx, ref, ct, b, e...)
+	}), &f)
 	f.Replayed = status == http.StatusOK
 	return unlessErr(&f, err)
 }
@@ -81,23 +74,21 @@ func (c *Client) RefundCharge(ctx context.Context, ref string, req RefundRequest
 // ChargeRefunds is GET /api/v1/charges/{ref}/refunds (scope charges:read):
 // one page of the charge's refunds, newest first.
 func (c *Client) ChargeRefunds(ctx context.Context, ref string, p ListParams) (*Page[Refund], error) {
-	var pg Page[Refund]
-	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/charges/" + pathEscape(ref) + "/refunds" + p.query(), auth: c.v1Auth(), out: &pg})
-	return unlessErr(&pg, err)
+	var q gen.ListChargeRefundsParams
+	q.PerPage, q.Status, q.Cursor = listParams[gen.TransferStatus](p)
+	return call[Page[Refund]](ctx, c, c.v1Auth(), at2(c.gen.ListChargeRefunds, ref, &q))
 }
 
 // Withdrawal is GET /api/v1/withdrawals/{ref} (scope withdrawals:read).
 func (c *Client) Withdrawal(ctx context.Context, ref string) (*Withdrawal, error) {
-	var w Withdrawal
-	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/withdrawals/" + pathEscape(ref), auth: c.v1Auth(), out: &w})
-	return unlessErr(&w, err)
+	return call[Withdrawal](ctx, c, c.v1Auth(), at(c.gen.GetWithdrawal, ref))
 }
 
 // ListWithdrawals is GET /api/v1/withdrawals (scope withdrawals:read).
 func (c *Client) ListWithdrawals(ctx context.Context, p ListParams) (*Page[Withdrawal], error) {
-	var pg Page[Withdrawal]
-	_, err := c.do(ctx, call{method: http.MethodGet, path: "/api/v1/withdrawals" + p.query(), auth: c.v1Auth(), out: &pg})
-	return unlessErr(&pg, err)
+	var q gen.ListWithdrawalsParams
+	q.PerPage, q.Status, q.Cursor = listParams[gen.TransferStatus](p)
+	return call[Page[Withdrawal]](ctx, c, c.v1Auth(), at(c.gen.ListWithdrawals, &q))
 }
 
 // AllWithdrawals walks every page of the list from p on.
@@ -105,21 +96,19 @@ func (c *Client) AllWithdrawals(ctx context.Context, p ListParams) iter.Seq2[Wit
 	return all(ctx, p, c.ListWithdrawals)
 }
 
-func (p ListParams) query() string {
-	q := url.Values{}
+// listParams are a generated list's parameters: zero values left out.
+func listParams[S ~string](p ListParams) (perPage *int, status *S, cursor *string) {
 	if p.PerPage > 0 {
-		q.Set("per_page", strconv.Itoa(p.PerPage))
+		perPage = &p.PerPage
 	}
 	if p.Status != "" {
-		q.Set("status", p.Status)
+		s := S(p.Status)
+		status = &s
 	}
 	if p.Cursor != "" {
-		q.Set("cursor", p.Cursor)
+		cursor = &p.Cursor
 	}
-	if len(q) == 0 {
-		return ""
-	}
-	return "?" + q.Encode()
+	return perPage, status, cursor
 }
 
 func all[T any](ctx context.Context, p ListParams, list func(context.Context, ListParams) (*Page[T], error)) iter.Seq2[T, error] {

@@ -203,3 +203,11 @@ func NewExternalID(prefix string) string {
 	_, _ = rand.Read(b)
 	return prefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b))[:20]
 }
+
+// ensureID makes an external_id when a create has none, before its first
+// attempt, so that every attempt is the same record.
+func ensureID(id *string, prefix string) {
+	if *id == "" {
+		*id = NewExternalID(prefix)
+	}
+}

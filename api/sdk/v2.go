@@ -2,9 +2,10 @@ package pixgate
 
 import (
 	"context"
-	"net/http"
 	"sync"
 	"time"
+
+	"github.com/pixgate/pixgate/api/sdk/internal/gen"
 )
 
 // V2 calls PixGate's /v2 surface, the provider family's contract, with
@@ -30,13 +31,11 @@ func (v *V2) Token(ctx context.Context) (string, error) {
 	if v.token != "" && v.c.now().Before(v.renewAt) {
 		return v.token, nil
 	}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-		ExpiresIn   int    `json:"expires_in"`
-	}
-	body := map[string]string{"grant_type": "client_credentials", "public_id": v.c.publicID, "secret": v.c.secret}
+	grant := gen.ClientCredentials
+	body := gen.TokenRequest{GrantType: &grant, PublicId: &v.c.publicID, Secret: &v.c.secret}
 	none := credential{header: func(context.Context) (string, error) { return "", nil }}
-	if _, err := v.c.do(ctx, call{method: http.MethodPost, path: "/v2/oauth/token", auth: none, body: body, out: &tok}); err != nil {
+	tok, err := call[gen.AccessToken](ctx, v.c, none, at(v.c.gen.CreateAccessToken, body))
+	if err != nil {
 		return "", err
 	}
 	life := time.Duration(tok.ExpiresIn) * time.Second
@@ -67,42 +66,28 @@ func (v *V2) auth() credential {
 
 // Balance is POST /v2/balance (scope balance:read).
 func (v *V2) Balance(ctx context.Context) (*V2Balance, error) {
-	var b V2Balance
-	_, err := v.c.do(ctx, call{method: http.MethodPost, path: "/v2/balance", auth: v.auth(), out: &b})
-	return unlessErr(&b, err)
+	return call[V2Balance](ctx, v.c, v.auth(), v.c.gen.GetV2Balance)
 }
 
 // CreateCharge is POST /v2/pix/qrcode (scope charges:write): the same
 // charge as v1's, in the family's shape. req.ExternalID is set when empty.
 func (v *V2) CreateCharge(ctx context.Context, req ChargeRequest) (*V2Charge, error) {
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("chg-")
-	}
-	var ch V2Charge
-	_, err := v.c.do(ctx, call{method: http.MethodPost, path: "/v2/pix/qrcode", auth: v.auth(), body: req, out: &ch})
-	return unlessErr(&ch, err)
+	ensureID(&req.ExternalID, "chg-")
+	return call[V2Charge](ctx, v.c, v.auth(), withJSON(req, v.c.gen.CreateV2ChargeWithBody))
 }
 
 // CreatePayment is POST /v2/pix/payment (scope withdrawals:write).
 // req.ExternalID is set when empty.
 func (v *V2) CreatePayment(ctx context.Context, req WithdrawalRequest) (*V2Payment, error) {
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("wdr-")
-	}
-	var p V2Payment
-	_, err := v.c.do(ctx, call{method: http.MethodPost, path: "/v2/pix/payment", auth: v.auth(), body: req, out: &p})
-	return unlessErr(&p, err)
+	ensureID(&req.ExternalID, "wdr-")
+	return call[V2Payment](ctx, v.c, v.auth(), withJSON(req, v.c.gen.CreateV2PaymentWithBody))
 }
 
 // CreateRefund is POST /v2/pix/refund (scope refunds:write): part or all
 // of a paid charge back to its payer. req.ExternalID is set when empty.
 func (v *V2) CreateRefund(ctx context.Context, req RefundRequest) (*V2Refund, error) {
-	if req.ExternalID == "" {
-		req.ExternalID = NewExternalID("rfd-")
-	}
-	var f V2Refund
-	_, err := v.c.do(ctx, call{method: http.MethodPost, path: "/v2/pix/refund", auth: v.auth(), body: req, out: &f})
-	return unlessErr(&f, err)
+	ensureID(&req.ExternalID, "rfd-")
+	return call[V2Refund](ctx, v.c, v.auth(), withJSON(req, v.c.gen.CreateV2RefundWithBody))
 }
 
 // Consult is POST /v2/consult-transaction (scope transactions:read): the
@@ -111,7 +96,6 @@ func (v *V2) Consult(ctx context.Context, pixID string) (*Transaction, error) {
 	var env struct {
 		RequestBody Transaction `json:"requestBody"`
 	}
-	_, err := v.c.do(ctx, call{method: http.MethodPost, path: "/v2/consult-transaction", auth: v.auth(),
-		body: map[string]string{"pix_id": pixID}, out: &env})
+	_, err := v.c.do(ctx, v.auth(), at(v.c.gen.ConsultTransaction, gen.ConsultRequest{PixId: pixID}), &env)
 	return unlessErr(&env.RequestBody, err)
 }
