@@ -181,7 +181,8 @@ func (c Config) withDefaults() Config {
 
 // Deps are the API's collaborators.
 type Deps struct {
-	DB *storage.DB
+	// DB is the database (store.go); cmd/pixgate passes its *storage.DB.
+	DB Store
 	// Redis holds the rate-limit counters and the v2 access tokens. Nil
 	// disables rate limiting and makes /v2 answer 503 (New logs a warning).
 	Redis redis.UniversalClient

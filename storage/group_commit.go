@@ -62,17 +62,23 @@ func (c *createCall) answer(err error) (bool, error) {
 	return c.wrote, c.createErr
 }
 
-// createWithdrawal runs a withdrawal create's statement, in a group's
-// batch when there is a group, and reads its answer (see transferCreated).
-func (db *DB) createWithdrawal(ctx context.Context, integratorID int64, args []any, createdAt, updatedAt *time.Time) (bool, error) {
-	if g := db.group.Load(); g != nil {
-		c := newCreateCall(integratorID, args)
-		if ok, err := g.do(ctx, &c.commitCall); ok {
-			if err == nil {
-				*createdAt, *updatedAt = c.createdAt, c.updatedAt
-			}
-			return c.answer(err)
-		}
+// insertWithdrawalInGroup runs a withdrawal create's statement in a
+// batch of the group commit and reads its answer (see transferCreated).
+// grouped is false, and nothing ran, when the group commit is off or has
+// stopped: the caller runs it alone (insertWithdrawal).
+func (db *DB) insertWithdrawalInGroup(ctx context.Context, integratorID int64, args []any, createdAt, updatedAt *time.Time) (grouped, wrote bool, err error) {
+	g := db.group.Load()
+	if g == nil {
+		return false, false, nil
 	}
-	return transferCreated(db.pool.QueryRow(ctx, createWithdrawalSQL, args...), createdAt, updatedAt)
+	c := newCreateCall(integratorID, args)
+	ok, err := g.do(ctx, &c.commitCall)
+	if !ok {
+		return false, false, nil
+	}
+	if err == nil {
+		*createdAt, *updatedAt = c.createdAt, c.updatedAt
+	}
+	wrote, err = c.answer(err)
+	return true, wrote, err
 }

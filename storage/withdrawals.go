@@ -92,7 +92,7 @@ func (db *DB) CreateWithdrawal(ctx context.Context, nw NewWithdrawal) (w Transfe
 	w = Transfer{Kind: KindWithdrawal, ID: nw.ID, IntegratorID: nw.IntegratorID, ExternalID: nw.ExternalID, Amount: nw.Amount, Fee: nw.Fee,
 		Status: nw.status(), CreditParty: nw.CreditParty, Description: nw.Description, PostbackURL: nw.PostbackURL,
 		Provider: cmp.Or(nw.Provider, DefaultProvider), TraceParent: nw.TraceParent, DueAt: nw.DueAt}
-	wrote, err := db.createWithdrawal(ctx, nw.IntegratorID, args, &w.CreatedAt, &w.UpdatedAt)
+	wrote, err := db.insertWithdrawal(ctx, nw.IntegratorID, args, &w.CreatedAt, &w.UpdatedAt)
 	if err != nil && !ledger.IsRefusal(err) {
 		return Transfer{}, false, fmt.Errorf("storage: create withdrawal: %w", err)
 	}
@@ -102,6 +102,17 @@ func (db *DB) CreateWithdrawal(ctx context.Context, nw NewWithdrawal) (w Transfe
 	}
 	db.afterCommit(ctx, nw.Outbox)
 	return w, true, nil
+}
+
+// insertWithdrawal runs a withdrawal create's statement
+// (createWithdrawalSQL) and reads its answer (see transferCreated): in a
+// batch of the group commit when it is on (insertWithdrawalInGroup),
+// otherwise alone, its own implicit transaction.
+func (db *DB) insertWithdrawal(ctx context.Context, integratorID int64, args []any, createdAt, updatedAt *time.Time) (bool, error) {
+	if grouped, wrote, err := db.insertWithdrawalInGroup(ctx, integratorID, args, createdAt, updatedAt); grouped {
+		return wrote, err
+	}
+	return transferCreated(db.pool.QueryRow(ctx, createWithdrawalSQL, args...), createdAt, updatedAt)
 }
 
 // createWithdrawalArgs are createWithdrawalSQL's arguments for nw.

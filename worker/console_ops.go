@@ -16,11 +16,11 @@ import (
 type consoleOps struct{ w *Worker }
 
 // ResolveTransfer is the CLI's pixgate transfer settle|fail: the same
-// ResolveTransfer, on flagged transfers only (the console offers no
-// force), its refusals for a transfer that moved on made console's
-// conflicts.
+// resolution as ResolveTransfer, over the worker's stores, on flagged
+// transfers only (the console offers no force), its refusals for a
+// transfer that moved on made console's conflicts.
 func (o consoleOps) ResolveTransfer(ctx context.Context, d console.TransferDecision) (storage.OperatorAction, storage.TransferStatus, error) {
-	done, err := ResolveTransfer(ctx, o.w.deps.DB, Resolution{ID: d.ID, Settle: d.Settle, Reason: d.Reason,
+	done, err := resolveTransfer(ctx, o.w.resolutionStore(), Resolution{ID: d.ID, Settle: d.Settle, Reason: d.Reason,
 		Operator: d.Operator, EndToEndID: d.EndToEndID})
 	if errors.Is(err, ErrNotProcessing) || errors.Is(err, ErrNotFlagged) {
 		return storage.OperatorAction{}, "", fmt.Errorf("%w: %w", console.ErrConflict, err)

@@ -86,7 +86,7 @@ func (w *Worker) recoverUnknown(ctx context.Context, t storage.Transfer) error {
 		}
 		return err
 	}
-	pixID, err := w.send(ctx, t)
+	pixID, err := w.callProvider(ctx, t)
 	if fleet.NothingHeld(err) {
 		w.log.Warn(string(t.Kind)+" unknown to the provider was rejected when sent again; it fails", "id", t.ID, "err", err)
 		return w.fail(ctx, t, rejectionReason(string(t.Kind)+" when it was sent again", err))

@@ -62,6 +62,15 @@ type resolveStore interface {
 	txRunner
 }
 
+// resolutionStore is the worker's own stores in a resolution's roles, for
+// the money console's resolutions: fakes in the decision tests.
+func (w *Worker) resolutionStore() resolveStore {
+	return struct {
+		transferStore
+		txRunner
+	}{w.transfers, w.tx}
+}
+
 func resolveTransfer(ctx context.Context, st resolveStore, r Resolution) (Resolved, error) {
 	if strings.TrimSpace(r.Reason) == "" || strings.TrimSpace(r.Operator) == "" {
 		return Resolved{}, errors.New("an operator resolution needs the operator's name and a reason")

@@ -15,9 +15,9 @@ import (
 	"github.com/pixgate/pixgate/tasks"
 )
 
-// sendWithdrawal, sendRefund and sendMedReturn are the send tasks of each
-// kind.
-func (w *Worker) sendWithdrawal(ctx context.Context, t *asynq.Task) error {
+// handleWithdrawalSend, handleRefundSend and handleMedReturnSend handle the
+// send task of each kind: each sends its transfer (sendTransfer).
+func (w *Worker) handleWithdrawalSend(ctx context.Context, t *asynq.Task) error {
 	var p tasks.WithdrawalSend
 	if err := tasks.Decode(t, &p); err != nil {
 		return err
@@ -25,7 +25,7 @@ func (w *Worker) sendWithdrawal(ctx context.Context, t *asynq.Task) error {
 	return w.sendTransfer(ctx, storage.KindWithdrawal, p.WithdrawalID)
 }
 
-func (w *Worker) sendRefund(ctx context.Context, t *asynq.Task) error {
+func (w *Worker) handleRefundSend(ctx context.Context, t *asynq.Task) error {
 	var p tasks.RefundSend
 	if err := tasks.Decode(t, &p); err != nil {
 		return err
@@ -33,7 +33,7 @@ func (w *Worker) sendRefund(ctx context.Context, t *asynq.Task) error {
 	return w.sendTransfer(ctx, storage.KindRefund, p.RefundID)
 }
 
-func (w *Worker) sendMedReturn(ctx context.Context, t *asynq.Task) error {
+func (w *Worker) handleMedReturnSend(ctx context.Context, t *asynq.Task) error {
 	var p tasks.MedReturnSend
 	if err := tasks.Decode(t, &p); err != nil {
 		return err
@@ -67,7 +67,7 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 	if err != nil {
 		return err
 	}
-	pixID, err := w.sendStarted(ctx, t)
+	pixID, err := w.sendClaimed(ctx, t)
 	for kind == storage.KindWithdrawal && err != nil && !fraudRefused(err, send) {
 		next, ferr := w.failoverWithdrawal(ctx, t, err, send)
 		if ferr != nil || next == "" {
@@ -80,7 +80,7 @@ func (w *Worker) sendTransfer(ctx context.Context, kind storage.TransferKind, id
 		if t, send, err = w.transfers.ClaimWithdrawalSend(ctx, id); err != nil {
 			return err
 		}
-		pixID, err = w.sendStarted(ctx, t)
+		pixID, err = w.sendClaimed(ctx, t)
 	}
 	switch {
 	case err != nil && fraudRefused(err, send):
@@ -137,25 +137,19 @@ func (w *Worker) claimSend(ctx context.Context, kind storage.TransferKind, id uu
 	return t, 0, err
 }
 
-// sendStarted sends a transfer claimSend claimed, and
+// sendClaimed sends a transfer claimSend claimed (callProvider), and
 // records for a withdrawal whose send was not accepted that the send
 // ended, whatever its outcome (even with ctx over): until it does, the
 // withdrawal does not move (see failoverWithdrawal). An accepted send's
 // end is recorded with its provider's id (RecordTransferSent).
-func (w *Worker) sendStarted(ctx context.Context, t storage.Transfer) (string, error) {
-	pixID, err := w.send(ctx, t)
+func (w *Worker) sendClaimed(ctx context.Context, t storage.Transfer) (string, error) {
+	pixID, err := w.callProvider(ctx, t)
 	if t.Kind == storage.KindWithdrawal && err != nil {
 		if eerr := w.transfers.EndWithdrawalSend(context.WithoutCancel(ctx), t.ID); eerr != nil {
 			err = errors.Join(err, eerr)
 		}
 	}
 	return pixID, err
-}
-
-// send hands a transfer to the provider, the first time or again, and
-// returns the provider's transaction id.
-func (w *Worker) send(ctx context.Context, t storage.Transfer) (string, error) {
-	return outbound[t.Kind].send(ctx, w, t)
 }
 
 // fail fails a transfer with its postback, in one transaction.

@@ -189,9 +189,9 @@ func approvalsOf(st store) approvalStore {
 func (w *Worker) Handler() asynq.Handler {
 	mux := asynq.NewServeMux()
 	mux.Use(traceTask, w.logTask, w.finishFirst) // the task's log lines carry its trace id
-	mux.HandleFunc(tasks.TypeWithdrawalSend, w.sendWithdrawal)
-	mux.HandleFunc(tasks.TypeRefundSend, w.sendRefund)
-	mux.HandleFunc(tasks.TypeMedReturnSend, w.sendMedReturn)
+	mux.HandleFunc(tasks.TypeWithdrawalSend, w.handleWithdrawalSend)
+	mux.HandleFunc(tasks.TypeRefundSend, w.handleRefundSend)
+	mux.HandleFunc(tasks.TypeMedReturnSend, w.handleMedReturnSend)
 	mux.HandleFunc(tasks.TypeProviderEvent, w.applyProviderEvent)
 	mux.HandleFunc(tasks.TypePostbackDeliver, w.deliverPostback)
 	mux.HandleFunc(tasks.TypeReconcileTick, w.reconcile)

@@ -16,21 +16,21 @@ import (
 // storage's model, one row per kind: the provider's kind of transaction for
 // it, the task that sends it, the word a rejection uses for it, the
 // provider call that sends it (with its own id, so that sending it again
-// never moves money twice) and what the provider needs to read it back. A
-// new kind is a new row.
+// never moves money twice; callProvider) and what the provider needs to
+// read it back. A new kind is a new row.
 var outbound = map[storage.TransferKind]struct {
 	providerKind providerclient.Kind
 	sendTask     func(id uuid.UUID, attempt int) tasks.Message
 	noun         string
-	send         func(ctx context.Context, w *Worker, t storage.Transfer) (pixID string, err error)
+	callProvider func(ctx context.Context, w *Worker, t storage.Transfer) (pixID string, err error)
 	ref          func(ctx context.Context, w *Worker, t storage.Transfer) (providerclient.Ref, error)
-	// madeByProvider: the provider makes the transfer itself, and send only
-	// finds it there.
+	// madeByProvider: the provider makes the transfer itself, and
+	// callProvider only finds it there.
 	madeByProvider bool
 }{
-	storage.KindWithdrawal: {providerclient.KindPayout, tasks.WithdrawalSendMessage, "payment", sendPayment, payoutRef, false},
-	storage.KindRefund:     {providerclient.KindRefund, tasks.RefundSendMessage, "refund", sendRefund, refundRef, false},
-	storage.KindMedReturn:  {providerclient.KindMedReturn, tasks.MedReturnSendMessage, "MED return", findMedReturn, medReturnRef, true},
+	storage.KindWithdrawal: {providerclient.KindPayout, tasks.WithdrawalSendMessage, "payment", callProviderPayout, payoutRef, false},
+	storage.KindRefund:     {providerclient.KindRefund, tasks.RefundSendMessage, "refund", callProviderRefund, refundRef, false},
+	storage.KindMedReturn:  {providerclient.KindMedReturn, tasks.MedReturnSendMessage, "MED return", findProviderMedReturn, medReturnRef, true},
 }
 
 // transferKindOf is the kind of transfer of a provider's kind of
@@ -44,9 +44,16 @@ func transferKindOf(k providerclient.Kind) (storage.TransferKind, bool) {
 	return "", false
 }
 
-// sendPayment sends a withdrawal as a PIX to its credit party, through
-// the provider it records.
-func sendPayment(ctx context.Context, w *Worker, t storage.Transfer) (string, error) {
+// callProvider makes the provider call of t's kind (outbound), at the
+// provider t records, the first time or again, and returns the provider's
+// transaction id.
+func (w *Worker) callProvider(ctx context.Context, t storage.Transfer) (string, error) {
+	return outbound[t.Kind].callProvider(ctx, w, t)
+}
+
+// callProviderPayout sends a withdrawal as a PIX to its credit party,
+// through the provider it records.
+func callProviderPayout(ctx context.Context, w *Worker, t storage.Transfer) (string, error) {
 	cp := t.CreditParty
 	req := providerclient.PayoutRequest{ID: t.ID.String(), Amount: t.Amount, NotifyURL: w.cfg.ProviderWebhookURL,
 		Recipient: providerclient.Recipient{Name: cp.Name, KeyType: cp.KeyType, Key: cp.Key, TaxID: cp.TaxID}}
@@ -64,10 +71,10 @@ func sendPayment(ctx context.Context, w *Worker, t storage.Transfer) (string, er
 	return pay.ProviderID, nil
 }
 
-// sendRefund sends a refund of its charge, which the provider knows by the
-// charge's pix_id and, in contracts that refund by it, the end-to-end id of
-// the PIX that paid it.
-func sendRefund(ctx context.Context, w *Worker, t storage.Transfer) (string, error) {
+// callProviderRefund sends a refund of its charge, which the provider
+// knows by the charge's pix_id and, in contracts that refund by it, the
+// end-to-end id of the PIX that paid it.
+func callProviderRefund(ctx context.Context, w *Worker, t storage.Transfer) (string, error) {
 	charge, err := w.refundedCharge(ctx, t)
 	if err != nil {
 		return "", err
@@ -109,13 +116,13 @@ func (w *Worker) refundedCharge(ctx context.Context, t storage.Transfer) (provid
 	return ref, nil
 }
 
-// findMedReturn finds the MED return the provider made of an agreed
-// infraction: PixGate never sends one (a refund asked for besides would
-// pay the payer twice); it reads the infraction until the provider names
-// its return. Until then, and whatever the provider answers, the MED
-// return is only retried: it fails only when the provider reports the
+// findProviderMedReturn finds the MED return the provider made of an
+// agreed infraction: PixGate never sends one (a refund asked for besides
+// would pay the payer twice); it reads the infraction until the provider
+// names its return. Until then, and whatever the provider answers, the
+// MED return is only retried: it fails only when the provider reports the
 // return itself failed.
-func findMedReturn(ctx context.Context, w *Worker, t storage.Transfer) (string, error) {
+func findProviderMedReturn(ctx context.Context, w *Worker, t storage.Transfer) (string, error) {
 	p, err := w.providerAt(t.Provider)
 	if err != nil {
 		return "", err
@@ -170,63 +177,6 @@ func medReturnRef(ctx context.Context, w *Worker, t storage.Transfer) (providerc
 	ref, err := refundRef(ctx, w, t)
 	ref.Kind = providerclient.KindMedReturn
 	return ref, err
-}
-
-// applyTransfer completes or fails the transfer the provider confirmed,
-// with its postback, in one transaction; any other status changes nothing.
-func (w *Worker) applyTransfer(ctx context.Context, kind storage.TransferKind, txn *providerclient.Transaction, known *storage.Transfer, also alsoFunc) (outcome, error) {
-	t, none, err := locate(ctx, txn, known, string(kind),
-		func(ctx context.Context, id uuid.UUID) (storage.Transfer, error) {
-			return w.transfers.TransferByID(ctx, kind, id)
-		},
-		func(ctx context.Context, pixID string) (storage.Transfer, error) {
-			return w.transfers.TransferByPixID(ctx, kind, pixID)
-		},
-		func(t storage.Transfer) (uuid.UUID, *string) { return t.ID, t.PixID })
-	if err != nil {
-		return outcome{}, err
-	}
-	if none != "" {
-		return w.record(ctx, outcome{ignored, none}, also)
-	}
-	switch txn.Status {
-	case providerclient.StatusCompleted:
-		return w.transition(ctx, string(kind)+" completed", also, func(tx Tx) (bool, error) {
-			_, changed, err := completeTransfer(ctx, tx, t, settlement(txn))
-			return changed, err
-		})
-	case providerclient.StatusFailed:
-		return w.transition(ctx, string(kind)+" failed", also, func(tx Tx) (bool, error) {
-			_, changed, err := failTransfer(ctx, tx, t, storage.Failure{PixID: txn.ProviderID, Reason: failureReason(txn)})
-			return changed, err
-		})
-	}
-	return w.record(ctx, outcome{noChange, string(kind) + " is " + string(txn.Status) + " at the provider"}, also)
-}
-
-// completeTransfer and failTransfer are a transfer's two ways out of
-// PROCESSING, each with the postback of the status it reaches, written in
-// tx, in the transfer's trace (settle). changed is false when the transfer
-// had already left PROCESSING (and then nothing is written).
-func completeTransfer(ctx context.Context, tx Tx, t storage.Transfer, s storage.Settlement) (storage.Transfer, bool, error) {
-	return settle(ctx, string(t.Kind)+" completed", t.TraceParent, func(ctx context.Context) (storage.Transfer, bool, error) {
-		done, changed, err := tx.CompleteTransfer(ctx, t.Kind, t.ID, s)
-		return postbackOf(ctx, tx, done, changed, err)
-	})
-}
-
-func failTransfer(ctx context.Context, tx Tx, t storage.Transfer, f storage.Failure) (storage.Transfer, bool, error) {
-	return settle(ctx, string(t.Kind)+" failed", t.TraceParent, func(ctx context.Context) (storage.Transfer, bool, error) {
-		done, changed, err := tx.FailTransfer(ctx, t.Kind, t.ID, f)
-		return postbackOf(ctx, tx, done, changed, err)
-	})
-}
-
-func postbackOf(ctx context.Context, tx Tx, done storage.Transfer, changed bool, err error) (storage.Transfer, bool, error) {
-	if err != nil || !changed {
-		return done, changed, err
-	}
-	return done, true, writePostback(ctx, tx, transferPostback(done))
 }
 
 // needsEndToEnd says whether the provider names a refunded charge by the
