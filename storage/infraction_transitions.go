@@ -134,7 +134,7 @@ type InfractionClosing struct {
 // nothing). changed is false, and nothing is written, when the infraction
 // was already closed.
 func (t *Tx) CloseInfraction(ctx context.Context, id uuid.UUID, cl InfractionClosing) (inf Infraction, ret *Transfer, changed bool, err error) {
-	if cl.Status == InfractionOpen || !cl.Status.Valid() {
+	if !InfractionOpen.CanMoveTo(cl.Status) {
 		return Infraction{}, nil, false, fmt.Errorf("storage: close infraction %s as %q", id, cl.Status)
 	}
 	if _, err := t.tx.Exec(ctx, `SELECT 1 FROM charges WHERE id = (SELECT charge_id FROM infractions WHERE id = $1) FOR UPDATE`, id); err != nil {
