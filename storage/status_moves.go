@@ -18,12 +18,6 @@ func (m statusMoves[S]) can(from, to S) bool {
 	return false
 }
 
-// known reports whether s is a status of the kind.
-func (m statusMoves[S]) known(s S) bool {
-	_, ok := m[s]
-	return ok
-}
-
 // final reports whether s is a status of the kind that moves nowhere.
 func (m statusMoves[S]) final(s S) bool {
 	out, ok := m[s]
