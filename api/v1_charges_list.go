@@ -8,8 +8,16 @@ import (
 )
 
 // chargeStatuses are the values of the status filter, in lifecycle order.
-var chargeStatuses = []string{storage.ChargePending, storage.ChargePaid, storage.ChargeExpired,
-	storage.ChargeFailed, storage.ChargeRefunded}
+var chargeStatuses = statusNames(storage.ChargeStatuses)
+
+// statusNames are a record kind's statuses as the API writes them.
+func statusNames[S ~string](statuses []S) []string {
+	out := make([]string, len(statuses))
+	for i, s := range statuses {
+		out[i] = string(s)
+	}
+	return out
+}
 
 // listCharges is GET /api/v1/charges: newest first, per_page, status, cursor.
 func (s *Server) listCharges(c *fiber.Ctx) error {

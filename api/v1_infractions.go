@@ -11,13 +11,7 @@ import (
 )
 
 // infractionStatuses are the values of the status filter, OPEN first.
-var infractionStatuses = func() []string {
-	out := make([]string, len(storage.InfractionStatuses))
-	for i, s := range storage.InfractionStatuses {
-		out[i] = string(s)
-	}
-	return out
-}()
+var infractionStatuses = statusNames(storage.InfractionStatuses)
 
 // maxDefenseLen bounds a defense's text: the DICT's bound on a report's
 // and an analysis's details (2000).

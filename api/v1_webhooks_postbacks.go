@@ -18,7 +18,7 @@ import (
 const maxReplayRange = 10_000
 
 // postbackStatuses are the values of the delivery log's status filter.
-var postbackStatuses = []string{storage.PostbackPending, storage.PostbackDelivered, storage.PostbackStopped, storage.PostbackFailed}
+var postbackStatuses = statusNames(storage.PostbackStatuses)
 
 // postbackLogParams are the parameters of the delivery log: every list's
 // and its own filters.
@@ -57,7 +57,7 @@ type postbackAttemptView struct {
 
 func viewPostback(p storage.Postback) postbackView {
 	return postbackView{ID: p.ID.String(), ResourceType: p.ResourceType, ResourceID: p.ResourceID.String(), Event: p.Event,
-		URL: p.URL, Status: p.Status, Attempts: p.Attempts, LastStatusCode: p.LastStatusCode, LastError: p.LastError,
+		URL: p.URL, Status: string(p.Status), Attempts: p.Attempts, LastStatusCode: p.LastStatusCode, LastError: p.LastError,
 		NextAttemptAt: timePtr(p.NextAttemptAt), CreatedAt: timestamp(p.CreatedAt), DeliveredAt: timePtr(p.DeliveredAt)}
 }
 

@@ -72,7 +72,7 @@ type payerView struct {
 func (s *Server) viewCharge(c storage.Charge) chargeView {
 	return chargeView{
 		ID: c.ID.String(), ExternalID: c.ExternalID,
-		Amount: c.Amount, Fee: c.Fee, NetAmount: c.Net(), Status: c.Status,
+		Amount: c.Amount, Fee: c.Fee, NetAmount: c.Net(), Status: string(c.Status),
 		PixID: c.PixID, QRCode: c.QRCode, ExpiresAt: timePtr(c.ExpiresAt),
 		Payer:         payerView{Name: c.Payer.Name, Document: c.Payer.Document, Email: c.Payer.Email},
 		PayerQuestion: c.PayerQuestion, PostbackURL: c.PostbackURL, Split: nullIfEmpty(c.Split),

@@ -30,11 +30,6 @@ const (
 	InfractionCancelled InfractionStatus = "CANCELLED" // withdrawn by whoever reported it
 )
 
-// Valid reports whether s is one of the statuses above.
-func (s InfractionStatus) Valid() bool {
-	return s == InfractionOpen || s == InfractionAgreed || s == InfractionDisagreed || s == InfractionCancelled
-}
-
 // InfractionRef names an infraction for the provider: its id and, for
 // contracts that reach infractions through the disputed PIX, the charge.
 type InfractionRef struct {

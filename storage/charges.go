@@ -13,15 +13,6 @@ import (
 	"github.com/pixgate/pixgate/storage/money"
 )
 
-// Charge statuses.
-const (
-	ChargePending  = "PENDING"  // QR code issued (or being issued), waiting for the payer
-	ChargePaid     = "PAID"     // paid; the net amount is in the wallet
-	ChargeExpired  = "EXPIRED"  // not paid before its expiry, confirmed with the provider
-	ChargeFailed   = "FAILED"   // the provider did not issue it
-	ChargeRefunded = "REFUNDED" // fully refunded
-)
-
 // Payer is who pays a charge.
 type Payer struct {
 	Name     string  `json:"name"`
@@ -36,7 +27,7 @@ type Charge struct {
 	ExternalID     string
 	Amount         money.Money
 	Fee            money.Money
-	Status         string
+	Status         ChargeStatus
 	PixID          *string // the provider's transactionId
 	QRCode         *string // the BR Code
 	ExpiresAt      *time.Time

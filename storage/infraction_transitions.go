@@ -42,7 +42,7 @@ var ErrChargeNotPaid = errors.New("the disputed charge is not paid")
 func (t *Tx) OpenInfraction(ctx context.Context, ni NewInfraction) (Infraction, bool, error) {
 	var (
 		integrator             int64
-		status                 string
+		status                 ChargeStatus
 		amount, refunded, held money.Money
 	)
 	err := t.tx.QueryRow(ctx, `SELECT integrator_id, status, amount, refunded_amount, held_amount FROM charges WHERE id = $1 FOR UPDATE`,
@@ -53,7 +53,7 @@ func (t *Tx) OpenInfraction(ctx context.Context, ni NewInfraction) (Infraction, 
 	if known, err := selectInfraction(ctx, t.tx, `charge_id = $1 AND provider_id = $2`, ni.ChargeID, ni.ProviderID); !errors.Is(err, ErrNotFound) {
 		return known, false, err
 	}
-	if status != ChargePaid && status != ChargeRefunded {
+	if !status.Settled() {
 		return Infraction{}, false, fmt.Errorf("%w: charge %s is %s", ErrChargeNotPaid, ni.ChargeID, status)
 	}
 	var blockedByOthers money.Money
@@ -134,7 +134,7 @@ type InfractionClosing struct {
 // nothing). changed is false, and nothing is written, when the infraction
 // was already closed.
 func (t *Tx) CloseInfraction(ctx context.Context, id uuid.UUID, cl InfractionClosing) (inf Infraction, ret *Transfer, changed bool, err error) {
-	if cl.Status == InfractionOpen || !cl.Status.Valid() {
+	if !InfractionOpen.CanMoveTo(cl.Status) {
 		return Infraction{}, nil, false, fmt.Errorf("storage: close infraction %s as %q", id, cl.Status)
 	}
 	if _, err := t.tx.Exec(ctx, `SELECT 1 FROM charges WHERE id = (SELECT charge_id FROM infractions WHERE id = $1) FOR UPDATE`, id); err != nil {

@@ -19,30 +19,6 @@ import (
 // blocked (infraction_transitions.go); it closes once, agreed (the blocked
 // money leaves as a MED return), disagreed or cancelled (released).
 
-// InfractionStatus is where an infraction stands.
-type InfractionStatus string
-
-// Infraction statuses: OPEN until the provider closes it.
-const (
-	InfractionOpen      InfractionStatus = "OPEN"
-	InfractionAgreed    InfractionStatus = "AGREED"    // the dispute stands: the money goes back to the payer
-	InfractionDisagreed InfractionStatus = "DISAGREED" // the dispute failed: the money is released
-	InfractionCancelled InfractionStatus = "CANCELLED" // withdrawn by whoever opened it: released
-)
-
-// InfractionStatuses are every status, OPEN first.
-var InfractionStatuses = []InfractionStatus{InfractionOpen, InfractionAgreed, InfractionDisagreed, InfractionCancelled}
-
-// Valid reports whether s is one of InfractionStatuses.
-func (s InfractionStatus) Valid() bool {
-	for _, v := range InfractionStatuses {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
-
 // Infraction is one MED dispute.
 type Infraction struct {
 	ID           uuid.UUID

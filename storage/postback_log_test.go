@@ -37,7 +37,7 @@ func TestPostbackLogAndRangeRedelivery(t *testing.T) {
 		want int
 	}{
 		{"event", storage.PostbackFilter{Event: "PAID"}, 1},
-		{"status", storage.PostbackFilter{ListParams: storage.ListParams{Status: storage.PostbackDelivered}}, 0},
+		{"status", storage.PostbackFilter{ListParams: storage.ListParams{Status: string(storage.PostbackDelivered)}}, 0},
 		{"resource type", storage.PostbackFilter{ResourceType: "withdrawal"}, 0},
 		{"since", storage.PostbackFilter{Since: &future}, 0},
 		{"until", storage.PostbackFilter{Until: &future}, 2},

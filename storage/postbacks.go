@@ -11,14 +11,6 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Postback statuses.
-const (
-	PostbackPending   = "PENDING"   // to be attempted (again) at next_attempt_at
-	PostbackDelivered = "DELIVERED" // the receiver answered 2xx
-	PostbackStopped   = "STOPPED"   // the receiver answered 410 Gone: never again
-	PostbackFailed    = "FAILED"    // given up (too old, or an unusable URL)
-)
-
 // Postback is a notification to an integrator and its delivery state.
 type Postback struct {
 	ID             uuid.UUID
@@ -28,7 +20,7 @@ type Postback struct {
 	Event          string
 	URL            string
 	Body           []byte
-	Status         string
+	Status         PostbackStatus
 	Attempts       int
 	NextAttemptAt  *time.Time
 	LastStatusCode *int
@@ -163,8 +155,7 @@ SELECT ` + postbackColumns + ` FROM cur WHERE cur.status <> 'PENDING'`
 // meanwhile) is returned unchanged and nothing is recorded: a final status
 // is never undone by a late attempt.
 func (db *DB) RecordPostbackAttempt(ctx context.Context, id uuid.UUID, res PostbackAttemptResult) (Postback, error) {
-	status, ok := map[PostbackOutcome]string{OutcomeDelivered: PostbackDelivered, OutcomeRetry: PostbackPending,
-		OutcomeStopped: PostbackStopped, OutcomeFailed: PostbackFailed}[res.Outcome]
+	status, ok := outcomeStatus[res.Outcome]
 	if !ok || (res.Outcome == OutcomeRetry) != (res.NextAttemptAt != nil) {
 		return Postback{}, ErrBadOutcome
 	}

@@ -35,22 +35,6 @@ const (
 var ReconExceptionKinds = []ReconKind{ReconMissingInPixGate, ReconMissingAtProvider, ReconAmountMismatch,
 	ReconStatusMismatch, ReconDuplicate}
 
-// Item statuses: an exception is open until an operator resolves it; an
-// expected item and a match are info.
-const (
-	ReconOpen     = "open"
-	ReconResolved = "resolved"
-	ReconInfo     = "info"
-)
-
-// Day statuses.
-const (
-	DayDue          = "due"
-	DayReconciled   = "reconciled"
-	DayUnreconciled = "unreconciled"
-	DayFailed       = "failed"
-)
-
 // Run triggers.
 const (
 	TriggerWorker   = "worker"
@@ -103,7 +87,8 @@ type ReconSpec struct {
 // ReconRun is a run's record and the day's figures it found.
 type ReconRun struct {
 	ID                                int64
-	Provider, Day, Trigger, Status    string
+	Provider, Day, Trigger            string
+	Status                            ReconRunStatus
 	Error                             *string
 	StartedAt, FinishedAt, GraceUntil time.Time
 	Lines, Records, Matched           int64
@@ -115,14 +100,14 @@ type ReconRun struct {
 	Explained                         money.Money
 	Unexplained, ClosingDifference    *money.Money
 	ByKind                            map[ReconKind]int64
-	DayStatus                         string
+	DayStatus                         ReconDayStatus // "" when the day has no result
 	OpenExceptions                    int64
 }
 
 // Reconciled says whether the day's books agree: no open exception and
 // no balance difference left unexplained.
 func (r ReconRun) Reconciled() bool {
-	return r.Status == "done" && r.OpenExceptions == 0 && (r.Unexplained == nil || *r.Unexplained == 0)
+	return r.Status == ReconRunDone && r.OpenExceptions == 0 && (r.Unexplained == nil || *r.Unexplained == 0)
 }
 
 // ReconItem is one item of a day.
@@ -132,7 +117,7 @@ type ReconItem struct {
 	RunID                          int64
 	Kind                           ReconKind
 	ExpectedKind                   *string
-	Status                         string
+	Status                         ReconItemStatus
 	LineKind, LineProviderID       *string
 	LineExternalID, LineEndToEndID *string
 	LineAmount, LineFee            *money.Money

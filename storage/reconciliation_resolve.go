@@ -41,7 +41,7 @@ func (db *DB) ResolveReconciliationItem(ctx context.Context, id uuid.UUID, r Rec
 		if err != nil {
 			return notFound(err)
 		}
-		if it.Status != ReconOpen {
+		if !it.Status.CanMoveTo(ReconResolved) {
 			return fmt.Errorf("%w: it is %s (%s)", ErrReconNotOpen, it.Kind, it.Status)
 		}
 		amount, reference := it.Delta-it.Adjusted, ""

@@ -191,7 +191,7 @@ func approvedAt(txn *providerclient.Transaction) time.Time {
 // paid in Brasília, whose amount and fee s then carries. A charge already
 // paid asks what it was paid.
 func paidAsAsked(c storage.Charge, txn *providerclient.Transaction, s *storage.Settlement) string {
-	if c.Due == nil || c.Status == storage.ChargePaid || c.Status == storage.ChargeRefunded {
+	if c.Due == nil || c.Status.Settled() {
 		if txn.Amount != c.Amount {
 			return fmt.Sprintf("paid %s but the charge is %s", txn.Amount, c.Amount)
 		}

@@ -112,7 +112,7 @@ func TestLostNotificationDecides(t *testing.T) {
 		name          string
 		expiresAt     *time.Time
 		consult       map[string]*family.Transaction
-		wantStatus    string
+		wantStatus    storage.ChargeStatus
 		wantScheduled bool
 	}{
 		{name: "paid: credited", consult: map[string]*family.Transaction{

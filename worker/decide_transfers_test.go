@@ -138,7 +138,7 @@ func TestApplyConfirmedDecides(t *testing.T) {
 			}
 			status := string(st.transfers[id].Status)
 			if tt.charge != nil {
-				status = st.charges[id].Status
+				status = string(st.charges[id].Status)
 			}
 			if status != tt.wantStatus || len(st.postings) != tt.wantPostings {
 				t.Errorf("status %s with %d postings, want %s with %d", status, len(st.postings), tt.wantStatus, tt.wantPostings)

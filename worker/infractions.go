@@ -86,7 +86,8 @@ func (w *Worker) applyInfraction(ctx context.Context, from string, inf *provider
 	if also == nil {
 		also = func(Tx, outcome) error { return nil }
 	}
-	if !inf.Status.Valid() || inf.Amount <= 0 {
+	status, err := infractionStatus(inf.Status)
+	if err != nil || inf.Amount <= 0 {
 		return w.record(ctx, outcome{ignored, fmt.Sprintf("infraction %s is %q for %s", inf.ProviderID, inf.Status, inf.Amount)}, also)
 	}
 	c, err := w.disputedCharge(ctx, inf.Charge)
@@ -106,9 +107,9 @@ func (w *Worker) applyInfraction(ctx context.Context, from string, inf *provider
 	case errors.Is(err, storage.ErrNotFound):
 	case err != nil:
 		return outcome{}, err
-	case known.Status != storage.InfractionOpen:
+	case known.Status.Final():
 		return w.record(ctx, outcome{alreadyApplied, "infraction is " + string(known.Status)}, also)
-	case inf.Status == providerclient.InfractionOpen:
+	case status == storage.InfractionOpen:
 		return w.record(ctx, outcome{alreadyApplied, "infraction is open"}, also)
 	}
 	return w.transition(ctx, "infraction "+string(inf.Status), also, func(tx Tx) (bool, error) {
@@ -124,11 +125,11 @@ func (w *Worker) applyInfraction(ctx context.Context, from string, inf *provider
 				return false, err
 			}
 		}
-		if inf.Status == providerclient.InfractionOpen {
+		if status == storage.InfractionOpen {
 			return created, nil
 		}
-		closing := storage.InfractionClosing{Status: storage.InfractionStatus(inf.Status), Analysis: providerText2000(inf.Analysis)}
-		if inf.Status == providerclient.InfractionAgreed {
+		closing := storage.InfractionClosing{Status: status, Analysis: providerText2000(inf.Analysis)}
+		if status == storage.InfractionAgreed {
 			closing.MedReturnID = uuid.Must(uuid.NewV7())
 			// The MED return's send and settlement join this task's trace.
 			closing.Outbox = []storage.OutboxMessage{storage.OutboxMessage(tasks.Traced(ctx, tasks.MedReturnSendMessage(closing.MedReturnID, 0)))}
@@ -140,6 +141,28 @@ func (w *Worker) applyInfraction(ctx context.Context, from string, inf *provider
 		}
 		return true, writePostback(ctx, tx, infractionPostback(closed, c))
 	})
+}
+
+// infractionStatuses are storage's statuses for the provider's. Both
+// sides name the same four today; they are mapped one by one all the same,
+// so that a status either side adds is mapped here before it is stored.
+var infractionStatuses = map[providerclient.InfractionStatus]storage.InfractionStatus{
+	providerclient.InfractionOpen:      storage.InfractionOpen,
+	providerclient.InfractionAgreed:    storage.InfractionAgreed,
+	providerclient.InfractionDisagreed: storage.InfractionDisagreed,
+	providerclient.InfractionCancelled: storage.InfractionCancelled,
+}
+
+// errInfractionStatus: the provider reported an infraction in a status
+// PixGate does not know; applyInfraction ignores it, storing nothing.
+var errInfractionStatus = errors.New("unknown infraction status")
+
+// infractionStatus is storage's status for the provider's s.
+func infractionStatus(s providerclient.InfractionStatus) (storage.InfractionStatus, error) {
+	if st, ok := infractionStatuses[s]; ok {
+		return st, nil
+	}
+	return "", fmt.Errorf("%w %q", errInfractionStatus, s)
 }
 
 // infractionOpened logs what an infraction blocked, and loudly what it

@@ -46,7 +46,7 @@ type attemptView struct {
 func viewPostback(p storage.Postback) postbackView {
 	return postbackView{ID: p.ID, IntegratorID: p.IntegratorID, Resource: p.ResourceType, ResourceID: p.ResourceID,
 		ExternalID: postbackExternalID(p.Body),
-		Event:      p.Event, URL: p.URL, Status: p.Status, Attempts: p.Attempts, LastStatusCode: p.LastStatusCode,
+		Event:      p.Event, URL: p.URL, Status: string(p.Status), Attempts: p.Attempts, LastStatusCode: p.LastStatusCode,
 		LastError: p.LastError, NextAttemptAt: p.NextAttemptAt, CreatedAt: p.CreatedAt, DeliveredAt: p.DeliveredAt}
 }
 

@@ -45,8 +45,8 @@ func runView(r storage.ReconRun) reconRunView {
 	for k, n := range r.ByKind {
 		counts[string(k)] = n
 	}
-	return reconRunView{Run: r.ID, Provider: r.Provider, Day: r.Day, Trigger: r.Trigger, Status: r.Status, Error: r.Error,
-		Reconciled: r.Reconciled(), DayStatus: r.DayStatus, FinishedAt: r.FinishedAt, GraceUntil: r.GraceUntil,
+	return reconRunView{Run: r.ID, Provider: r.Provider, Day: r.Day, Trigger: r.Trigger, Status: string(r.Status), Error: r.Error,
+		Reconciled: r.Reconciled(), DayStatus: string(r.DayStatus), FinishedAt: r.FinishedAt, GraceUntil: r.GraceUntil,
 		Lines: r.Lines, Records: r.Records, Counts: counts, OpenExceptions: r.OpenExceptions,
 		OpeningBalance: r.OpeningBalance, ClosingBalance: r.ClosingBalance, LinesNet: r.LinesNet, FloatNet: r.FloatNet,
 		DayDifference: r.DayDifference, Explained: r.Explained, Unexplained: r.Unexplained,
@@ -89,7 +89,7 @@ type recordView struct {
 }
 
 func itemView(it storage.ReconItem) reconItemView {
-	v := reconItemView{ID: it.ID, Kind: string(it.Kind), ExpectedKind: it.ExpectedKind, Status: it.Status, Delta: it.Delta,
+	v := reconItemView{ID: it.ID, Kind: string(it.Kind), ExpectedKind: it.ExpectedKind, Status: string(it.Status), Delta: it.Delta,
 		Adjusted: it.Adjusted, AdjustmentID: it.AdjustmentID, ResolvedAt: it.ResolvedAt, ResolvedBy: it.ResolvedBy, Resolution: it.Resolution}
 	if it.LineKind != nil {
 		v.Line = &lineView{Kind: *it.LineKind, ProviderID: deref(it.LineProviderID), ExternalID: deref(it.LineExternalID),
@@ -115,7 +115,7 @@ func (c *cli) printRunSummary(r storage.ReconRun) {
 		verdict = "reconciles"
 	}
 	c.printf("%s %s %s (run %d, %s, %s)\n", r.Provider, r.Day, verdict, r.ID, r.Trigger, r.FinishedAt.Format(timeLayout))
-	if r.Status != "done" {
+	if r.Status != storage.ReconRunDone {
 		c.printf("  the run failed: %s\n", deref(r.Error))
 		return
 	}
@@ -167,7 +167,7 @@ func (c *cli) reportText(cmd *cobra.Command, db *storage.DB, r storage.ReconRun)
 	if err != nil {
 		return err
 	}
-	if items == 0 && r.Status == "done" {
+	if items == 0 && r.Status == storage.ReconRunDone {
 		c.printf("no items to show: no exception, nothing still expected, no match across midnight (plain matches are counted above, not listed)\n")
 	}
 	return tw.Flush()
@@ -193,7 +193,7 @@ func (c *cli) reportCSV(cmd *cobra.Command, db *storage.DB, r storage.ReconRun) 
 		if it.RecordID != nil {
 			rec = it.RecordID.String()
 		}
-		return w.Write([]string{r.Provider, r.Day, it.ID.String(), string(it.Kind), deref(it.ExpectedKind), it.Status, deref(it.LineKind),
+		return w.Write([]string{r.Provider, r.Day, it.ID.String(), string(it.Kind), deref(it.ExpectedKind), string(it.Status), deref(it.LineKind),
 			deref(it.LineProviderID), deref(it.LineExternalID), deref(it.LineEndToEndID), moneyCell(it.LineAmount), moneyCell(it.LineFee),
 			timeCell(it.LineSettledAt), deref(it.RecordKind), rec, moneyCell(it.RecordAmount), deref(it.RecordStatus),
 			timeCell(it.RecordSettledAt), it.Delta.String(), it.Adjusted.String(), deref(it.ResolvedBy), deref(it.Resolution)})

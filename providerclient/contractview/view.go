@@ -17,7 +17,7 @@ import (
 // the pix_id, calendar the validity asked for.
 func Charge(ch storage.Charge) contract.Charge {
 	v := contract.Charge{
-		TransactionID: deref(ch.PixID), ExternalID: ch.ExternalID, Status: ch.Status, Amount: ch.Amount,
+		TransactionID: deref(ch.PixID), ExternalID: ch.ExternalID, Status: string(ch.Status), Amount: ch.Amount,
 		Debtor: contract.Payer{Name: ch.Payer.Name, Document: ch.Payer.Document}, QRCode: deref(ch.QRCode),
 	}
 	// The validity asked for (or the provider's answer), as it was: counting
@@ -73,7 +73,7 @@ func Transaction(t storage.PixTransaction) contract.Transaction {
 func ChargeTransaction(c storage.Charge) contract.Transaction {
 	return contract.Transaction{
 		TransactionType: contract.TypeReceivePix, TransactionID: deref(c.PixID), ExternalID: c.ExternalID,
-		Amount: c.Amount, PaymentType: contract.PaymentTypePix, Status: c.Status,
+		Amount: c.Amount, PaymentType: contract.PaymentTypePix, Status: string(c.Status),
 		EndToEndID:  deref(c.EndToEndID),
 		Description: deref(c.PayerQuestion),
 		DateCreated: contract.FormatDate(c.CreatedAt), DateApproval: contract.FormatDatePtr(c.PaidAt),

@@ -23,7 +23,7 @@ func everyEvent(t *testing.T) []Event {
 			evs = append(evs, ev)
 		}
 	}
-	for _, s := range []string{storage.ChargePending, storage.ChargePaid, storage.ChargeExpired, storage.ChargeFailed, storage.ChargeRefunded} {
+	for _, s := range storage.ChargeStatuses {
 		c := testCharge()
 		c.Status = s
 		add(ForCharge(c))

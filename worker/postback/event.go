@@ -82,6 +82,6 @@ func ForCharge(c storage.Charge) (Event, bool) {
 		return Event{}, false
 	}
 	b := chargeBody{Transaction: contractview.ChargeTransaction(c), ID: c.ID, Fee: c.Fee, NetAmount: c.Net()}
-	return Event{ResourceType: "charge", ResourceID: c.ID, IntegratorID: c.IntegratorID, Name: c.Status,
+	return Event{ResourceType: "charge", ResourceID: c.ID, IntegratorID: c.IntegratorID, Name: string(c.Status),
 		URL: *c.PostbackURL, Body: body(b)}, true
 }

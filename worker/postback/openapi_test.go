@@ -14,7 +14,7 @@ import (
 // in docs/openapi.yaml, the description integrators build receivers from.
 func TestPostbackBodiesMatchOpenAPI(t *testing.T) {
 	doc := openapitest.Load(t)
-	for _, status := range []string{storage.ChargePaid, storage.ChargeExpired} { // the statuses that send one
+	for _, status := range []storage.ChargeStatus{storage.ChargePaid, storage.ChargeExpired} { // the statuses that send one
 		c := testCharge()
 		c.Status = status
 		if status == storage.ChargeExpired {
