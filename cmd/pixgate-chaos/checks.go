@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"time"
+
+	"github.com/pixgate/pixgate/cmd/internal/harness/receiver"
 )
 
 // pgRecord is a record as PixGate's database has it after the drain.
@@ -27,16 +29,11 @@ type providerTxn struct {
 }
 
 // eventKey names one status change as postbacks tell it.
-type eventKey struct{ typ, id, status string }
+type eventKey = receiver.Event
 
-// delivery is what the receiver saw of one event: the webhook ids it came
-// under, whether one attempt was answered 2xx, and when its first attempt
-// arrived (one held by a hang is not seen until it ends).
-type delivery struct {
-	ids       map[string]bool
-	delivered bool
-	first     time.Time
-}
+// delivery is what the receiver saw of one event (one held by a hang is
+// not seen until it ends).
+type delivery = receiver.Delivery
 
 type wallet struct{ available, pending, reserved int64 }
 
@@ -176,10 +173,10 @@ func evaluate(recs []record, ins []*integrator, f facts) ([]verdict, []string) {
 			}
 			for _, ev := range expectedEvents(r.kind, pg) {
 				d := f.events[ev]
-				if d == nil || !d.delivered {
+				if d == nil || !d.Delivered {
 					v.missing++
 				} else if !pg.finalAt.IsZero() && v.postbackLag == 0 {
-					v.postbackLag = max(d.first.Sub(pg.finalAt), time.Nanosecond)
+					v.postbackLag = max(d.First.Sub(pg.finalAt), time.Nanosecond)
 				}
 			}
 		}
@@ -225,11 +222,11 @@ func expectedEvents(k kind, pg *pgRecord) []eventKey {
 	typ := eventType[k]
 	switch {
 	case k == chargeKind && (pg.status == "PAID" || pg.status == "REFUNDED"):
-		return []eventKey{{typ, pg.id, "PAID"}}
+		return []eventKey{{Type: typ, ID: pg.id, Status: "PAID"}}
 	case k == chargeKind && pg.status == "EXPIRED":
-		return []eventKey{{typ, pg.id, "EXPIRED"}}
+		return []eventKey{{Type: typ, ID: pg.id, Status: "EXPIRED"}}
 	case k != chargeKind && (pg.status == "COMPLETED" || pg.status == "FAILED"):
-		return []eventKey{{typ, pg.id, pg.status}}
+		return []eventKey{{Type: typ, ID: pg.id, Status: pg.status}}
 	}
 	return nil
 }

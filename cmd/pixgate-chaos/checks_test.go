@@ -41,10 +41,10 @@ func world(t *testing.T) ([]record, []*integrator, facts) {
 			extKey(refundKind, 0, "r1"):     pg(refundKind, "r1", "id-r1", "COMPLETED", 500, 50, -550, 12*time.Second),
 		},
 		events: map[eventKey]*delivery{
-			{"RECEIVEPIX", "id-c1", "PAID"}:   {ids: map[string]bool{"pb1": true}, delivered: true},
-			{"PAYMENT", "id-w1", "COMPLETED"}: {ids: map[string]bool{"pb2": true}, delivered: true},
-			{"PAYMENT", "id-w2", "FAILED"}:    {ids: map[string]bool{"pb3": true}, delivered: true},
-			{"REFUND", "id-r1", "COMPLETED"}:  {ids: map[string]bool{"pb4": true}, delivered: true},
+			{Type: "RECEIVEPIX", ID: "id-c1", Status: "PAID"}:   {IDs: map[string]bool{"pb1": true}, Delivered: true},
+			{Type: "PAYMENT", ID: "id-w1", Status: "COMPLETED"}: {IDs: map[string]bool{"pb2": true}, Delivered: true},
+			{Type: "PAYMENT", ID: "id-w2", Status: "FAILED"}:    {IDs: map[string]bool{"pb3": true}, Delivered: true},
+			{Type: "REFUND", ID: "id-r1", Status: "COMPLETED"}:  {IDs: map[string]bool{"pb4": true}, Delivered: true},
 		},
 		wallets: []wallet{{available: 100_000 + 1970 - 1050 - 550}},
 	}
@@ -94,7 +94,7 @@ func TestEvaluateFindsWhatWentWrong(t *testing.T) {
 				c := f.pg[extKey(chargeKind, 0, "c1")]
 				c.status, c.effect, c.finalAt = "PENDING", 0, time.Time{}
 				f.wallets[0].available -= 1970
-				delete(f.events, eventKey{"RECEIVEPIX", "id-c1", "PAID"})
+				delete(f.events, eventKey{Type: "RECEIVEPIX", ID: "id-c1", Status: "PAID"})
 			},
 			func(t *testing.T, vs []verdict, global []string) {
 				if vs[0].diff != -1970 || !vs[0].nonFinal || vs[0].missing != 0 {
@@ -173,9 +173,9 @@ func TestEvaluateFindsWhatWentWrong(t *testing.T) {
 			}},
 		{"postbacks never delivered, or delivered under two ids",
 			func(_ []record, f *facts) {
-				f.events[eventKey{"PAYMENT", "id-w2", "FAILED"}].delivered = false
-				delete(f.events, eventKey{"REFUND", "id-r1", "COMPLETED"})
-				f.events[eventKey{"PAYMENT", "id-w1", "COMPLETED"}].ids["pb9"] = true
+				f.events[eventKey{Type: "PAYMENT", ID: "id-w2", Status: "FAILED"}].Delivered = false
+				delete(f.events, eventKey{Type: "REFUND", ID: "id-r1", Status: "COMPLETED"})
+				f.events[eventKey{Type: "PAYMENT", ID: "id-w1", Status: "COMPLETED"}].IDs["pb9"] = true
 			},
 			func(t *testing.T, vs []verdict, global []string) {
 				if vs[2].missing != 1 || vs[3].missing != 1 || vs[1].missing != 0 {
@@ -185,7 +185,7 @@ func TestEvaluateFindsWhatWentWrong(t *testing.T) {
 			}},
 		{"a postback of a status the record never had",
 			func(_ []record, f *facts) {
-				f.events[eventKey{"PAYMENT", "id-w2", "COMPLETED"}] = &delivery{ids: map[string]bool{"x": true}, delivered: true}
+				f.events[eventKey{Type: "PAYMENT", ID: "id-w2", Status: "COMPLETED"}] = &delivery{IDs: map[string]bool{"x": true}, Delivered: true}
 			},
 			func(t *testing.T, _ []verdict, global []string) {
 				wantGlobal(t, global, "postback PAYMENT id-w2 COMPLETED, but the record is FAILED")

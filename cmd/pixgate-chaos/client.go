@@ -1,216 +1,109 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"io"
-	"net/http"
-	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
+
+	pixgate "github.com/pixgate/pixgate/api/sdk"
+	"github.com/pixgate/pixgate/cmd/internal/harness/client"
 )
 
-// apiClient is the integrators' HTTP client of the two API processes. It
-// sends each attempt to the next API in turn and, like a careful
-// integrator, retries what may have failed with the same request (so the
-// same external_id): connection errors, timeouts, 5xx, 429 after
-// Retry-After, and a refused v2 token after fetching a new one. Every
-// failed attempt is counted against the scenario it started in.
-type apiClient struct {
-	urls   [2]string
-	http   *http.Client
-	next   atomic.Uint64
-	tokens []*v2Token // by integrator index
-	stats  *stats
-	// scenario is the scenario running now (-1: none, not counted).
-	scenario func() int
-}
-
-type v2Token struct {
-	mu    sync.Mutex
-	value string
-}
+// apiClient is the integrators' client of the two API processes: the Go
+// SDK, each attempt sent to the next API in turn, every failed attempt
+// counted against the scenario it started in.
+type apiClient struct{ c *client.Client }
 
 // reply is the last answer of a call.
-type reply struct {
-	status   int // 0: no answer
-	body     map[string]any
-	failures int // attempts of the call answered other than 2xx, or not at all
-}
+type reply = client.Reply
 
-// definitive tells whether the answer settles the request: 2xx, or a 4xx
-// that means PixGate refused it and wrote nothing.
-func (r reply) definitive() bool {
-	return r.status >= 200 && r.status < 300 ||
-		r.status >= 400 && r.status < 500 && r.status != http.StatusUnauthorized && r.status != http.StatusTooManyRequests
-}
-
-func (r reply) ok() bool { return r.status >= 200 && r.status < 300 }
-
-func (r reply) str(key string) string {
-	s, _ := r.body[key].(string)
-	return s
-}
-
-const callAttempts = 4
-
-func newAPIClient(urls [2]string, nIntegrators int, st *stats, scenario func() int) *apiClient {
-	c := &apiClient{urls: urls, stats: st, scenario: scenario,
-		http: &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 128}}}
-	for range nIntegrators {
-		c.tokens = append(c.tokens, &v2Token{})
+func newAPIClient(urls [2]string, ins []*integrator, st *stats, scenario func() int) (*apiClient, error) {
+	keys := make([]string, len(ins))
+	for i, in := range ins {
+		keys[i] = in.publicID + "." + in.secret
 	}
-	return c
+	c, err := client.New(client.Config{APIs: urls[:], Keys: keys, Tag: scenario,
+		Failed: func(f client.Failure) { st.fail(f.Tag, f.Code, f.Definitive, f.At) }})
+	return &apiClient{c}, err
 }
 
-// call sends method path (v1 or v2 by its prefix) for integrator in, with
-// retries; body nil sends none.
-func (c *apiClient) call(ctx context.Context, in *integrator, idx int, method, path string, body any) reply {
-	var payload []byte
-	if body != nil {
-		payload, _ = json.Marshal(body)
-	}
-	v2 := len(path) > 4 && path[:4] == "/v2/"
-	start := int(c.next.Add(1))
-	var (
-		last   reply
-		failed int
-	)
-	for attempt := range callAttempts {
-		base := c.urls[(start+attempt)%2]
-		sc, at := c.scenario(), time.Now()
-		auth := "Bearer " + in.v1Token
+func (a *apiClient) do(ctx context.Context, idx int, call func(context.Context, *pixgate.Client) error) reply {
+	return a.c.Do(ctx, idx, call)
+}
+
+func payer() pixgate.Payer {
+	return pixgate.Payer{Name: "Fulano de Tal", Document: "52998224725", Email: "fulano@example.com"}
+}
+
+func (a *apiClient) createCharge(ctx context.Context, idx int, v2 bool, req pixgate.ChargeRequest) reply {
+	return a.do(ctx, idx, func(ctx context.Context, s *pixgate.Client) (err error) {
 		if v2 {
-			tok, err := c.token(ctx, base, in, idx)
-			if err != "" {
-				failed++
-				c.stats.fail(sc, "token "+err, false, at)
-				sleep(ctx, backoff(attempt, 0))
-				continue
-			}
-			auth = "Bearer " + tok
+			_, err = s.V2().CreateCharge(ctx, req)
+		} else {
+			_, err = s.CreateCharge(ctx, req)
 		}
-		last = c.send(ctx, method, base+path, auth, payload)
-		if last.ok() {
-			last.failures = failed
-			return last
+		return err
+	})
+}
+
+// createWithdrawal sends amount to an EMAIL key, with the description
+// "repasse".
+func (a *apiClient) createWithdrawal(ctx context.Context, idx int, v2 bool, ext, postbackURL string, amount int64, key string) reply {
+	req := pixgate.WithdrawalRequest{Amount: pixgate.Amount(amount), ExternalID: ext, PostbackURL: postbackURL, Description: "repasse",
+		CreditParty: pixgate.CreditParty{Name: "Beltrano", KeyType: "EMAIL", Key: key, TaxID: "12345678909"}}
+	return a.do(ctx, idx, func(ctx context.Context, s *pixgate.Client) (err error) {
+		if v2 {
+			_, err = s.V2().CreatePayment(ctx, req)
+		} else {
+			_, err = s.CreateWithdrawal(ctx, req)
 		}
-		failed++
-		c.stats.fail(sc, codeOf(last), last.definitive(), at)
-		if last.definitive() {
-			last.failures = failed
-			return last
+		return err
+	})
+}
+
+// refund returns amount of a charge, on v2 by its pix_id, else on v1 by
+// its external_id.
+func (a *apiClient) refund(ctx context.Context, idx int, v2 bool, chargeExt, chargePix, ext string, amount int64) reply {
+	req := pixgate.RefundRequest{Amount: pixgate.Amount(amount), ExternalID: ext, Description: "devolucao"}
+	return a.do(ctx, idx, func(ctx context.Context, s *pixgate.Client) (err error) {
+		if v2 {
+			req.PixID = chargePix
+			_, err = s.V2().CreateRefund(ctx, req)
+		} else {
+			_, err = s.RefundCharge(ctx, chargeExt, req)
 		}
-		if last.status == http.StatusUnauthorized && v2 {
-			c.dropToken(idx, auth[len("Bearer "):])
+		return err
+	})
+}
+
+// read is a charge or withdrawal on v1, by its external_id.
+func (a *apiClient) read(ctx context.Context, idx int, k kind, ext string) reply {
+	return a.do(ctx, idx, func(ctx context.Context, s *pixgate.Client) (err error) {
+		if k == chargeKind {
+			_, err = s.Charge(ctx, ext)
+		} else {
+			_, err = s.Withdrawal(ctx, ext)
 		}
-		if attempt < callAttempts-1 {
-			sleep(ctx, backoff(attempt, retryAfter(last)))
+		return err
+	})
+}
+
+// consult is any transaction on v2, by its pix_id.
+func (a *apiClient) consult(ctx context.Context, idx int, pixID string) reply {
+	return a.do(ctx, idx, func(ctx context.Context, s *pixgate.Client) error {
+		_, err := s.V2().Consult(ctx, pixID)
+		return err
+	})
+}
+
+func (a *apiClient) balance(ctx context.Context, idx int, v2 bool) reply {
+	return a.do(ctx, idx, func(ctx context.Context, s *pixgate.Client) (err error) {
+		if v2 {
+			_, err = s.V2().Balance(ctx)
+		} else {
+			_, err = s.Balance(ctx)
 		}
-	}
-	last.failures = failed
-	return last
-}
-
-func (c *apiClient) send(ctx context.Context, method, url, auth string, payload []byte) reply {
-	var rd io.Reader
-	if payload != nil {
-		rd = bytes.NewReader(payload)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, url, rd)
-	if err != nil {
-		return reply{}
-	}
-	req.Header.Set("Authorization", auth)
-	if payload != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		var body map[string]any
-		if isTimeout(err) {
-			body = map[string]any{"_error": "timeout"}
-		}
-		return reply{body: body}
-	}
-	defer resp.Body.Close()
-	r := reply{status: resp.StatusCode, body: map[string]any{}}
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	_ = json.Unmarshal(raw, &r.body)
-	if ra := resp.Header.Get("Retry-After"); ra != "" {
-		r.body["_retry_after"] = ra
-	}
-	return r
-}
-
-// token is the integrator's v2 access token, fetched from base when it has
-// none; the error is a code for the statistics.
-func (c *apiClient) token(ctx context.Context, base string, in *integrator, idx int) (string, string) {
-	t := c.tokens[idx]
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.value != "" {
-		return t.value, ""
-	}
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v2/oauth/token", nil)
-	req.SetBasicAuth(in.publicID, in.secret)
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return "", "conn"
-	}
-	defer resp.Body.Close()
-	var out struct {
-		AccessToken string `json:"access_token"`
-	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&out) != nil || out.AccessToken == "" {
-		return "", strconv.Itoa(resp.StatusCode)
-	}
-	t.value = out.AccessToken
-	return t.value, ""
-}
-
-func (c *apiClient) dropToken(idx int, used string) {
-	t := c.tokens[idx]
-	t.mu.Lock()
-	if t.value == used {
-		t.value = ""
-	}
-	t.mu.Unlock()
-}
-
-// codeOf names a failed attempt for the table: the status, "conn" or
-// "timeout".
-func codeOf(r reply) string {
-	switch {
-	case r.status != 0:
-		return strconv.Itoa(r.status)
-	case r.body["_error"] == "timeout":
-		return "timeout"
-	}
-	return "conn"
-}
-
-func retryAfter(r reply) time.Duration {
-	s, _ := r.body["_retry_after"].(string)
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0
-	}
-	return min(time.Duration(n)*time.Second, 3*time.Second)
-}
-
-// backoff is the wait before attempt+1: 250 ms doubling, or what the
-// server asked for.
-func backoff(attempt int, asked time.Duration) time.Duration {
-	return max(asked, 250*time.Millisecond<<attempt)
-}
-
-func isTimeout(err error) bool {
-	var t interface{ Timeout() bool }
-	return errors.As(err, &t) && t.Timeout()
+		return err
+	})
 }
 
 func sleep(ctx context.Context, d time.Duration) {

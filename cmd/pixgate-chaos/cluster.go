@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/pixgate/pixgate/cmd/internal/harness/receiver"
 	"github.com/pixgate/pixgate/cmd/internal/stack"
 )
 
@@ -43,7 +44,7 @@ type cluster struct {
 	apiURLs     [2]string
 	workers     [2]*stack.Proc
 	proxy       *proxy
-	recv        *receiver
+	recv        *receiver.Receiver
 	recvURL     string
 	db          *pgxpool.Pool // the harness's own connections, for the checks
 
@@ -95,8 +96,8 @@ func startCluster(ctx context.Context, o options) (*cluster, error) {
 	c.sandboxURL = "http://" + addrs[6]
 	c.proxy = newProxy(c.apiURLs[:])
 	c.proxy.serve(lnProxy)
-	c.recv = newReceiver(o.postbackFailShare)
-	c.recv.serve(lnRecv)
+	c.recv = receiver.New(o.postbackFailShare)
+	c.recv.Serve(lnRecv)
 	c.recvURL = "http://" + addrs[8]
 
 	token := make([]byte, 20)
@@ -211,7 +212,7 @@ func (c *cluster) close() {
 		c.proxy.close()
 	}
 	if c.recv != nil {
-		c.recv.close()
+		c.recv.Close()
 	}
 	if c.redis != nil {
 		c.redis.Close()

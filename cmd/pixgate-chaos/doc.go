@@ -60,7 +60,8 @@ func report(ctx context.Context, c *cluster, l *load, o options, runs []scenario
 	if out, err := c.pixgate(ctx, "version"); err == nil {
 		rr.version = strings.TrimSpace(string(out))
 	}
-	_, rr.deliveries, rr.failedOnPurpose, rr.forged, rr.malformed = c.recv.snapshot()
+	s := c.recv.Snapshot()
+	rr.deliveries, rr.failedOnPurpose, rr.forged, rr.malformed = s.Attempts, s.Failed, s.Forged, s.Malformed
 	rr.proxied, rr.proxy5x = c.proxy.passed.Load(), c.proxy.failed.Load()
 	rows := make([]row, len(runs))
 	ok := rr.finalAudit == "clean" && len(rr.global) == 0 && len(rr.forged) == 0 && len(rr.malformed) == 0

@@ -55,10 +55,11 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   30 % withdrawals, one in five to a PIX key the sandbox fails (` + "`fail_keys`" + `);
   12 % refunds (` + "`POST /v2/pix/refund`" + `; v1 has none) of charges paid at least 5 s
   before, one in ten of the whole amount; 16 % lookups (v1 ` + "`GET`" + ` by
-  ` + "`external_id`" + `, v2 ` + "`consult-transaction`" + `); 8 % balances. The client retries
-  what may have failed (no answer, 5xx, 429, a v2 token lost with Redis) up to 4
-  attempts, on the other API, with the **same** ` + "`external_id`" + `; a request it never
-  gets a definitive answer to is looked up at the end.
+  ` + "`external_id`" + `, v2 ` + "`consult-transaction`" + `); 8 % balances. The client is the Go
+  SDK (` + "`api/sdk`" + `): it retries what may have failed (no answer, 429, 503, 504, a v2
+  token refused, once with a new one) up to 4 attempts, each to the next API in turn,
+  with the **same** ` + "`external_id`" + `; a request it never gets a definitive answer to
+  is looked up at the end.
 - **Postbacks.** Every charge and withdrawal names the harness's receiver as
   ` + "`postbackUrl`" + `. It verifies every signature as [postbacks.md](postbacks.md)
   tells integrators to and answers 500 to one delivery in five.

@@ -30,17 +30,17 @@ func resolveOne(ctx context.Context, c *cluster, l *load, r *record) error {
 	if r.answer == unanswered {
 		switch r.kind {
 		case chargeKind, withdrawalKind:
-			rep := l.api.call(ctx, in, r.integrator, http.MethodGet, fmt.Sprintf("/api/v1/%ss/%s", r.kind, r.externalID), nil)
+			rep := l.api.read(ctx, r.integrator, r.kind, r.externalID)
 			switch {
-			case rep.status == http.StatusNotFound:
+			case rep.Status == http.StatusNotFound:
 				r.answer = refused
-			case rep.ok():
-				r.answer, r.pixID = created, rep.str("pix_id")
+			case rep.OK():
+				r.answer, r.pixID = created, rep.Str("pix_id")
 				if r.kind == chargeKind {
-					r.provider = rep.str("provider")
+					r.provider = rep.Str("provider")
 				}
 			default:
-				return fmt.Errorf("lookup: %d", rep.status)
+				return fmt.Errorf("lookup: %d", rep.Status)
 			}
 		case refundKind:
 			err := c.db.QueryRow(ctx, `SELECT coalesce(pix_id, '') FROM refunds WHERE integrator_id = $1 AND external_id = $2`,

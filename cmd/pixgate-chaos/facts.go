@@ -118,7 +118,7 @@ func collectFacts(ctx context.Context, c *cluster, sbs []*sandboxClient, ins []*
 	if !all {
 		f.provider = nil
 	}
-	f.events, _, _, _, _ = c.recv.snapshot()
+	f.events = c.recv.Snapshot().Events
 	return f, all, problems, nil
 }
 

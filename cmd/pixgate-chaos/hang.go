@@ -30,11 +30,11 @@ var hangScenario = scenario{name: hangingEndpoint,
 	fault: "one integrator's postback endpoint hanging (every delivery held unanswered) for 30 s; the other integrators' postbacks as prompt as before it (p99 within max(1.5×, +0.5 s))",
 	hold:  30 * time.Second, isolate: true,
 	inject: func(_ context.Context, c *cluster, _ *sandboxClient) error {
-		c.recv.hangOn(hungIntegrator)
+		c.recv.HangOn(hungIntegrator)
 		return nil
 	},
 	recover: func(_ context.Context, c *cluster, _ *sandboxClient) error {
-		c.recv.hangOff()
+		c.recv.HangOff()
 		return nil
 	}}
 

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	pixgate "github.com/pixgate/pixgate/api/sdk"
 )
 
 // load drives a steady open-loop mix of operations through both APIs at
@@ -119,20 +121,19 @@ func (l *load) charge(ctx context.Context, sc int) {
 	r := &record{kind: chargeKind, integrator: idx, externalID: fmt.Sprintf("c-%s-%d", l.tag, n),
 		amount: 500 + rand.Int64N(29_500), scenario: sc, started: time.Now(), surface: surface(n)}
 	l.m.add(r)
-	body := map[string]any{"amount": amountJSON(r.amount), "external_id": r.externalID, "postbackUrl": in.postbackURL,
-		"payer": map[string]any{"name": "Fulano de Tal", "document": "52998224725", "email": "fulano@example.com"}}
-	path, idKey := "/api/v1/charges", "pix_id"
+	idKey := "pix_id"
 	if r.surface == "v2" {
-		path, idKey = "/v2/pix/qrcode", "transactionId"
+		idKey = "transactionId"
 	}
-	rep := l.api.call(ctx, in, idx, http.MethodPost, path, body)
-	pixID, status := rep.str(idKey), rep.str("status")
+	rep := l.api.createCharge(ctx, idx, r.surface == "v2", pixgate.ChargeRequest{Amount: pixgate.Amount(r.amount),
+		ExternalID: r.externalID, PostbackURL: in.postbackURL, Payer: payer()})
+	pixID, status := rep.Str(idKey), rep.Str("status")
 	answeredAt := time.Now()
 	l.m.update(func() {
-		r.answer, r.createFailures, r.answeredAt = answerOf(rep), rep.failures, answeredAt
-		r.pixID, r.provider = pixID, rep.str("provider")
+		r.answer, r.createFailures, r.answeredAt = answerOf(rep), rep.Failures, answeredAt
+		r.pixID, r.provider = pixID, rep.Str("provider")
 	})
-	if rep.ok() && status == "PENDING" && pixID != "" {
+	if rep.OK() && status == "PENDING" && pixID != "" {
 		sleep(ctx, time.Duration(200+rand.IntN(800))*time.Millisecond)
 		l.pay(ctx, r)
 	}
@@ -151,14 +152,12 @@ func (l *load) withdrawal(ctx context.Context, sc int) {
 		key = failKey
 	}
 	l.m.add(r)
-	body := map[string]any{"amount": amountJSON(r.amount), "external_id": r.externalID, "postbackUrl": in.postbackURL,
-		"description": "repasse", "creditParty": map[string]any{"name": "Beltrano", "keyType": "EMAIL", "key": key, "taxId": "12345678909"}}
-	path, idKey := "/api/v1/withdrawals", "pix_id"
+	idKey := "pix_id"
 	if r.surface == "v2" {
-		path, idKey = "/v2/pix/payment", "transactionId"
+		idKey = "transactionId"
 	}
-	rep := l.api.call(ctx, in, idx, http.MethodPost, path, body)
-	l.m.update(func() { r.answer, r.createFailures, r.pixID = answerOf(rep), rep.failures, rep.str(idKey) })
+	rep := l.api.createWithdrawal(ctx, idx, r.surface == "v2", r.externalID, in.postbackURL, r.amount, key)
+	l.m.update(func() { r.answer, r.createFailures, r.pixID = answerOf(rep), rep.Failures, rep.Str(idKey) })
 }
 
 // refund returns part (one in ten: all) of a charge paid at least five
@@ -176,18 +175,16 @@ func (l *load) refund(ctx context.Context, sc int) {
 	r := &record{kind: refundKind, integrator: ch.integrator, externalID: fmt.Sprintf("r-%s-%d", l.tag, l.next()),
 		amount: amount, scenario: sc, started: time.Now(), surface: "v2", charge: ch}
 	l.m.add(r)
-	in := l.m.integrators[ch.integrator]
-	body := map[string]any{"pix_id": ch.pixID, "amount": amountJSON(amount), "external_id": r.externalID, "description": "devolucao"}
-	rep := l.api.call(ctx, in, ch.integrator, http.MethodPost, "/v2/pix/refund", body)
+	rep := l.api.refund(ctx, ch.integrator, true, "", ch.pixID, r.externalID, amount)
 	l.m.update(func() {
-		r.answer, r.pixID = answerOf(rep), rep.str("transactionId")
+		r.answer, r.pixID = answerOf(rep), rep.Str("transactionId")
 		if r.answer == refused {
 			// PixGate has not seen the payment yet: try again later.
 			ch.refundable = true
 		}
 	})
 	if r.answer == refused {
-		l.stats.note(sc, fmt.Sprintf("refund refused %d (charge not PAID at PixGate yet)", rep.status))
+		l.stats.note(sc, fmt.Sprintf("refund refused %d (charge not PAID at PixGate yet)", rep.Status))
 	}
 }
 
@@ -199,26 +196,19 @@ func (l *load) lookup(ctx context.Context, sc int) {
 		l.balance(ctx, sc)
 		return
 	}
-	in := l.m.integrators[r.integrator]
 	var rep reply
 	if r.kind != refundKind && l.next()%2 == 0 {
-		rep = l.api.call(ctx, in, r.integrator, http.MethodGet, fmt.Sprintf("/api/v1/%ss/%s", r.kind, r.externalID), nil)
+		rep = l.api.read(ctx, r.integrator, r.kind, r.externalID)
 	} else {
-		rep = l.api.call(ctx, in, r.integrator, http.MethodPost, "/v2/consult-transaction", map[string]any{"pix_id": r.pixID})
+		rep = l.api.consult(ctx, r.integrator, r.pixID)
 	}
-	if rep.status == http.StatusNotFound {
+	if rep.Status == http.StatusNotFound {
 		l.stats.note(sc, fmt.Sprintf("LOOKUP 404: %s %s answered as created", r.kind, r.externalID))
 	}
 }
 
 func (l *load) balance(ctx context.Context, sc int) {
-	idx := rand.IntN(len(l.m.integrators))
-	in := l.m.integrators[idx]
-	if l.next()%2 == 0 {
-		l.api.call(ctx, in, idx, http.MethodGet, "/api/v1/balance", nil)
-		return
-	}
-	l.api.call(ctx, in, idx, http.MethodPost, "/v2/balance", nil)
+	l.api.balance(ctx, rand.IntN(len(l.m.integrators)), l.next()%2 != 0)
 }
 
 func surface(n int64) string {
@@ -230,9 +220,9 @@ func surface(n int64) string {
 
 func answerOf(r reply) answer {
 	switch {
-	case r.ok():
+	case r.OK():
 		return created
-	case r.definitive():
+	case r.Definitive():
 		return refused
 	}
 	return unanswered

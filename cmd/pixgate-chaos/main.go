@@ -189,7 +189,9 @@ func run(ctx context.Context, o options) (bool, error) {
 	tag := make([]byte, 3)
 	_, _ = rand.Read(tag)
 	l := &load{m: newModel(ins), sbs: sbs, stats: st, rate: o.rate, tag: hex.EncodeToString(tag), sem: make(chan struct{}, 400)}
-	l.api = newAPIClient(c.apiURLs, len(ins), st, l.current)
+	if l.api, err = newAPIClient(c.apiURLs, ins, st, l.current); err != nil {
+		return false, err
+	}
 	stopLoad, cancelLoad := context.WithCancel(ctx)
 	loadDone := make(chan struct{})
 	go func() { l.run(ctx, stopLoad); close(loadDone) }()

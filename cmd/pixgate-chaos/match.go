@@ -26,14 +26,14 @@ func unmatched(f facts, matched map[string]bool) []string {
 		}
 	}
 	for ev, d := range f.events {
-		if len(d.ids) > 1 {
-			out = append(out, fmt.Sprintf("postback %s %s %s delivered under %d ids", ev.typ, ev.id, ev.status, len(d.ids)))
+		if len(d.IDs) > 1 {
+			out = append(out, fmt.Sprintf("postback %s %s %s delivered under %d ids", ev.Type, ev.ID, ev.Status, len(d.IDs)))
 		}
-		switch pg := ids[ev.typ+":"+ev.id]; {
+		switch pg := ids[ev.Type+":"+ev.ID]; {
 		case pg == nil:
-			out = append(out, fmt.Sprintf("postback %s %s %s about no PixGate record", ev.typ, ev.id, ev.status))
-		case !reachable(pg, ev.status):
-			out = append(out, fmt.Sprintf("postback %s %s %s, but the record is %s", ev.typ, ev.id, ev.status, pg.status))
+			out = append(out, fmt.Sprintf("postback %s %s %s about no PixGate record", ev.Type, ev.ID, ev.Status))
+		case !reachable(pg, ev.Status):
+			out = append(out, fmt.Sprintf("postback %s %s %s, but the record is %s", ev.Type, ev.ID, ev.Status, pg.status))
 		}
 	}
 	sort.Strings(out)

@@ -57,7 +57,7 @@ func setupIntegrators(ctx context.Context, c *cluster, specs []integrator) ([]*i
 			}
 		}
 		in.postbackURL = fmt.Sprintf("%s/pb/%d", c.recvURL, i)
-		if err := c.recv.addSecret(i, in.webhookSecret); err != nil {
+		if err := c.recv.AddSecret(i, in.webhookSecret); err != nil {
 			return nil, fmt.Errorf("webhook secret of %s: %w", in.name, err)
 		}
 		ins[i] = &in

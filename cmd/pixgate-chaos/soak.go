@@ -115,7 +115,9 @@ func runSoak(ctx context.Context, o options) (bool, error) {
 	st := newStats(1)
 	l := &soakLoad{p: p, ins: ins, sbs: sbs, tally: newTally(), prefix: fmt.Sprintf("s%d", o.seed),
 		recs: make([]*soakRec, len(p.Ops)), sem: make(chan struct{}, 400)}
-	l.api = newAPIClient(c.apiURLs, len(ins), st, func() int { return 0 })
+	if l.api, err = newAPIClient(c.apiURLs, ins, st, func() int { return 0 }); err != nil {
+		return false, err
+	}
 
 	stepf("load: %d operations", len(p.Ops))
 	times.load = time.Now()
@@ -206,14 +208,14 @@ func soakResolveOne(ctx context.Context, c *cluster, l *soakLoad, r *soakRec) er
 	if r.answer == unanswered {
 		switch r.kind {
 		case chargeKind, withdrawalKind:
-			rep := l.call(ctx, r.integrator, http.MethodGet, fmt.Sprintf("/api/v1/%ss/%s", r.kind, r.externalID), nil)
+			rep := l.call(ctx, func() reply { return l.api.read(ctx, r.integrator, r.kind, r.externalID) })
 			switch {
-			case rep.status == http.StatusNotFound:
+			case rep.Status == http.StatusNotFound:
 				r.answer = refused
-			case rep.ok():
-				r.answer, r.pixID, r.provider = created, rep.str("pix_id"), rep.str("provider")
+			case rep.OK():
+				r.answer, r.pixID, r.provider = created, rep.Str("pix_id"), rep.Str("provider")
 			default:
-				return fmt.Errorf("lookup: %d", rep.status)
+				return fmt.Errorf("lookup: %d", rep.Status)
 			}
 		case refundKind:
 			err := c.db.QueryRow(ctx, `SELECT coalesce(pix_id, '') FROM refunds WHERE integrator_id = $1 AND external_id = $2`,
@@ -231,12 +233,12 @@ func soakResolveOne(ctx context.Context, c *cluster, l *soakLoad, r *soakRec) er
 	if r.kind != chargeKind || r.answer != created || !r.pay || r.paid {
 		return nil
 	}
-	rep := l.call(ctx, r.integrator, http.MethodGet, "/api/v1/charges/"+r.externalID, nil)
-	if !rep.ok() {
-		return fmt.Errorf("read: %d", rep.status)
+	rep := l.call(ctx, func() reply { return l.api.read(ctx, r.integrator, chargeKind, r.externalID) })
+	if !rep.OK() {
+		return fmt.Errorf("read: %d", rep.Status)
 	}
-	r.pixID, r.provider = rep.str("pix_id"), rep.str("provider")
-	if rep.str("status") != "PENDING" || r.pixID == "" {
+	r.pixID, r.provider = rep.Str("pix_id"), rep.Str("provider")
+	if rep.Str("status") != "PENDING" || r.pixID == "" {
 		return nil // never issued, or paid and known to PixGate already
 	}
 	sb, _ := l.sandboxOf(r.provider)

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	pixgate "github.com/pixgate/pixgate/api/sdk"
 )
 
 // soakRec is what the harness knows of one record a planned operation
@@ -149,15 +151,15 @@ func (l *soakLoad) do(ctx context.Context, i int) {
 	}
 }
 
-// call is one API call of integrator idx, at most cap(sem) in flight.
-func (l *soakLoad) call(ctx context.Context, idx int, method, path string, body any) reply {
+// call is one API call, at most cap(sem) in flight.
+func (l *soakLoad) call(ctx context.Context, f func() reply) reply {
 	select {
 	case l.sem <- struct{}{}:
 	case <-ctx.Done():
 		return reply{}
 	}
 	defer func() { <-l.sem }()
-	return l.api.call(ctx, l.ins[idx], idx, method, path, body)
+	return f()
 }
 
 func (l *soakLoad) ext(letter string, i int) string {
@@ -170,20 +172,19 @@ func (l *soakLoad) charge(ctx context.Context, i int, op planOp) {
 	in := l.ins[op.Integrator]
 	r := &soakRec{kind: chargeKind, op: i, integrator: op.Integrator, externalID: l.ext("c", i), amount: op.Amount, pay: op.Pay}
 	l.set(i, r)
-	body := map[string]any{"amount": amountJSON(op.Amount), "external_id": r.externalID, "postbackUrl": in.postbackURL,
-		"payer": map[string]any{"name": "Fulano de Tal", "document": "52998224725", "email": "fulano@example.com"}}
+	req := pixgate.ChargeRequest{Amount: pixgate.Amount(op.Amount), ExternalID: r.externalID, PostbackURL: in.postbackURL, Payer: payer()}
 	if !op.Pay {
-		body["expiration"] = op.Expiration
+		req.Expiration = op.Expiration
 	}
-	path, idKey := "/api/v1/charges", "pix_id"
+	idKey := "pix_id"
 	if op.V2 {
-		path, idKey = "/v2/pix/qrcode", "transactionId"
+		idKey = "transactionId"
 	}
-	rep := l.call(ctx, op.Integrator, http.MethodPost, path, body)
-	status := rep.str("status")
-	l.update(func() { r.answer, r.pixID, r.provider = answerOf(rep), rep.str(idKey), rep.str("provider") })
+	rep := l.call(ctx, func() reply { return l.api.createCharge(ctx, op.Integrator, op.V2, req) })
+	status := rep.Str("status")
+	l.update(func() { r.answer, r.pixID, r.provider = answerOf(rep), rep.Str(idKey), rep.Str("provider") })
 	l.tally.add("charges answered " + answerWord(rep))
-	if !rep.ok() || status != "PENDING" {
+	if !rep.OK() || status != "PENDING" {
 		return
 	}
 	if op.V2 {
@@ -200,9 +201,9 @@ func (l *soakLoad) charge(ctx context.Context, i int, op planOp) {
 // learnCharge reads a charge by its external_id for its provider and
 // provider id.
 func (l *soakLoad) learnCharge(ctx context.Context, r *soakRec) {
-	rep := l.call(ctx, r.integrator, http.MethodGet, "/api/v1/charges/"+r.externalID, nil)
-	if rep.ok() {
-		l.update(func() { r.pixID, r.provider = rep.str("pix_id"), rep.str("provider") })
+	rep := l.call(ctx, func() reply { return l.api.read(ctx, r.integrator, chargeKind, r.externalID) })
+	if rep.OK() {
+		l.update(func() { r.pixID, r.provider = rep.Str("pix_id"), rep.Str("provider") })
 	}
 }
 
@@ -265,23 +266,23 @@ func (l *soakLoad) withdrawal(ctx context.Context, i int, op planOp, amount int6
 	case keyRefused:
 		address = fmt.Sprintf("inexistente%d@soak.example", keyN)
 	}
-	body := map[string]any{"amount": amountJSON(amount), "external_id": r.externalID, "postbackUrl": in.postbackURL,
-		"description": "repasse", "creditParty": map[string]any{"name": "Beltrano", "keyType": "EMAIL", "key": address, "taxId": "12345678909"}}
-	path, idKey := "/api/v1/withdrawals", "pix_id"
+	idKey := "pix_id"
 	if op.V2 {
-		path, idKey = "/v2/pix/payment", "transactionId"
+		idKey = "transactionId"
 	}
-	rep := l.call(ctx, op.Integrator, http.MethodPost, path, body)
-	l.update(func() { r.answer, r.pixID = answerOf(rep), rep.str(idKey) })
+	rep := l.call(ctx, func() reply {
+		return l.api.createWithdrawal(ctx, op.Integrator, op.V2, r.externalID, in.postbackURL, amount, address)
+	})
+	l.update(func() { r.answer, r.pixID = answerOf(rep), rep.Str(idKey) })
 	l.tally.add("withdrawals answered " + answerWord(rep))
 }
 
 // sweep withdraws all the lean integrator has available, less the fee, as
 // its balance reads now.
 func (l *soakLoad) sweep(ctx context.Context, i int, op planOp) {
-	rep := l.call(ctx, op.Integrator, http.MethodGet, "/api/v1/balance", nil)
-	f, ok := rep.body["available_balance"].(float64)
-	if !rep.ok() || !ok {
+	rep := l.call(ctx, func() reply { return l.api.balance(ctx, op.Integrator, false) })
+	f, ok := rep.Body["available_balance"].(float64)
+	if !rep.OK() || !ok {
 		l.tally.add("sweeps without a balance read")
 		return
 	}
@@ -329,18 +330,13 @@ func (l *soakLoad) refund(ctx context.Context, i int, op planOp) {
 	l.update(func() { chargeExt, chargePix = c.externalID, c.pixID })
 	r := &soakRec{kind: refundKind, op: i, integrator: op.Integrator, externalID: l.ext("r", i), amount: op.Amount}
 	l.set(i, r)
-	var rep reply
-	if op.V2 {
-		rep = l.call(ctx, op.Integrator, http.MethodPost, "/v2/pix/refund", map[string]any{"pix_id": chargePix,
-			"amount": amountJSON(op.Amount), "external_id": r.externalID, "description": "devolucao"})
-	} else {
-		rep = l.call(ctx, op.Integrator, http.MethodPost, "/api/v1/charges/"+chargeExt+"/refunds", map[string]any{
-			"amount": amountJSON(op.Amount), "external_id": r.externalID, "description": "devolucao"})
-	}
+	rep := l.call(ctx, func() reply {
+		return l.api.refund(ctx, op.Integrator, op.V2, chargeExt, chargePix, r.externalID, op.Amount)
+	})
 	l.update(func() {
 		r.answer = answerOf(rep)
-		if r.pixID = rep.str("transactionId"); r.pixID == "" {
-			r.pixID = rep.str("pix_id")
+		if r.pixID = rep.Str("transactionId"); r.pixID == "" {
+			r.pixID = rep.Str("pix_id")
 		}
 	})
 	l.tally.add("refunds answered " + answerWord(rep))

@@ -97,32 +97,28 @@ func (l *soakLoad) lookup(ctx context.Context, i int, op planOp) {
 		l.balance(ctx, op)
 		return
 	}
-	var rep reply
-	if isV2 {
-		rep = l.call(ctx, op.Integrator, http.MethodPost, "/v2/consult-transaction", map[string]any{"pix_id": pix})
-	} else {
-		rep = l.call(ctx, op.Integrator, http.MethodGet, fmt.Sprintf("/api/v1/%ss/%s", k, ext), nil)
-	}
-	if rep.status == http.StatusNotFound {
+	rep := l.call(ctx, func() reply {
+		if isV2 {
+			return l.api.consult(ctx, op.Integrator, pix)
+		}
+		return l.api.read(ctx, op.Integrator, k, ext)
+	})
+	if rep.Status == http.StatusNotFound {
 		l.tally.add(fmt.Sprintf("LOOKUP 404 of a %s answered as created", k))
 	}
 }
 
 func (l *soakLoad) balance(ctx context.Context, op planOp) {
-	if op.V2 {
-		l.call(ctx, op.Integrator, http.MethodPost, "/v2/balance", nil)
-		return
-	}
-	l.call(ctx, op.Integrator, http.MethodGet, "/api/v1/balance", nil)
+	l.call(ctx, func() reply { return l.api.balance(ctx, op.Integrator, op.V2) })
 }
 
 // answerWord names an answer for the tallies: created, refused 422, ...
 func answerWord(r reply) string {
 	switch {
-	case r.ok():
+	case r.OK():
 		return "created"
-	case r.definitive():
-		return fmt.Sprintf("refused (%d)", r.status)
+	case r.Definitive():
+		return fmt.Sprintf("refused (%d)", r.Status)
 	}
-	return "never (" + codeOf(r) + ")"
+	return "never (" + r.Code() + ")"
 }

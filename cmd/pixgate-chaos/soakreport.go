@@ -96,7 +96,8 @@ func soakReportRun(ctx context.Context, c *cluster, l *soakLoad, sf *soakFaults,
 	var recProblems []string
 	r.reconciliation, recProblems = reconcileDays(ctx, c, ri.times.begin)
 	r.problems = append(r.problems, recProblems...)
-	events, deliveries, failedOn, forged, malformed := c.recv.snapshot()
+	s := c.recv.Snapshot()
+	events, deliveries, failedOn, forged, malformed := s.Events, s.Attempts, s.Failed, s.Forged, s.Malformed
 	r.deliveries, r.failedOn = deliveries, failedOn
 	for _, s := range append(forged, malformed...) {
 		r.problems = append(r.problems, "postback "+s)
@@ -107,7 +108,7 @@ func soakReportRun(ctx context.Context, c *cluster, l *soakLoad, sf *soakFaults,
 			continue
 		}
 		for _, ev := range expectedEvents(k, &pgRecord{id: rec.id, status: rec.status}) {
-			if d := events[ev]; d == nil || !d.delivered {
+			if d := events[ev]; d == nil || !d.Delivered {
 				r.missing++
 			}
 		}

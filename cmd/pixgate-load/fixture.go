@@ -2,12 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net"
-	"net/http"
-	"sync"
-	"time"
 
 	"github.com/pixgate/pixgate/storage"
 	"github.com/pixgate/pixgate/storage/money"
@@ -61,102 +56,3 @@ func fillIntegrators(ctx context.Context, db *storage.DB, n int) error {
 	_, err = db.Pool().Exec(ctx, `ANALYZE integrators, ledger_accounts, api_keys`)
 	return err
 }
-
-// receiver is the integrators' postback endpoint: it notes when each
-// resource's first postback arrived (by its id, and by its external_id
-// when it has one) and wakes whoever waits for it.
-type receiver struct {
-	mu      sync.Mutex
-	first   map[string]time.Time // resource id or external_id → first arrival
-	waiters map[string]chan struct{}
-	total   int // deliveries
-	ids     int // resources
-	srv     *http.Server
-}
-
-func startReceiver(addr string) (*receiver, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	r := &receiver{first: map[string]time.Time{}, waiters: map[string]chan struct{}{}}
-	r.srv = &http.Server{Handler: http.HandlerFunc(r.serve), ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = r.srv.Serve(ln) }()
-	return r, nil
-}
-
-func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
-	at := time.Now()
-	var body struct {
-		RequestBody struct {
-			ID         string `json:"id"`
-			ExternalID string `json:"external_id"`
-		} `json:"requestBody"`
-	}
-	if err := json.NewDecoder(req.Body).Decode(&body); err != nil || body.RequestBody.ID == "" {
-		http.Error(w, "no id", http.StatusBadRequest)
-		return
-	}
-	r.mu.Lock()
-	if req.URL.Path == barePostbackPath || req.URL.Path == archPostbackPath {
-		// The bare and arch lifecycles': waited for by their own programs.
-		r.mu.Unlock()
-		w.WriteHeader(http.StatusNoContent)
-		return
-	}
-	r.total++
-	for _, key := range []string{body.RequestBody.ID, "ext:" + body.RequestBody.ExternalID} {
-		if key == "ext:" {
-			continue
-		}
-		if _, seen := r.first[key]; !seen {
-			if key == body.RequestBody.ID {
-				r.ids++
-			}
-			r.first[key] = at
-			if ch, ok := r.waiters[key]; ok {
-				close(ch)
-				delete(r.waiters, key)
-			}
-		}
-	}
-	r.mu.Unlock()
-	w.WriteHeader(http.StatusNoContent)
-}
-
-// arrival is when the first postback about id arrived.
-func (r *receiver) arrival(id string) (time.Time, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	at, ok := r.first[id]
-	return at, ok
-}
-
-// arrivalExt is when the first postback about the resource with the
-// external id ext arrived.
-func (r *receiver) arrivalExt(ext string) (time.Time, bool) { return r.arrival("ext:" + ext) }
-
-// wait is closed when the first postback about id has arrived.
-func (r *receiver) wait(id string) <-chan struct{} {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	ch := make(chan struct{})
-	if _, seen := r.first[id]; seen {
-		close(ch)
-		return ch
-	}
-	if old, ok := r.waiters[id]; ok {
-		return old
-	}
-	r.waiters[id] = ch
-	return ch
-}
-
-// counts: resources whose postback arrived, and deliveries in all.
-func (r *receiver) counts() (resources, deliveries int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.ids, r.total
-}
-
-func (r *receiver) close() { _ = r.srv.Close() }

@@ -57,7 +57,7 @@ func (r *run) lifecycleClosed(ctx context.Context, name, desc string, tokens []s
 	created.Range(func(k, _ any) bool {
 		n++
 		select {
-		case <-r.recv.wait("ext:" + k.(string)):
+		case <-r.recv.WaitExt(k.(string)):
 		case <-deadline.C:
 		}
 		return true
@@ -69,7 +69,7 @@ func (r *run) lifecycleClosed(ctx context.Context, name, desc string, tokens []s
 // createAndWait creates one withdrawal with a postback URL and waits for
 // its postback.
 func (r *run) createAndWait(ctx context.Context, token, ext string, created func()) (bool, string) {
-	arrived := r.recv.wait("ext:" + ext)
+	arrived := r.recv.WaitExt(ext)
 	ok, msg := do(r.api, func(req *fasthttp.Request, _, _ int) {
 		r.setJSON(req, "POST", "/api/v1/withdrawals", token, withdrawalBody(ext, r.t.postbacks+"/postbacks"))
 	}, 0, 0, 201)
@@ -105,7 +105,7 @@ func (r *run) lifecycleOpen(ctx context.Context, name, desc string, rate float64
 		res := openLoop(ctx, r.api, rate, r.measure, 512, 201, func(req *fasthttp.Request, _, i int) {
 			r.setJSON(req, "POST", "/api/v1/withdrawals", tokens[i%len(tokens)], withdrawalBody(prefix+strconv.Itoa(i), r.t.postbacks+"/postbacks"))
 		}, func(i int, at time.Time) { due[i] = at })
-		arrived := func(i int) (time.Time, bool) { return r.recv.arrivalExt(prefix + strconv.Itoa(i)) }
+		arrived := func(i int) (time.Time, bool) { return r.recv.ArrivalExt(prefix + strconv.Itoa(i)) }
 		_ = waitFor(ctx, postbackWait, func() bool {
 			for i := range n {
 				if _, ok := arrived(i); !ok {

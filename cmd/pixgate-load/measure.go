@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/pixgate/pixgate/cmd/internal/harness/receiver"
 	"github.com/pixgate/pixgate/storage"
 )
 
@@ -33,11 +34,13 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 		return nil, err
 	}
 	t.env = append(t.env, o.env...)
-	recv, err := startReceiver(hostOf(t.postbacks))
+	recv, err := receiver.Start(hostOf(t.postbacks), 0)
 	if err != nil {
 		return nil, err
 	}
-	defer recv.close()
+	defer recv.Close()
+	recv.Ignore(barePostbackPath) // the bare and arch lifecycles wait for theirs on their own
+	recv.Ignore(archPostbackPath)
 	for _, start := range []func(context.Context) error{t.startSandbox, t.startAPI, t.startWorker} {
 		if err := start(ctx); err != nil {
 			return nil, err
@@ -252,8 +255,8 @@ func (r *run) check(ctx context.Context) []string {
 	if err := r.db.Pool().QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE status = 'DELIVERED') FROM postbacks`).Scan(&rows, &delivered); err != nil {
 		problems = append(problems, err.Error())
 	}
-	_ = waitFor(ctx, time.Minute, func() bool { got, _ := r.recv.counts(); return got >= rows })
-	got, deliveries := r.recv.counts()
+	_ = waitFor(ctx, time.Minute, func() bool { got, _ := r.recv.Counts(); return got >= rows })
+	got, deliveries := r.recv.Counts()
 	if got != rows || delivered != rows {
 		problems = append(problems, fmt.Sprintf("%d postbacks recorded, %d delivered, %d received", rows, delivered, got))
 	}

@@ -159,7 +159,7 @@ func (r *run) overloadAt(ctx context.Context, peak phase, m float64, window time
 	stopProfile()
 	windowEnd := time.Now()
 	// The drain: every accepted lifecycle's postback, within the bound.
-	arrived := func(i int) (time.Time, bool) { return r.recv.arrivalExt(prefix + strconv.Itoa(i)) }
+	arrived := func(i int) (time.Time, bool) { return r.recv.ArrivalExt(prefix + strconv.Itoa(i)) }
 	_ = waitFor(ctx, overloadDrain, func() bool {
 		for i := range accepted {
 			if _, ok := arrived(i); !ok {

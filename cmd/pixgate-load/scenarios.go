@@ -11,6 +11,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/pixgate/pixgate/cmd/internal/harness/receiver"
 	"github.com/pixgate/pixgate/storage"
 )
 
@@ -44,7 +45,7 @@ type run struct {
 	in       integrators
 	api      *fasthttp.HostClient
 	sandbox  *fasthttp.HostClient
-	recv     *receiver
+	recv     *receiver.Receiver
 	conns    int
 	warmup   time.Duration
 	measure  time.Duration
@@ -202,7 +203,7 @@ func (r *run) paymentPostback(ctx context.Context, rate float64) (phase, error) 
 		// Then wait for the postbacks, and time each from its payment.
 		_ = waitFor(ctx, 30*time.Second, func() bool {
 			for _, c := range charges {
-				if _, ok := r.recv.arrival(c.id); !ok {
+				if _, ok := r.recv.Arrival(c.id); !ok {
 					return false
 				}
 			}
@@ -210,7 +211,7 @@ func (r *run) paymentPostback(ctx context.Context, rate float64) (phase, error) 
 		})
 		var lat result
 		for i, c := range charges {
-			if at, ok := r.recv.arrival(c.id); ok {
+			if at, ok := r.recv.Arrival(c.id); ok {
 				lat.Latencies = append(lat.Latencies, at.Sub(due[i]))
 			}
 		}
