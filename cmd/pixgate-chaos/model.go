@@ -81,7 +81,6 @@ type integrator struct {
 	credit           int64  // centavos credited before the load
 	in, out          fee
 	id               int64 // PixGate's id
-	v1Token          string
 	publicID, secret string
 	webhookSecret    string
 	postbackURL      string

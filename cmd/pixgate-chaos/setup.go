@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strconv"
+
+	"github.com/pixgate/pixgate/cmd/internal/harness/fixture"
 )
 
 // float is what each integrator is credited before the load: enough for
@@ -33,29 +33,13 @@ func setupIntegrators(ctx context.Context, c *cluster, specs []integrator) ([]*i
 		if in.out, err = parseFee(in.cashOut); err != nil {
 			return nil, err
 		}
-		out, err := c.pixgate(ctx, "integrator", "create", "--name", in.name, "--email", in.email,
-			"--cashin-fee", in.cashIn, "--cashout-fee", in.cashOut, "--cashin-hold", in.hold, "--json")
+		fx, err := fixture.ByCommands(ctx, c.pixgate, fixture.Spec{Name: in.name, Email: in.email, CashIn: in.cashIn,
+			CashOut: in.cashOut, Hold: in.hold, Credit: in.credit, Reason: "float for the reliability run"})
 		if err != nil {
 			return nil, err
 		}
-		var v struct {
-			ID            int64  `json:"id"`
-			PublicID      string `json:"public_id"`
-			Secret        string `json:"secret"`
-			Token         string `json:"token"`
-			WebhookSecret string `json:"webhook_secret"`
-		}
-		if err := json.Unmarshal(out, &v); err != nil {
-			return nil, fmt.Errorf("integrator create: %w", err)
-		}
-		in.id, in.publicID, in.secret, in.v1Token, in.webhookSecret = v.ID, v.PublicID, v.Secret, v.Token, v.WebhookSecret
-		c.integrators = append(c.integrators, v.ID)
-		if in.credit > 0 {
-			if _, err := c.pixgate(ctx, "wallet", "credit", "--integrator", strconv.FormatInt(v.ID, 10),
-				"--amount", reais(in.credit), "--reason", "float for the reliability run"); err != nil {
-				return nil, err
-			}
-		}
+		in.id, in.publicID, in.secret, in.webhookSecret = fx.ID, fx.PublicID, fx.Secret, fx.WebhookSecret
+		c.integrators = append(c.integrators, fx.ID)
 		in.postbackURL = fmt.Sprintf("%s/pb/%d", c.recvURL, i)
 		if err := c.recv.AddSecret(i, in.webhookSecret); err != nil {
 			return nil, fmt.Errorf("webhook secret of %s: %w", in.name, err)

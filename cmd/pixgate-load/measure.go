@@ -7,8 +7,10 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/pixgate/pixgate/cmd/internal/harness/fixture"
 	"github.com/pixgate/pixgate/cmd/internal/harness/receiver"
 	"github.com/pixgate/pixgate/storage"
+	"github.com/pixgate/pixgate/storage/money"
 )
 
 // measure runs every phase in order and checks the run at the end.
@@ -51,9 +53,15 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 		return nil, err
 	}
 	defer db.Close()
-	in, err := newIntegrators(ctx, db, o.conns)
+	// One driven integrator per connection, each wallet covering every
+	// withdrawal of the run.
+	fx, err := fixture.Direct(ctx, db, o.conns, "Loja Carga", money.Percent(15000), money.Fixed(50), 100_000_000_00)
 	if err != nil {
 		return nil, err
+	}
+	in := integrators{tokens: make([]string, len(fx))}
+	for i, f := range fx {
+		in.tokens[i] = "Bearer " + f.Key()
 	}
 	r := &run{t: t, db: db, in: in, recv: recv, conns: o.conns, warmup: warmup, measure: window, profile: o.profile,
 		api: newClient(hostOf(t.api), o.conns+256), sandbox: newClient(hostOf(t.sandbox), 64)}
@@ -150,7 +158,7 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 	}
 	if o.want("many") {
 		stepf("%d integrators", o.many)
-		if err := fillIntegrators(ctx, db, o.many-o.conns); err != nil {
+		if err := fixture.Fill(ctx, db, o.many-o.conns); err != nil {
 			return nil, err
 		}
 		if err := t.withoutAdmission(ctx, func() {

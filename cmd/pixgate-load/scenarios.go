@@ -38,6 +38,10 @@ type phase struct {
 	Statements int64
 }
 
+// integrators are the driven integrators' v1 authorizations ("Bearer
+// pk_....sk_..."), one per connection.
+type integrators struct{ tokens []string }
+
 // run is one harness run: the topology, its integrators and clients.
 type run struct {
 	t        *topology
