@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/pixgate/pixgate/cmd/internal/harness/report"
 )
 
 // spec describes a benchmark the report knows: what one op is, and whether
@@ -108,19 +110,19 @@ func Render(w io.Writer, res *Results, env Env) error {
 	}
 
 	p.f("## The machine's raw limits\n\n")
-	p.f("| Benchmark | One operation | Median | Min – max | Throughput |\n|---|---|--:|--:|--:|\n")
+	p.table("llrrr", "Benchmark", "One operation", "Median", "Min – max", "Throughput")
 	for _, s := range rawSpecs {
 		p.row(s, ns(s.name))
 	}
 
 	p.f("\n## PixGate\n\n")
-	p.f("| Benchmark | One operation | Median | Min – max | Throughput |\n|---|---|--:|--:|--:|\n")
+	p.table("llrrr", "Benchmark", "One operation", "Median", "Min – max", "Throughput")
 	for _, s := range pixSpecs {
 		p.row(s, ns(s.name))
 	}
 
 	p.f("\n## PixGate against the raw limits\n\n")
-	p.f("| PixGate | Raw limit | Throughput ratio | Cost (raw ops per op) |\n|---|---|--:|--:|\n")
+	p.table("llrr", "PixGate", "Raw limit", "Throughput ratio", "Cost (raw ops per op)")
 	for _, c := range comparisons {
 		pix, raw := ns(c[0]), ns(c[1])
 		p.f("| `%s` | `%s` | %s | %s |\n", short(c[0]), short(c[1]), ratio(raw.Median/pix.Median), ratio(pix.Median/raw.Median))
@@ -141,7 +143,7 @@ func Render(w io.Writer, res *Results, env Env) error {
 
 	p.f("\n## Every benchmark\n\n")
 	p.f("Medians over the runs; spread is (max − min) ÷ median.\n\n")
-	p.f("| Benchmark | Runs | ns/op | Spread | B/op | allocs/op | Other metrics |\n|---|--:|--:|--:|--:|--:|---|\n")
+	p.table("lrrrrr", "Benchmark", "Runs", "ns/op", "Spread", "B/op", "allocs/op", "Other metrics")
 	for _, b := range res.Benches {
 		st := b.Stat("ns/op")
 		var other []string
@@ -231,6 +233,13 @@ func (p *printer) row(s spec, st Stat) {
 		tp = count(1e9/st.Median) + " ops/s"
 	}
 	p.f("| `%s` | %s | %s | %s – %s | %s |\n", short(s.name), s.op, dur(st.Median), dur(st.Min), dur(st.Max), tp)
+}
+
+// table writes a table's header.
+func (p *printer) table(align string, cols ...string) {
+	if p.err == nil {
+		p.err = report.NewTable(p.w, align, cols...).Err()
+	}
 }
 
 func (p *printer) f(format string, args ...any) {

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	md "github.com/pixgate/pixgate/cmd/internal/harness/report"
 )
 
 // row is one scenario's line of the table.
@@ -141,11 +143,11 @@ func seconds(d time.Duration) string {
 // renderTable writes the table and, under it, each scenario's notes and
 // problems.
 func renderTable(w io.Writer, rows []row, bound time.Duration) {
-	fmt.Fprintf(w, "| Fault | Load (ops/s) | Failed requests (codes) | Money lost / created / duplicated (centavos) | Records final after %s (longest) | Postbacks missing | Audit | Recovery |\n", seconds(bound))
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	t := md.NewTable(w, "", "Fault", "Load (ops/s)", "Failed requests (codes)", "Money lost / created / duplicated (centavos)",
+		"Records final after "+seconds(bound)+" (longest)", "Postbacks missing", "Audit", "Recovery")
 	for _, r := range rows {
 		if r.skipped != "" {
-			fmt.Fprintf(w, "| %s | skipped: %s | | | | | | |\n", r.fault, r.skipped)
+			t.Row(r.fault, "skipped: "+r.skipped, "", "", "", "", "", "")
 			continue
 		}
 		rec := "—"
@@ -160,8 +162,7 @@ func renderTable(w io.Writer, rows []row, bound time.Duration) {
 		if r.lost != 0 || r.created != 0 || r.duplicated != 0 {
 			money = "**" + money + "**"
 		}
-		fmt.Fprintf(w, "| %s | %.1f | %s | %s | %s | %d | %s | %s |\n",
-			r.fault, r.rate, r.failedRequests(), money, r.stuck(), r.missing, audit, rec)
+		t.Rowf("%s | %.1f | %s | %s | %s | %d | %s | %s", r.fault, r.rate, r.failedRequests(), money, r.stuck(), r.missing, audit, rec)
 	}
 	for _, r := range rows {
 		if len(r.notes) == 0 && len(r.problems) == 0 {

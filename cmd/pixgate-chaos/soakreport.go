@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	md "github.com/pixgate/pixgate/cmd/internal/harness/report"
 )
 
 // soakReportInput is what the randomized run tells the report besides the
@@ -149,9 +151,10 @@ func renderSoak(w io.Writer, r soakReport) {
 		seconds(t.drainEnd.Sub(t.begin)), seconds(t.load.Sub(t.begin)), r.ops, r.rate, seconds(t.loadEnd.Sub(t.load)), seconds(r.late),
 		seconds(t.tailEnd.Sub(t.loadEnd)), seconds(t.drainEnd.Sub(t.tailEnd)))
 
-	fmt.Fprintf(w, "\n**Operations** (%d of %d started)\n\n| Kind | Operations |\n|---|---|\n", r.started, r.ops)
+	fmt.Fprintf(w, "\n**Operations** (%d of %d started)\n\n", r.started, r.ops)
+	tb := md.NewTable(w, "", "Kind", "Operations")
 	for k := range numOpKinds {
-		fmt.Fprintf(w, "| %s | %d |\n", k, r.planned[k])
+		tb.Rowf("%s | %d", k, r.planned[k])
 	}
 	fmt.Fprintf(w, "\nWhat they met:\n\n")
 	for _, o := range r.outcomes {
@@ -164,14 +167,16 @@ func renderSoak(w io.Writer, r soakReport) {
 	if r.routeErrs > 0 {
 		fmt.Fprintf(w, ", %d of them failed", r.routeErrs)
 	}
-	fmt.Fprintf(w, ")\n\n| Fault | Injected | For, in all | On |\n|---|---|---|---|\n")
+	fmt.Fprintf(w, ")\n\n")
+	tb = md.NewTable(w, "", "Fault", "Injected", "For, in all", "On")
 	for k := range numFaultKinds {
-		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", k, n[k], seconds(held[k]), onWords(k, on[k]))
+		tb.Rowf("%s | %d | %s | %s", k, n[k], seconds(held[k]), onWords(k, on[k]))
 	}
 
-	fmt.Fprintf(w, "\n**The checker**\n\n| Finding | Count (expected 0) | Centavos |\n|---|---|---|\n")
+	fmt.Fprintf(w, "\n**The checker**\n\n")
+	tb = md.NewTable(w, "", "Finding", "Count (expected 0)", "Centavos")
 	for k := range numFindings {
-		fmt.Fprintf(w, "| %s | %d | %d |\n", k, len(r.res.found[k]), r.res.money[k])
+		tb.Rowf("%s | %d | %d", k, len(r.res.found[k]), r.res.money[k])
 	}
 	for k := range numFindings {
 		for i, f := range r.res.found[k] {
@@ -202,7 +207,9 @@ func renderSoak(w io.Writer, r soakReport) {
 // renderTotals writes what the checker compared: each sandbox's ledger,
 // PixGate's records, each provider's float and each integrator's wallet.
 func renderTotals(w io.Writer, res checkResult) {
-	fmt.Fprintf(w, "\nWhat it compared:\n\n| Provider | Transactions | Charges paid (R$) | Unpaid | Payouts (failed) | Refunds (failed) | Paid out (R$) | MED returns (R$) | Infractions |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "\nWhat it compared:\n\n")
+	t := md.NewTable(w, "", "Provider", "Transactions", "Charges paid (R$)", "Unpaid", "Payouts (failed)", "Refunds (failed)",
+		"Paid out (R$)", "MED returns (R$)", "Infractions")
 	names := make([]string, 0, len(res.providers))
 	for name := range res.providers {
 		names = append(names, name)
@@ -210,7 +217,7 @@ func renderTotals(w io.Writer, res checkResult) {
 	sort.Slice(names, func(i, j int) bool { return providerOrder(names[i]) < providerOrder(names[j]) })
 	for _, name := range names {
 		pt := res.providers[name]
-		fmt.Fprintf(w, "| %s | %d | %d (%s) | %d | %d (%d) | %d (%d) | %s | %d (%s) | %s |\n", name, pt.txns, pt.chargesPaid, reais(pt.paidIn),
+		t.Rowf("%s | %d | %d (%s) | %d | %d (%d) | %d (%d) | %s | %d (%s) | %s", name, pt.txns, pt.chargesPaid, reais(pt.paidIn),
 			pt.chargesUnpaid, pt.payouts, pt.payoutsFailed, pt.refunds, pt.refundsFailed, reais(pt.paidOut), pt.medReturns, reais(pt.returned),
 			countWords(pt.infractions))
 	}
@@ -226,11 +233,11 @@ func renderTotals(w io.Writer, res checkResult) {
 			name, reais(pt.balanceStart), reais(pt.balanceEnd), reais(pt.balanceEnd-pt.balanceStart), reais(pt.moved),
 			reais(pt.floatStart), reais(pt.floatEnd), reais(pt.floatMoved))
 	}
-	fmt.Fprintf(w, "\nWallets against the sandboxes' ledgers:\n\n| Integrator | Implied (R$) | Available | Pending | Reserved | Blocked | Debt |\n|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "\nWallets against the sandboxes' ledgers:\n\n")
+	t = md.NewTable(w, "", "Integrator", "Implied (R$)", "Available", "Pending", "Reserved", "Blocked", "Debt")
 	for _, wl := range res.wallets {
 		g := wl.got
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", wl.name, reais(wl.implied), reais(g.available), reais(g.pending),
-			reais(g.reserved), reais(g.blocked), reais(g.debt))
+		t.Row(wl.name, reais(wl.implied), reais(g.available), reais(g.pending), reais(g.reserved), reais(g.blocked), reais(g.debt))
 	}
 }
 

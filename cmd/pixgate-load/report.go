@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	md "github.com/pixgate/pixgate/cmd/internal/harness/report"
 )
 
 // report is everything a run measured.
@@ -157,8 +159,7 @@ func (r *report) row(w io.Writer, p phase, ops string) {
 func (r *report) render(w io.Writer) {
 	fmt.Fprintf(w, "Run %s, %s; %d integrators over %d HTTP connections unless said.\n\n",
 		r.Start.UTC().Format("2006-01-02 15:04 UTC"), r.End.Sub(r.Start).Round(time.Second), r.Conns, r.Conns)
-	fmt.Fprintln(w, "| Operation | ops/s | p50 | p90 | p99 | × raw tx | CPU × raw tx | CPU per op, ms | What bounds it |")
-	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|---|---|")
+	md.NewTable(w, "lrrrrrr", "Operation", "ops/s", "p50", "p90", "p99", "× raw tx", "CPU × raw tx", "CPU per op, ms", "What bounds it")
 	for _, name := range []string{"raw-tx", "raw-one", "raw-pipelined", "create-stopped", "create-stopped-hot", "create", "charge-create", "balance", "drain"} {
 		if p, ok := r.Phases[name]; ok {
 			r.row(w, p, "")
@@ -202,14 +203,14 @@ func (r *report) goals(w io.Writer) {
 		}
 		return true
 	}
+	var t *md.Table
 	row := func(goal string, ok bool, figure string, measured bool) {
 		if !measured {
 			figure, ok = "not measured in this run", false
 		}
-		fmt.Fprintf(w, "| %s | %s | %s |\n", goal, figure, mark(ok))
+		t.Row(goal, figure, mark(ok))
 	}
-	fmt.Fprintln(w, "| Goal | Figure | |")
-	fmt.Fprintln(w, "|---|---|---|")
+	t = md.NewTable(w, "", "Goal", "Figure", "")
 	r.lifecycleGoals(row, ran)
 	r.overloadGoals(row, ran)
 	if raw > 0 {
