@@ -66,17 +66,17 @@ var runSettings = []string{
 	"PIXGATE_POSTBACK_ALLOW_PRIVATE=true",
 }
 
-func startCluster(ctx context.Context, o options) (*cluster, error) {
-	c := &cluster{bin: o.bin, logDir: o.logDir}
+func startCluster(ctx context.Context, o Options) (*cluster, error) {
+	c := &cluster{bin: o.Bin, logDir: o.LogDir}
 	var err error
 	stepf("own Postgres clusters (PixGate's, the provider's) and Redis server")
-	if c.pg, err = stack.StartPostgres(ctx, o.logDir, "postgres"); err != nil {
+	if c.pg, err = stack.StartPostgres(ctx, o.LogDir, "postgres"); err != nil {
 		return c, err
 	}
-	if c.providerPG, err = stack.StartPostgres(ctx, o.logDir, "provider-postgres"); err != nil {
+	if c.providerPG, err = stack.StartPostgres(ctx, o.LogDir, "provider-postgres"); err != nil {
 		return c, err
 	}
-	if c.redis, err = stack.StartRedis(ctx, o.logDir); err != nil {
+	if c.redis, err = stack.StartRedis(ctx, o.LogDir); err != nil {
 		return c, err
 	}
 	addrs, err := stack.FreeAddrs(12)
@@ -96,7 +96,7 @@ func startCluster(ctx context.Context, o options) (*cluster, error) {
 	c.sandboxURL = "http://" + addrs[6]
 	c.proxy = newProxy(c.apiURLs[:])
 	c.proxy.serve(lnProxy)
-	c.recv = receiver.New(o.postbackFailShare)
+	c.recv = receiver.New(o.PostbackFailShare)
 	c.recv.Serve(lnRecv)
 	c.recvURL = "http://" + addrs[8]
 
@@ -110,13 +110,13 @@ func startCluster(ctx context.Context, o options) (*cluster, error) {
 		"PIXGATE_PROVIDER_URL="+c.sandboxURL,
 		"PIXGATE_SANDBOX_ADDR="+addrs[6],
 		"PIXGATE_PROVIDER_WEBHOOK_TOKEN="+c.hookToken,
-		"PIXGATE_LOG_LEVEL="+o.logLevel,
+		"PIXGATE_LOG_LEVEL="+o.LogLevel,
 	)
 	c.env = append(c.env, runSettings...)
-	if o.soak {
+	if o.Soak {
 		c.env = append(c.env, soakSettings...)
 	}
-	c.env = append(c.env, o.env...)
+	c.env = append(c.env, o.Env...)
 
 	c.sandbox = c.proc("sandbox", []string{"sandbox"}, []string{"PIXGATE_SANDBOX_STORE=postgres",
 		"PIXGATE_DATABASE_URL=" + c.providerPG.URL("provider")}, c.sandboxURL+"/sandbox/faults")
@@ -127,10 +127,10 @@ func startCluster(ctx context.Context, o options) (*cluster, error) {
 			[]string{"PIXGATE_WORKER_ADDR=" + addrs[4+i]}, "http://"+addrs[4+i]+"/healthz")
 	}
 	sandboxes := "sandboxes default (family) and b (efi)"
-	if o.soak {
+	if o.Soak {
 		sandboxes = "sandboxes default (family), b (efi) and c (woovi)"
 	}
-	stepf("%s, 2 api and 2 worker processes of %s", sandboxes, o.bin)
+	stepf("%s, 2 api and 2 worker processes of %s", sandboxes, o.Bin)
 	if err := c.sandbox.Start(ctx); err != nil {
 		return c, err
 	}
@@ -139,7 +139,7 @@ func startCluster(ctx context.Context, o options) (*cluster, error) {
 	if err := c.startSecond(ctx, addrs[9], addrs[10]); err != nil {
 		return c, err
 	}
-	if o.soak {
+	if o.Soak {
 		if err := c.startThird(ctx, addrs[11]); err != nil {
 			return c, err
 		}

@@ -35,7 +35,7 @@ type reportRun struct {
 
 // report collects the facts, judges every record, writes the report and
 // tells whether every check passed.
-func report(ctx context.Context, c *cluster, l *load, o options, runs []scenarioRun, rr reportRun) (bool, error) {
+func report(ctx context.Context, c *cluster, l *load, o Options, runs []scenarioRun, rr reportRun) (bool, error) {
 	f, _, factProblems, err := collectFacts(ctx, c, l.sbs, l.m.integrators)
 	if err != nil {
 		return false, err
@@ -45,9 +45,9 @@ func report(ctx context.Context, c *cluster, l *load, o options, runs []scenario
 	verdicts, global := evaluate(recs, l.m.integrators, f)
 	rr.global = append(factProblems, global...)
 	if rr.left != 0 {
-		rr.global = append(rr.global, fmt.Sprintf("%d records, postbacks or held balances still moving after the drain's %v", rr.left, o.drainBound))
+		rr.global = append(rr.global, fmt.Sprintf("%d records, postbacks or held balances still moving after the drain's %v", rr.left, o.Drain))
 	}
-	rr.end, rr.rate, rr.bound, rr.records = time.Now(), o.rate, o.bound, len(recs)
+	rr.end, rr.rate, rr.bound, rr.records = time.Now(), o.Rate, o.Bound, len(recs)
 	rr.finalAudit = audit(ctx, c)
 	var recProblems, floatProblems []string
 	if end, err := c.floats(ctx); err != nil {
@@ -68,21 +68,21 @@ func report(ctx context.Context, c *cluster, l *load, o options, runs []scenario
 	for i := range runs {
 		st := l.stats.snapshot(i)
 		rr.ops += st.ops
-		rows[i] = buildRow(i, runs[i], st, verdicts, o.bound)
+		rows[i] = buildRow(i, runs[i], st, verdicts, o.Bound)
 		ok = ok && !rows[i].failed()
 	}
-	renderTable(os.Stdout, rows, o.bound)
+	renderTable(os.Stdout, rows, o.Bound)
 	for _, p := range rr.global {
 		fmt.Println("PROBLEM:", p)
 	}
 	// The randomized run's section is kept as it is.
-	old, err := os.ReadFile(o.out)
+	old, err := os.ReadFile(o.Out)
 	if err != nil && !os.IsNotExist(err) {
 		return false, err
 	}
 	var doc bytes.Buffer
 	renderDoc(&doc, rows, rr)
-	return ok, os.WriteFile(o.out, []byte(withSoakSection(doc.String(), soakSection(string(old)))), 0o644)
+	return ok, os.WriteFile(o.Out, []byte(withSoakSection(doc.String(), soakSection(string(old)))), 0o644)
 }
 
 // renderDoc writes docs/reliability.md: what was run and how, then the

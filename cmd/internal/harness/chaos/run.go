@@ -37,20 +37,6 @@ import (
 	"github.com/pixgate/pixgate/cmd/internal/stack"
 )
 
-type options struct {
-	bin, out, logDir, logLevel string
-	soak                       bool   // the randomized run (soak.go)
-	seed                       uint64 // its plan's seed
-	ops                        int    // its operations
-	only                       map[string]bool
-	rate                       float64
-	bound, drainBound          time.Duration
-	slowFor                    time.Duration
-	hog                        bool // every scenario under the CPU hog (hog.go)
-	postbackFailShare          float64
-	env                        []string
-}
-
 // Options are the command's flags; Given names those set on the command
 // line.
 type Options struct {
@@ -58,7 +44,8 @@ type Options struct {
 	Soak                       bool
 	Seed                       uint64
 	Ops                        int
-	Scenarios                  string // comma-separated; empty: all
+	Scenarios                  string          // comma-separated; empty: all
+	Only                       map[string]bool // the scenarios to run, from Scenarios; nil: all
 	Rate                       float64
 	Bound, Drain, SlowFor      time.Duration
 	Hog                        bool
@@ -70,29 +57,26 @@ type Options struct {
 // Run runs the scenarios, or the randomized run with Soak, and returns
 // the exit status: 0 when every check passed, 1 when one failed, 2 when
 // the run could not be made.
-func Run(ctx context.Context, opts Options) int {
-	o := options{bin: opts.Bin, out: opts.Out, logDir: opts.LogDir, logLevel: opts.LogLevel, soak: opts.Soak, seed: opts.Seed,
-		ops: opts.Ops, rate: opts.Rate, bound: opts.Bound, drainBound: opts.Drain, slowFor: opts.SlowFor, hog: opts.Hog,
-		postbackFailShare: opts.PostbackFailShare, env: opts.Env}
-	if o.soak && !opts.Given["seed"] {
-		o.seed = randomSeed()
+func Run(ctx context.Context, o Options) int {
+	if o.Soak && !o.Given["seed"] {
+		o.Seed = randomSeed()
 	}
-	if o.soak && !opts.Given["drain"] {
-		o.drainBound = soakDrain
+	if o.Soak && !o.Given["drain"] {
+		o.Drain = soakDrain
 	}
-	if o.soak && (opts.Scenarios != "" || o.hog) {
+	if o.Soak && (o.Scenarios != "" || o.Hog) {
 		fmt.Fprintln(os.Stderr, "pixgate-chaos: -soak runs no scenarios; leave -scenarios and -hog out")
 		return 2
 	}
-	o.only = stack.Set(opts.Scenarios)
-	for name := range o.only {
+	o.Only = stack.Set(o.Scenarios)
+	for name := range o.Only {
 		if !strings.Contains(" "+ScenarioNames()+",", " "+name+",") {
 			fmt.Fprintf(os.Stderr, "pixgate-chaos: no scenario %q; there are %s\n", name, ScenarioNames())
 			return 2
 		}
 	}
 	runner := run
-	if o.soak {
+	if o.Soak {
 		runner = runSoak
 	}
 	ok, err := runner(ctx, o)
@@ -101,8 +85,8 @@ func Run(ctx context.Context, opts Options) int {
 		return 2
 	}
 	if !ok {
-		fmt.Fprintf(os.Stderr, "pixgate-chaos: checks failed; see %s\n", o.out)
-		if o.soak {
+		fmt.Fprintf(os.Stderr, "pixgate-chaos: checks failed; see %s\n", o.Out)
+		if o.Soak {
 			fmt.Fprintf(os.Stderr, "pixgate-chaos: run the same plan again with: %s\n", soakCommand(o))
 		}
 		return 1
@@ -120,20 +104,20 @@ func ScenarioNames() string {
 
 // prepare checks the binary is there and empties the log directory of a
 // previous run's logs (processes started again append).
-func prepare(o options) error {
-	if _, err := os.Stat(o.bin); err != nil {
-		return fmt.Errorf("%s: build it first (make build): %w", o.bin, err)
+func prepare(o Options) error {
+	if _, err := os.Stat(o.Bin); err != nil {
+		return fmt.Errorf("%s: build it first (make build): %w", o.Bin, err)
 	}
-	if err := os.MkdirAll(o.logDir, 0o755); err != nil {
+	if err := os.MkdirAll(o.LogDir, 0o755); err != nil {
 		return err
 	}
 	for _, name := range []string{"postgres", "provider-postgres", "redis", "sandbox", "sandbox-b", "sandbox-c", "api-1", "api-2", "worker-1", "worker-2"} {
-		_ = os.Remove(filepath.Join(o.logDir, name+".log"))
+		_ = os.Remove(filepath.Join(o.LogDir, name+".log"))
 	}
 	return nil
 }
 
-func run(ctx context.Context, o options) (bool, error) {
+func run(ctx context.Context, o Options) (bool, error) {
 	if err := prepare(o); err != nil {
 		return false, err
 	}
@@ -167,9 +151,9 @@ func run(ctx context.Context, o options) (bool, error) {
 	}
 	var runs []scenarioRun
 	for _, s := range scenarios {
-		if o.only == nil || o.only[s.name] {
+		if o.Only == nil || o.Only[s.name] {
 			if s.name == SlowSends {
-				s.hold, s.fault = o.slowFor, slowSendsFault(o.slowFor)
+				s.hold, s.fault = o.SlowFor, slowSendsFault(o.SlowFor)
 			}
 			runs = append(runs, scenarioRun{scenario: s})
 		}
@@ -177,14 +161,14 @@ func run(ctx context.Context, o options) (bool, error) {
 	st := newStats(len(runs))
 	tag := make([]byte, 3)
 	_, _ = rand.Read(tag)
-	l := &load{m: newModel(ins), sbs: sbs, stats: st, rate: o.rate, tag: hex.EncodeToString(tag), sem: make(chan struct{}, 400)}
+	l := &load{m: newModel(ins), sbs: sbs, stats: st, rate: o.Rate, tag: hex.EncodeToString(tag), sem: make(chan struct{}, 400)}
 	if l.api, err = newAPIClient(c.apiURLs, ins, st, l.current); err != nil {
 		return false, err
 	}
 	stopLoad, cancelLoad := context.WithCancel(ctx)
 	loadDone := make(chan struct{})
 	go func() { l.run(ctx, stopLoad); close(loadDone) }()
-	if o.hog {
+	if o.Hog {
 		stepf("the CPU hog: %d spinning threads beside PixGate's processes, under every scenario", hogSpinners())
 		if err := c.startHog(true); err != nil {
 			cancelLoad()
@@ -221,8 +205,8 @@ func run(ctx context.Context, o options) (bool, error) {
 	if err := resolve(ctx, c, l); err != nil {
 		return false, err
 	}
-	stepf("draining (at most %v)", o.drainBound)
-	took, left := drain(ctx, c, o.drainBound, nonFinalSQL)
+	stepf("draining (at most %v)", o.Drain)
+	took, left := drain(ctx, c, o.Drain, nonFinalSQL)
 	stepf("drained in %s, %d left moving", seconds(took), left)
 	return report(ctx, c, l, o, runs, reportRun{begin: begin, drain: took, left: left, ledger: ledgerOK, floatsAtStart: floatsAtStart, hog: hogged})
 }

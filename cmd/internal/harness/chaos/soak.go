@@ -63,8 +63,8 @@ func randomSeed() uint64 {
 }
 
 // soakCommand is the command that runs o's plan again.
-func soakCommand(o options) string {
-	return fmt.Sprintf("go run ./cmd/pixgate-chaos -soak -seed %d -ops %d -rate %g -bin %s", o.seed, o.ops, o.rate, o.bin)
+func soakCommand(o Options) string {
+	return fmt.Sprintf("go run ./cmd/pixgate-chaos -soak -seed %d -ops %d -rate %g -bin %s", o.Seed, o.Ops, o.Rate, o.Bin)
 }
 
 // soakTimes are when the randomized run's phases began.
@@ -72,15 +72,15 @@ type soakTimes struct {
 	begin, load, loadEnd, tailEnd, drainEnd time.Time
 }
 
-func runSoak(ctx context.Context, o options) (bool, error) {
+func runSoak(ctx context.Context, o Options) (bool, error) {
 	if err := prepare(o); err != nil {
 		return false, err
 	}
-	if o.ops <= 0 || o.rate <= 0 {
+	if o.Ops <= 0 || o.Rate <= 0 {
 		return false, errors.New("-ops and -rate must be positive")
 	}
-	p := newPlan(o.seed, planShape{ops: o.ops, rate: o.rate, integrators: len(soakIntegratorSpecs), lean: leanIntegrator})
-	stepf("randomized run, seed %d: %d operations at %g/s (%s of load), %d faults, %d route changes", o.seed, len(p.Ops), o.rate,
+	p := newPlan(o.Seed, planShape{ops: o.Ops, rate: o.Rate, integrators: len(soakIntegratorSpecs), lean: leanIntegrator})
+	stepf("randomized run, seed %d: %d operations at %g/s (%s of load), %d faults, %d route changes", o.Seed, len(p.Ops), o.Rate,
 		seconds(p.Duration), len(p.Faults), len(p.Routes)-len(soakIntegratorSpecs))
 	stepf("the same plan again: %s", soakCommand(o))
 	times := soakTimes{begin: time.Now()}
@@ -113,7 +113,7 @@ func runSoak(ctx context.Context, o options) (bool, error) {
 		return false, err
 	}
 	st := newStats(1)
-	l := &soakLoad{p: p, ins: ins, sbs: sbs, tally: newTally(), prefix: fmt.Sprintf("s%d", o.seed),
+	l := &soakLoad{p: p, ins: ins, sbs: sbs, tally: newTally(), prefix: fmt.Sprintf("s%d", o.Seed),
 		recs: make([]*soakRec, len(p.Ops)), sem: make(chan struct{}, 400)}
 	if l.api, err = newAPIClient(c.apiURLs, ins, st, func() int { return 0 }); err != nil {
 		return false, err
@@ -153,8 +153,8 @@ func runSoak(ctx context.Context, o options) (bool, error) {
 	if err := soakResolve(ctx, c, l); err != nil {
 		return false, err
 	}
-	stepf("draining (at most %v)", o.drainBound)
-	took, left := drain(ctx, c, o.drainBound, soakNonFinalSQL)
+	stepf("draining (at most %v)", o.Drain)
+	took, left := drain(ctx, c, o.Drain, soakNonFinalSQL)
 	times.drainEnd = time.Now()
 	stepf("drained in %s, %d left moving", seconds(took), left)
 	return soakReportRun(ctx, c, l, sf, o, soakReportInput{times: times, left: left, floatsAtStart: floatsAtStart, stats: st})

@@ -54,7 +54,7 @@ func (r soakReport) ok() bool {
 
 // soakReportRun reads the facts, runs the checker and the operator
 // commands, writes the section and says whether everything passed.
-func soakReportRun(ctx context.Context, c *cluster, l *soakLoad, sf *soakFaults, o options, ri soakReportInput) (bool, error) {
+func soakReportRun(ctx context.Context, c *cluster, l *soakLoad, sf *soakFaults, o Options, ri soakReportInput) (bool, error) {
 	in, debt, err := soakFacts(ctx, c, l.sbs, l.ins)
 	if err != nil {
 		return false, err
@@ -66,8 +66,8 @@ func soakReportRun(ctx context.Context, c *cluster, l *soakLoad, sf *soakFaults,
 		return false, err
 	}
 	in.end = byName(end)
-	r := soakReport{seed: o.seed, command: soakCommand(o), ops: len(l.p.Ops), rate: o.rate, times: ri.times, left: ri.left,
-		drainBound: o.drainBound, outcomes: soakOutcomes(l), debt: debt, plannedFaults: len(l.p.Faults)}
+	r := soakReport{seed: o.Seed, command: soakCommand(o), ops: len(l.p.Ops), rate: o.Rate, times: ri.times, left: ri.left,
+		drainBound: o.Drain, outcomes: soakOutcomes(l), debt: debt, plannedFaults: len(l.p.Faults)}
 	r.planned, _, _ = l.p.counts()
 	l.update(func() { r.started, r.late = l.started, l.late })
 	if r.started != r.ops {
@@ -87,7 +87,7 @@ func soakReportRun(ctx context.Context, c *cluster, l *soakLoad, sf *soakFaults,
 	}
 	sf.mu.Unlock()
 	if ri.left != 0 {
-		r.problems = append(r.problems, fmt.Sprintf("%d records, postbacks or balances still moving after the drain's %v", ri.left, o.drainBound))
+		r.problems = append(r.problems, fmt.Sprintf("%d records, postbacks or balances still moving after the drain's %v", ri.left, o.Drain))
 	}
 	if r.audit = audit(ctx, c); r.audit != "clean" {
 		r.problems = append(r.problems, "pixgate audit: "+r.audit)
@@ -124,12 +124,12 @@ func soakReportRun(ctx context.Context, c *cluster, l *soakLoad, sf *soakFaults,
 	var buf bytes.Buffer
 	renderSoak(&buf, r)
 	fmt.Print(buf.String())
-	old, err := os.ReadFile(o.out)
+	old, err := os.ReadFile(o.Out)
 	if err != nil && !os.IsNotExist(err) {
 		return false, err
 	}
 	doc := withSoakSection(string(old), soakBegin+"\n"+buf.String()+soakEnd)
-	if err := os.WriteFile(o.out, []byte(doc), 0o644); err != nil {
+	if err := os.WriteFile(o.Out, []byte(doc), 0o644); err != nil {
 		return false, err
 	}
 	return r.ok(), nil

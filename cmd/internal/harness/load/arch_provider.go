@@ -127,8 +127,10 @@ func (p *archProvider) consult(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(n)
 }
 
-// archProviderMain is the process -serve-arch-provider runs.
-func archProviderMain(ctx context.Context, addr, notify string) {
+// ServeArchProvider is the process -serve-arch-provider runs: the arch
+// lifecycle's provider on addr, its notifications going to notify, until
+// ctx ends.
+func ServeArchProvider(ctx context.Context, addr, notify string) {
 	if err := serveArchProvider(ctx, addr, notify); err != nil {
 		fmt.Fprintln(os.Stderr, "arch provider:", err)
 		os.Exit(1)

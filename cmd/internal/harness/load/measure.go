@@ -14,28 +14,28 @@ import (
 )
 
 // measure runs every phase in order and checks the run at the end.
-func measure(ctx context.Context, t *topology, o options) (*report, error) {
-	rep := &report{Start: time.Now(), Conns: o.conns, Many: o.many, Phases: map[string]phase{}}
+func measure(ctx context.Context, t *topology, o Options) (*report, error) {
+	rep := &report{Start: time.Now(), Conns: o.Conns, Many: o.Many, Phases: map[string]phase{}}
 	// The idle stack is watched for 30 s: its cost is a few wake-ups a
 	// second at most, too few for a shorter window to count.
 	warmup, window, idleWindow := 1*time.Second, 5*time.Second, 30*time.Second
-	if o.short {
+	if o.Short {
 		window, idleWindow = 2*time.Second, 4*time.Second
 	}
-	if o.window > 0 {
-		window = o.window
+	if o.Window > 0 {
+		window = o.Window
 	}
-	stepf("own Redis, own database, %s sandbox, api and worker", o.bin)
+	stepf("own Redis, own database, %s sandbox, api and worker", o.Bin)
 	if err := t.startRedis(ctx); err != nil {
 		return nil, err
 	}
 	if err := t.createDatabase(ctx); err != nil {
 		return nil, err
 	}
-	if err := t.configure(o.profile != ""); err != nil {
+	if err := t.configure(o.Profile != ""); err != nil {
 		return nil, err
 	}
-	t.env = append(t.env, o.env...)
+	t.env = append(t.env, o.Env...)
 	recv, err := receiver.Start(hostOf(t.postbacks), 0)
 	if err != nil {
 		return nil, err
@@ -55,7 +55,7 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 	defer db.Close()
 	// One driven integrator per connection, each wallet covering every
 	// withdrawal of the run.
-	fx, err := fixture.Direct(ctx, db, o.conns, "Loja Carga", money.Percent(15000), money.Fixed(50), 100_000_000_00)
+	fx, err := fixture.Direct(ctx, db, o.Conns, "Loja Carga", money.Percent(15000), money.Fixed(50), 100_000_000_00)
 	if err != nil {
 		return nil, err
 	}
@@ -63,8 +63,8 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 	for i, f := range fx {
 		in.tokens[i] = "Bearer " + f.Key()
 	}
-	r := &run{t: t, db: db, in: in, recv: recv, conns: o.conns, warmup: warmup, measure: window, profile: o.profile,
-		api: newClient(hostOf(t.api), o.conns+256), sandbox: newClient(hostOf(t.sandbox), 64)}
+	r := &run{t: t, db: db, in: in, recv: recv, conns: o.Conns, warmup: warmup, measure: window, profile: o.Profile,
+		api: newClient(hostOf(t.api), o.Conns+256), sandbox: newClient(hostOf(t.sandbox), 64)}
 
 	if o.want("raw") {
 		stepf("raw reservation, %d clients, PixGate idle", rawClients)
@@ -126,7 +126,7 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 		}
 	}
 	if o.want("overload") {
-		r.overload(ctx, rep, o.short)
+		r.overload(ctx, rep, o.Short)
 	}
 	if p, ok := rep.Phases["life-peak"]; ok && p.Result.Ops > 0 {
 		peak = p.Result.rate()
@@ -157,13 +157,13 @@ func measure(ctx context.Context, t *topology, o options) (*report, error) {
 		rep.Phases["charge-create"] = r.createCharges(ctx)
 	}
 	if o.want("many") {
-		stepf("%d integrators", o.many)
-		if err := fixture.Fill(ctx, db, o.many-o.conns); err != nil {
+		stepf("%d integrators", o.Many)
+		if err := fixture.Fill(ctx, db, o.Many-o.Conns); err != nil {
 			return nil, err
 		}
 		if err := t.withoutAdmission(ctx, func() {
 			p := r.createWithdrawals(ctx, "create-many",
-				fmt.Sprintf("`POST /api/v1/withdrawals`, as deployed, %d integrators, admission off", o.many), r.in.tokens)
+				fmt.Sprintf("`POST /api/v1/withdrawals`, as deployed, %d integrators, admission off", o.Many), r.in.tokens)
 			r.noteInFlight(ctx, &p)
 			rep.Phases["create-many"] = p
 		}); err != nil {

@@ -26,15 +26,6 @@ import (
 	"github.com/pixgate/pixgate/cmd/internal/stack"
 )
 
-type options struct {
-	bin, adminURL, out, jsonOut, logDir, profile string
-	keep, short                                  bool
-	phases                                       map[string]bool
-	env                                          []string
-	conns, many                                  int
-	window                                       time.Duration
-}
-
 // Options are the command's flags.
 type Options struct {
 	Bin, AdminURL, Out, JSONOut, LogDir, Profile string
@@ -43,44 +34,35 @@ type Options struct {
 	Env                                          []string
 	Conns, Many                                  int
 	Window                                       time.Duration
+	phases                                       map[string]bool // from Phases; nil: all
 }
+
+// want reports whether the run includes phase.
+func (o Options) want(phase string) bool { return o.phases == nil || o.phases[phase] }
 
 // Run measures and writes the report.
 func Run(ctx context.Context, o Options) error {
-	return run1(ctx, options{bin: o.Bin, adminURL: o.AdminURL, out: o.Out, jsonOut: o.JSONOut, logDir: o.LogDir,
-		profile: o.Profile, keep: o.Keep, short: o.Short, phases: stack.Set(o.Phases), env: o.Env, conns: o.Conns,
-		many: o.Many, window: o.Window})
-}
-
-// ServeArchProvider serves the arch lifecycle's provider on addr, its
-// notifications going to notify, until ctx ends: the command runs itself
-// so (-serve-arch-provider).
-func ServeArchProvider(ctx context.Context, addr, notify string) { archProviderMain(ctx, addr, notify) }
-
-// want reports whether the run includes phase.
-func (o options) want(phase string) bool { return o.phases == nil || o.phases[phase] }
-
-func run1(ctx context.Context, o options) error {
-	if _, err := os.Stat(o.bin); err != nil {
-		return fmt.Errorf("%s: build it first (make build): %w", o.bin, err)
+	o.phases = stack.Set(o.Phases)
+	if _, err := os.Stat(o.Bin); err != nil {
+		return fmt.Errorf("%s: build it first (make build): %w", o.Bin, err)
 	}
-	for _, dir := range []string{o.logDir, o.profile} {
+	for _, dir := range []string{o.LogDir, o.Profile} {
 		if dir != "" {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
 		}
 	}
-	t := &topology{bin: o.bin, logDir: o.logDir, adminURL: o.adminURL}
-	defer t.close(o.keep)
+	t := &topology{bin: o.Bin, logDir: o.LogDir, adminURL: o.AdminURL}
+	defer t.close(o.Keep)
 	rep, err := measure(ctx, t, o)
 	if err != nil {
 		return err
 	}
-	if b, err := json.MarshalIndent(rep, "", "  "); err == nil && o.jsonOut != "" {
-		_ = os.WriteFile(o.jsonOut, b, 0o644)
+	if b, err := json.MarshalIndent(rep, "", "  "); err == nil && o.JSONOut != "" {
+		_ = os.WriteFile(o.JSONOut, b, 0o644)
 	}
-	f, err := os.Create(o.out)
+	f, err := os.Create(o.Out)
 	if err != nil {
 		return err
 	}
