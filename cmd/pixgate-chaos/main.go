@@ -1,31 +1,19 @@
 // Command pixgate-chaos runs PixGate as production would and breaks it on
-// purpose. It starts its own Postgres cluster and Redis server on free
-// ports, two sandbox providers of different contracts (the default, and b,
-// which takes money only in the last scenarios, routed beside the
-// default), two API and two worker processes of the given binary, drives
-// a steady mix of charges (paid at the sandbox that holds them), withdrawals (some
-// to a key the provider fails), refunds, lookups and balances through both
-// APIs, and injects one fault after another. Then it drains and checks:
-// every wallet equals the model the load kept, the providers' ledgers equal
-// PixGate's, each provider's float account its balance, every record is
-// final within the bound, every status change was delivered as a postback
-// at least once and never under two ids, `pixgate audit` is clean and
-// every provider's days reconcile. It writes the table to -out and exits 1
-// when a check fails. `make chaos` runs it:
+// purpose, then checks what it did (package cmd/internal/harness/chaos).
+// `make chaos` runs it:
 //
 //	go run ./cmd/pixgate-chaos -bin bin/pixgate -out docs/reliability.md
 //	go run ./cmd/pixgate-chaos -scenarios worker-kill,redis-flush
 //
-// With -hog every selected scenario runs under the CPU hog (hog.go), the
-// cores oversubscribed, as the cpu-hog scenario runs for its hold:
+// With -hog every selected scenario runs under the CPU hog, the cores
+// oversubscribed, as the cpu-hog scenario runs for its hold:
 //
 //	go run ./cmd/pixgate-chaos -hog
 //
-// With -soak it runs instead a randomized run with a third provider (c,
-// woovi): operations, faults and route changes drawn from -seed
-// (soakplan.go), then a drain and a checker that judges PixGate's records,
-// postings and balances against the sandboxes' ledgers (soakcheck.go). It
-// writes its own section of -out and keeps the rest. `make soak` runs it:
+// With -soak it runs instead a randomized run with a third provider,
+// operations, faults and route changes drawn from -seed, checked against
+// the sandboxes' ledgers; it writes its own section of -out and keeps the
+// rest. `make soak` runs it:
 //
 //	go run ./cmd/pixgate-chaos -soak -ops 100000 -out docs/reliability.md
 //	go run ./cmd/pixgate-chaos -soak -seed 42 -ops 5000
@@ -33,209 +21,41 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"flag"
-	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
+	"github.com/pixgate/pixgate/cmd/internal/harness/chaos"
 	"github.com/pixgate/pixgate/cmd/internal/stack"
 )
 
-type options struct {
-	bin, out, logDir, logLevel string
-	soak                       bool   // the randomized run (soak.go)
-	seed                       uint64 // its plan's seed
-	ops                        int    // its operations
-	only                       map[string]bool
-	rate                       float64
-	bound, drainBound          time.Duration
-	slowFor                    time.Duration
-	hog                        bool // every scenario under the CPU hog (hog.go)
-	postbackFailShare          float64
-	env                        []string
-}
-
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == hogChildArg {
-		os.Exit(hogChild(os.Args[2:]))
+	if len(os.Args) > 1 && os.Args[1] == chaos.HogChildArg {
+		os.Exit(chaos.HogChild(os.Args[2:]))
 	}
-	var o options
-	flag.StringVar(&o.bin, "bin", "bin/pixgate", "the pixgate binary to run")
-	flag.StringVar(&o.out, "out", "bin/reliability.md", "where the report is written (make chaos: docs/reliability.md)")
-	flag.StringVar(&o.logDir, "logs", "bin/chaos-logs", "where the processes' logs go")
-	flag.StringVar(&o.logLevel, "log-level", "info", "PIXGATE_LOG_LEVEL of the processes")
-	flag.Float64Var(&o.rate, "rate", 40, "operations per second")
-	flag.DurationVar(&o.bound, "bound", 60*time.Second, "a record must be final this long after its payment (charges) or creation")
-	flag.DurationVar(&o.drainBound, "drain", 4*time.Minute, "how long the drain may take")
-	flag.DurationVar(&o.slowFor, "slow-for", time.Minute, "how long the "+slowSends+" scenario's provider crawls")
-	flag.BoolVar(&o.hog, "hog", false, "run every scenario under the CPU hog: 2 spinning threads per core beside PixGate's processes")
-	flag.Float64Var(&o.postbackFailShare, "postback-failures", 0.2, "share of postback deliveries the receiver answers 500")
-	only := flag.String("scenarios", "", "comma-separated scenarios to run (default all): "+scenarioNames())
-	flag.BoolVar(&o.soak, "soak", false, "the randomized run instead of the scenarios: operations, faults and routes drawn from -seed")
-	flag.Uint64Var(&o.seed, "seed", 0, "-soak: the seed of the plan (default: drawn at random, and printed)")
-	flag.IntVar(&o.ops, "ops", 100_000, "-soak: how many operations")
-	stack.EnvFlag(&o.env, "KEY=value added to the pixgate processes' environment (repeatable)")
+	var o chaos.Options
+	flag.StringVar(&o.Bin, "bin", "bin/pixgate", "the pixgate binary to run")
+	flag.StringVar(&o.Out, "out", "bin/reliability.md", "where the report is written (make chaos: docs/reliability.md)")
+	flag.StringVar(&o.LogDir, "logs", "bin/chaos-logs", "where the processes' logs go")
+	flag.StringVar(&o.LogLevel, "log-level", "info", "PIXGATE_LOG_LEVEL of the processes")
+	flag.Float64Var(&o.Rate, "rate", 40, "operations per second")
+	flag.DurationVar(&o.Bound, "bound", 60*time.Second, "a record must be final this long after its payment (charges) or creation")
+	flag.DurationVar(&o.Drain, "drain", 4*time.Minute, "how long the drain may take")
+	flag.DurationVar(&o.SlowFor, "slow-for", time.Minute, "how long the "+chaos.SlowSends+" scenario's provider crawls")
+	flag.BoolVar(&o.Hog, "hog", false, "run every scenario under the CPU hog: 2 spinning threads per core beside PixGate's processes")
+	flag.Float64Var(&o.PostbackFailShare, "postback-failures", 0.2, "share of postback deliveries the receiver answers 500")
+	flag.StringVar(&o.Scenarios, "scenarios", "", "comma-separated scenarios to run (default all): "+chaos.ScenarioNames())
+	flag.BoolVar(&o.Soak, "soak", false, "the randomized run instead of the scenarios: operations, faults and routes drawn from -seed")
+	flag.Uint64Var(&o.Seed, "seed", 0, "-soak: the seed of the plan (default: drawn at random, and printed)")
+	flag.IntVar(&o.Ops, "ops", 100_000, "-soak: how many operations")
+	stack.EnvFlag(&o.Env, "KEY=value added to the pixgate processes' environment (repeatable)")
 	flag.Parse()
-	set := map[string]bool{}
-	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if o.soak && !set["seed"] {
-		o.seed = randomSeed()
-	}
-	if o.soak && !set["drain"] {
-		o.drainBound = soakDrain
-	}
-	if o.soak && (*only != "" || o.hog) {
-		fmt.Fprintln(os.Stderr, "pixgate-chaos: -soak runs no scenarios; leave -scenarios and -hog out")
-		os.Exit(2)
-	}
-	o.only = stack.Set(*only)
-	for name := range o.only {
-		if !strings.Contains(" "+scenarioNames()+",", " "+name+",") {
-			fmt.Fprintf(os.Stderr, "pixgate-chaos: no scenario %q; there are %s\n", name, scenarioNames())
-			os.Exit(2)
-		}
-	}
+	o.Given = map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { o.Given[f.Name] = true })
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	runner := run
-	if o.soak {
-		runner = runSoak
-	}
-	ok, err := runner(ctx, o)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "pixgate-chaos:", err)
-		os.Exit(2)
-	}
-	if !ok {
-		fmt.Fprintf(os.Stderr, "pixgate-chaos: checks failed; see %s\n", o.out)
-		if o.soak {
-			fmt.Fprintf(os.Stderr, "pixgate-chaos: run the same plan again with: %s\n", soakCommand(o))
-		}
-		os.Exit(1)
-	}
-}
-
-func scenarioNames() string {
-	names := make([]string, len(scenarios))
-	for i, s := range scenarios {
-		names[i] = s.name
-	}
-	return strings.Join(names, ", ")
-}
-
-// prepare checks the binary is there and empties the log directory of a
-// previous run's logs (processes started again append).
-func prepare(o options) error {
-	if _, err := os.Stat(o.bin); err != nil {
-		return fmt.Errorf("%s: build it first (make build): %w", o.bin, err)
-	}
-	if err := os.MkdirAll(o.logDir, 0o755); err != nil {
-		return err
-	}
-	for _, name := range []string{"postgres", "provider-postgres", "redis", "sandbox", "sandbox-b", "sandbox-c", "api-1", "api-2", "worker-1", "worker-2"} {
-		_ = os.Remove(filepath.Join(o.logDir, name+".log"))
-	}
-	return nil
-}
-
-func run(ctx context.Context, o options) (bool, error) {
-	if err := prepare(o); err != nil {
-		return false, err
-	}
-	begin := time.Now()
-	c, err := startCluster(ctx, o)
-	defer c.close()
-	if err != nil {
-		return false, err
-	}
-	sbs := []*sandboxClient{newSandboxClient("default", c.sandboxURL), newSandboxClient(secondProvider, c.secondURL)}
-	ledgerOK := true
-	for _, sb := range sbs {
-		if err := sb.setFaults(ctx, nil); err != nil {
-			return false, err
-		}
-		_, ok, err := sb.ledger(ctx)
-		if err != nil {
-			return false, err
-		}
-		ledgerOK = ledgerOK && ok
-	}
-	sb := sbs[0] // the faults' target
-	ins, err := setupIntegrators(ctx, c, integratorSpecs)
-	if err != nil {
-		return false, err
-	}
-	// What each provider held before PixGate's first transaction, booked.
-	floatsAtStart, err := c.bookHeldBalances(ctx)
-	if err != nil {
-		return false, err
-	}
-	var runs []scenarioRun
-	for _, s := range scenarios {
-		if o.only == nil || o.only[s.name] {
-			if s.name == slowSends {
-				s.hold, s.fault = o.slowFor, slowSendsFault(o.slowFor)
-			}
-			runs = append(runs, scenarioRun{scenario: s})
-		}
-	}
-	st := newStats(len(runs))
-	tag := make([]byte, 3)
-	_, _ = rand.Read(tag)
-	l := &load{m: newModel(ins), sbs: sbs, stats: st, rate: o.rate, tag: hex.EncodeToString(tag), sem: make(chan struct{}, 400)}
-	l.api = newAPIClient(c.apiURLs, len(ins), st, l.current)
-	stopLoad, cancelLoad := context.WithCancel(ctx)
-	loadDone := make(chan struct{})
-	go func() { l.run(ctx, stopLoad); close(loadDone) }()
-	if o.hog {
-		stepf("the CPU hog: %d spinning threads beside PixGate's processes, under every scenario", hogSpinners())
-		if err := c.startHog(true); err != nil {
-			cancelLoad()
-			<-loadDone
-			return false, err
-		}
-	}
-	for i := range runs {
-		if runs[i].needsLedger && !ledgerOK {
-			runs[i].skipped = "the sandbox keeps no state across a restart yet (no GET /sandbox/transactions)"
-			stepf("scenario %s skipped: %s", runs[i].name, runs[i].skipped)
-			continue
-		}
-		runScenario(ctx, c, sb, l, i, &runs[i])
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	hogged := c.stopHog(true)
-	if hogged != "" {
-		stepf("%s", hogged)
-	}
-	cancelLoad()
-	<-loadDone
-	l.scenario.Store(-1)
-	stepf("load stopped; waiting for the operations in flight")
-	l.wait()
-	for _, sb := range sbs {
-		if err := sb.setFaults(ctx, nil); err != nil {
-			return false, err
-		}
-	}
-	stepf("resolving the operations whose outcome the load never learnt")
-	if err := resolve(ctx, c, l); err != nil {
-		return false, err
-	}
-	stepf("draining (at most %v)", o.drainBound)
-	took, left := drain(ctx, c, o.drainBound, nonFinalSQL)
-	stepf("drained in %s, %d left moving", seconds(took), left)
-	return report(ctx, c, l, o, runs, reportRun{begin: begin, drain: took, left: left, ledger: ledgerOK, floatsAtStart: floatsAtStart, hog: hogged})
-}
-
-func stepf(format string, args ...any) {
-	fmt.Printf("%s  %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+	code := chaos.Run(ctx, o)
+	stop()
+	os.Exit(code)
 }

@@ -11,6 +11,9 @@ deadcode=$1
 module=$(go list -m)
 product=$("$deadcode" ./...) || { echo "deadcode: the analysis failed" >&2; exit 2; }
 product=$(grep -Ev '^[^:]*test/[^/:]+\.go:' <<<"$product" || true)
+# The Go SDK (api/sdk) is its own module, required by the harness: its
+# exported API is for integrators, and its module's own lint judges it.
+product=$(grep -Ev '^api/sdk/' <<<"$product" || true)
 support=$("$deadcode" -test -filter "^${module//./\\.}/.*[^_]test\$" ./...) || { echo "deadcode: the analysis failed" >&2; exit 2; }
 if [ -n "$product$support" ]; then
   echo "deadcode: functions nothing reaches (delete them; one only tests use goes in a _test.go file or a test-support package):" >&2
