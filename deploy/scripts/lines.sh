@@ -12,7 +12,7 @@ list | grep '\.go$' | while read -r f; do
   n=$(printf '%s\n' "$body" | wc -l)
   kind=code
   case "$f" in *_test.go) kind=test ;; esac
-  if printf '%s\n' "$body" | head -5 | grep -q '^// Code generated .* DO NOT EDIT\.$'; then kind=generated; fi
+  if head -5 <<<"$body" | grep -q '^// Code generated .* DO NOT EDIT\.$'; then kind=generated; fi
   dir=$(dirname "$f" | cut -d/ -f1-2)
   echo "$dir $kind $n"
 done | awk '
