@@ -13,7 +13,7 @@ SDK     := api/sdk
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build image test check lint fuzz bench bench-reconcile chaos soak services clienttools migrate docs clean
+.PHONY: run build image test offline check lint fuzz bench bench-reconcile chaos soak services clienttools migrate docs clean
 
 ## run: the whole service here (API, workers, sandbox provider), demo credentials printed
 # A first build downloads the modules and compiles every package, minutes
@@ -42,9 +42,14 @@ TESTP ?= 2
 # fifteen times as much work as it has cores.
 TESTTIMEOUT ?= 15m
 
-## test: formatting, vet, then every test with the race detector
+## test: formatting, vet, then every test with the race detector, then the worker's decision tests with no network
 test: services check clienttools
 	$(GO) test -race -count=1 -p $(TESTP) -timeout $(TESTTIMEOUT) $(PKGS)
+	deploy/scripts/offline.sh
+
+## offline: the worker's decision tests (worker/**/decide*_test.go) in a network namespace of their own, with no network at all
+offline:
+	deploy/scripts/offline.sh
 
 ## check: gofmt and go vet (the SDK module too)
 check:
