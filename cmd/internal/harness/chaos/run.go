@@ -34,6 +34,7 @@ import (
 	"strings"
 	"time"
 
+	md "github.com/pixgate/pixgate/cmd/internal/harness/report"
 	"github.com/pixgate/pixgate/cmd/internal/stack"
 )
 
@@ -211,6 +212,5 @@ func run(ctx context.Context, o Options) (bool, error) {
 	return report(ctx, c, l, o, runs, reportRun{begin: begin, drain: took, left: left, ledger: ledgerOK, floatsAtStart: floatsAtStart, hog: hogged})
 }
 
-func stepf(format string, args ...any) {
-	fmt.Printf("%s  %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
-}
+// stepf is a progress line of the run (md.Stepf).
+var stepf = md.Stepf

@@ -23,6 +23,7 @@ import (
 	"os"
 	"time"
 
+	md "github.com/pixgate/pixgate/cmd/internal/harness/report"
 	"github.com/pixgate/pixgate/cmd/internal/stack"
 )
 
@@ -74,6 +75,5 @@ func Run(ctx context.Context, o Options) error {
 	return nil
 }
 
-func stepf(format string, args ...any) {
-	fmt.Printf("%s  %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
-}
+// stepf is a progress line of the run (md.Stepf).
+var stepf = md.Stepf

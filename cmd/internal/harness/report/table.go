@@ -1,5 +1,5 @@
-// Package report writes the harness's Markdown: tables, their rows, and
-// the figures in them.
+// Package report writes the harness's Markdown (tables, their rows, and
+// the figures in them) and its progress lines.
 package report
 
 import (
