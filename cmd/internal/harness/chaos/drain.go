@@ -43,16 +43,11 @@ func resolveOne(ctx context.Context, c *cluster, l *load, r *record) error {
 				return fmt.Errorf("lookup: %d", rep.Status)
 			}
 		case refundKind:
-			err := c.db.QueryRow(ctx, `SELECT coalesce(pix_id, '') FROM refunds WHERE integrator_id = $1 AND external_id = $2`,
-				in.id, r.externalID).Scan(&r.pixID)
-			switch {
-			case err == nil:
-				r.answer = created
-			case errors.Is(err, pgx.ErrNoRows):
-				r.answer = refused
-			default:
+			a, pixID, err := refundOf(ctx, c, in.id, r.externalID)
+			if err != nil {
 				return err
 			}
+			r.answer, r.pixID = a, pixID
 		}
 	}
 	if r.kind != chargeKind || r.answer != created || r.pixID == "" || !r.paidAt.IsZero() {
@@ -96,4 +91,20 @@ func drain(ctx context.Context, c *cluster, bound time.Duration, nonFinal string
 		sleep(ctx, time.Second)
 	}
 	return time.Since(start), left
+}
+
+// refundOf reads a refund whose create got no definitive answer from the
+// database (v1 has no refund lookup): created with its pix_id, or refused
+// when PixGate holds no refund of that external_id.
+func refundOf(ctx context.Context, c *cluster, integratorID int64, externalID string) (answer, string, error) {
+	var pixID string
+	err := c.db.QueryRow(ctx, `SELECT coalesce(pix_id, '') FROM refunds WHERE integrator_id = $1 AND external_id = $2`,
+		integratorID, externalID).Scan(&pixID)
+	switch {
+	case err == nil:
+		return created, pixID, nil
+	case errors.Is(err, pgx.ErrNoRows):
+		return refused, "", nil
+	}
+	return unanswered, "", err
 }

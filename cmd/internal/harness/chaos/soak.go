@@ -11,8 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/pixgate/pixgate/cmd/internal/stack"
 )
 
@@ -218,16 +216,11 @@ func soakResolveOne(ctx context.Context, c *cluster, l *soakLoad, r *soakRec) er
 				return fmt.Errorf("lookup: %d", rep.Status)
 			}
 		case refundKind:
-			err := c.db.QueryRow(ctx, `SELECT coalesce(pix_id, '') FROM refunds WHERE integrator_id = $1 AND external_id = $2`,
-				in.id, r.externalID).Scan(&r.pixID)
-			switch {
-			case err == nil:
-				r.answer = created
-			case errors.Is(err, pgx.ErrNoRows):
-				r.answer = refused
-			default:
+			a, pixID, err := refundOf(ctx, c, in.id, r.externalID)
+			if err != nil {
 				return err
 			}
+			r.answer, r.pixID = a, pixID
 		}
 	}
 	if r.kind != chargeKind || r.answer != created || !r.pay || r.paid {
