@@ -10,8 +10,12 @@ import (
 // The SDK's README said `go get github.com/pixgate/pixgate/api/sdk`, which
 // fails: the module is not published. Its Install section's commands are
 // run here as a reader runs them, in a new module of their own, with this
-// checkout for /path/to/pixgate and no network, then a program using the
-// README's import is built.
+// checkout for /path/to/pixgate, then a program using the README's import
+// is built, with the module proxy off, so that nothing but the checkout can
+// serve the SDK. A reader's go get takes the SDK's own dependencies from
+// the proxy: they are put in the module cache first (its whole module
+// graph: the SDK's build never reads one of their go.mod files, its go get
+// does, and a machine whose cache lacked it failed here with the SDK fine).
 func TestSDKReadmeInstallStepsWork(t *testing.T) {
 	goCmd := needCommand(t, "go")
 	root := repoRoot(t)
@@ -37,6 +41,7 @@ func TestSDKReadmeInstallStepsWork(t *testing.T) {
 	}
 
 	dir := t.TempDir()
+	runTool(t, filepath.Join(root, "api", "sdk"), goEnv, goCmd, "list", "-m", "all")
 	env := append(append([]string{}, goEnv...), "GOPROXY=off", "GOSUMDB=off")
 	runTool(t, dir, env, goCmd, "mod", "init", "example.com/shop")
 	for _, step := range strings.Split(strings.TrimSpace(steps), "\n") {
