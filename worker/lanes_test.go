@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/pixgate/pixgate/storage/storagetest"
+	"github.com/pixgate/pixgate/worker/postback"
 	"github.com/pixgate/pixgate/tasks"
 )
 
@@ -106,4 +107,24 @@ func (w *Worker) lane(q string) *lane {
 		}
 	}
 	return nil
+}
+
+// The postbacks lane is as wide as the lanes that feed it, and one
+// integrator's share of it a quarter at most. With 16 slots, offered three
+// and ten times the lifecycle's peak, the deliveries were the bound: some
+// 250 waited throughout and completions swung between 0.35× and 1.6× the
+// peak from one second to the next. Its HTTP client keeps a connection per
+// slot to one receiver, so a burst to one host reuses them.
+func TestPostbacksLaneKeepsPaceWithTheLanesThatFeedIt(t *testing.T) {
+	w := New(Config{}, Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	lanes := w.cfg.Lanes
+	if lanes.Postbacks < lanes.Events || lanes.Postbacks < lanes.Sends {
+		t.Errorf("postbacks lane %d slots, narrower than the events (%d) or sends (%d) lane that feed it", lanes.Postbacks, lanes.Events, lanes.Sends)
+	}
+	if per := w.cfg.Postbacks.PerIntegrator; per*4 > lanes.Postbacks {
+		t.Errorf("one integrator may hold %d of the lane's %d slots, more than a quarter", per, lanes.Postbacks)
+	}
+	if postback.IdleConnsPerHost < lanes.Postbacks {
+		t.Errorf("%d idle connections kept per receiver, fewer than the lane's %d slots", postback.IdleConnsPerHost, lanes.Postbacks)
+	}
 }

@@ -77,7 +77,7 @@ type config struct {
 	PostbackMaxAge          time.Duration `env:"PIXGATE_POSTBACK_MAX_AGE" envDefault:"72h" desc:"how long a failing postback keeps being retried"`
 	PostbackInitialInterval time.Duration `env:"PIXGATE_POSTBACK_INITIAL_INTERVAL" envDefault:"10s" desc:"first postback retry delay (doubles each time, with jitter)"`
 	PostbackMaxInterval     time.Duration `env:"PIXGATE_POSTBACK_MAX_INTERVAL" envDefault:"6h" desc:"longest delay between two postback attempts"`
-	PostbackPerIntegrator   int           `env:"PIXGATE_POSTBACK_PER_INTEGRATOR" envDefault:"8" desc:"postbacks of one integrator one worker process delivers at once, so a hanging endpoint never takes the whole lane"`
+	PostbackPerIntegrator   int           `env:"PIXGATE_POSTBACK_PER_INTEGRATOR" envDefault:"16" desc:"postbacks of one integrator one worker process delivers at once, so a hanging endpoint never takes the whole lane"`
 	PostbackDisableAfter    time.Duration `env:"PIXGATE_POSTBACK_DISABLE_AFTER" envDefault:"72h" desc:"how long every delivery to an endpoint may fail before PixGate disables it (its postbacks wait until a resume)"`
 
 	ReconcileInterval    time.Duration `env:"PIXGATE_RECONCILE_INTERVAL" envDefault:"5s" desc:"how often the reconciler runs (once per interval across all workers); a due check of a pending charge waits at most this long"`
@@ -115,7 +115,7 @@ type config struct {
 
 	WorkerEvents       int    `env:"PIXGATE_WORKER_EVENTS_SLOTS" envDefault:"64" desc:"provider notifications (they credit paid charges) one worker process handles at once, in a lane of their own that slow provider sends cannot fill (a notification waiting for the provider's read holds no database connection; a slow provider holds at most half of them)"`
 	WorkerSends        int    `env:"PIXGATE_WORKER_SENDS_SLOTS" envDefault:"64" desc:"withdrawals, refunds and MED returns one worker process sends to the provider at once, in a lane of their own (a send waiting for the provider holds no database connection)"`
-	WorkerPostbacks    int    `env:"PIXGATE_WORKER_POSTBACKS_SLOTS" envDefault:"16" desc:"postbacks one worker process delivers at once, in a lane of their own"`
+	WorkerPostbacks    int    `env:"PIXGATE_WORKER_POSTBACKS_SLOTS" envDefault:"64" desc:"postbacks one worker process delivers at once, in a lane of their own"`
 	WorkerDefault      int    `env:"PIXGATE_WORKER_DEFAULT_SLOTS" envDefault:"2" desc:"reconciler ticks one worker process runs at once, in a lane of their own"`
 	MonitoringUser     string `env:"PIXGATE_MONITORING_USER" envDefault:"admin" desc:"user for the worker's /monitoring (asynqmon)"`
 	MonitoringPassword string `env:"PIXGATE_MONITORING_PASSWORD" desc:"password of the PIXGATE_MONITORING_USER account of /monitoring; with neither it nor a users file, /monitoring is off (pixgate dev generates one and keeps it beside the demo key)"`

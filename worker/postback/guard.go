@@ -105,7 +105,7 @@ func control(network, address string, _ syscall.RawConn) error {
 // client keeps: the postbacks lane's default width, so that one
 // integrator's burst of postbacks (mostly to one host) reuses its
 // connections.
-const IdleConnsPerHost = 16
+const IdleConnsPerHost = 64
 
 // NewHTTPClient is the client deliveries go through. It follows no
 // redirects (a 3xx is a failure: following one would let a receiver point
@@ -127,7 +127,7 @@ func NewHTTPClient(cfg Config) *http.Client {
 		ForceAttemptHTTP2:      true,
 		TLSHandshakeTimeout:    cfg.Timeout,
 		ResponseHeaderTimeout:  cfg.Timeout,
-		MaxIdleConns:           100,
+		MaxIdleConns:           2 * IdleConnsPerHost,
 		MaxIdleConnsPerHost:    IdleConnsPerHost,
 		IdleConnTimeout:        90 * time.Second,
 		MaxResponseHeaderBytes: 64 << 10,

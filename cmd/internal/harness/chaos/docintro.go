@@ -79,7 +79,7 @@ go run ./cmd/pixgate-chaos -h                                    # rate, bounds,
   0.5 s more than before it (a worker runs at most ` + "`PIXGATE_POSTBACK_PER_INTEGRATOR`" + `
   deliveries of one integrator at once). The notes give both, and the hanging
   integrator's own. The check tells the cap from its absence: run with
-  ` + "`-env PIXGATE_POSTBACK_PER_INTEGRATOR=64`" + ` (more than a worker's postbacks lane
+  ` + "`-env PIXGATE_POSTBACK_PER_INTEGRATOR=64`" + ` (as many as a worker's postbacks lane
   holds), the others' p99 was 19 s during the hang against 360 ms before it.
 - **The CPU hog** (` + "`cpu-hog`" + `). The harness starts a child process of its own binary
   that spins two threads per core at normal priority beside PixGate's processes,
