@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
+	"golang.org/x/time/rate"
 
 	"github.com/pixgate/pixgate/tasks"
 )
@@ -64,6 +65,8 @@ const admissionStale = 5 * admissionRefresh
 // task servers alive (worker lanes).
 type Backlog struct {
 	Queued, Processed, Servers int64
+	// Sends counts the sends taken up so far (which only grows).
+	Sends int64
 }
 
 // BacklogFunc reads the backlog.
@@ -81,11 +84,19 @@ type admission struct {
 	// since counts the creates this process admitted after figure was
 	// read: they reach the queues only after their commit, so at the
 	// start of a burst the figure alone would lag what was accepted.
-	since  atomic.Int64
-	limit  atomic.Int64 // what the workers take up in queueTime (or bound)
-	readAt atomic.Int64 // unix ns when figure was read; 0 never
+	since atomic.Int64
+	// inflight counts the creates this process admitted whose request
+	// has not ended: until their commit and its hand-off to the queues
+	// the queues do not show them, and a read that forgot them (since
+	// starts again at every read) let a burst in twice over.
+	inflight  atomic.Int64
+	limit     atomic.Int64  // what the workers take up in queueTime (or bound)
+	readAt    atomic.Int64  // unix ns when figure was read; 0 never
+	sendsRate atomic.Uint64 // float64 bits: sends taken up per second, smoothed
+	pace      *rate.Limiter // admission_pace.go; nil without a target time
 	// Only the refreshing goroutine touches these.
 	lastProcessed int64
+	lastSends     int64
 	lastAt        time.Time
 	rate          float64       // tasks taken up per second, smoothed
 	reads         tasks.Refresh // paces the reads: one at a time, every admissionRefresh
@@ -101,7 +112,7 @@ func newAdmission(bound int64, queueTime, retryAfter time.Duration, read Backlog
 		now = time.Now
 	}
 	return &admission{bound: bound, queueTime: queueTime, retryAfter: retryAfter, read: read, now: now,
-		reads: tasks.Refresh{Every: admissionRefresh}}
+		reads: tasks.Refresh{Every: admissionRefresh}, pace: newPace(queueTime)}
 }
 
 // queuedTasks reads the backlog from the asynq queues' pending lists, and
@@ -125,6 +136,9 @@ func queuedTasks(rdb redis.UniversalClient) BacklogFunc {
 			b.Queued += pending[i].Val()
 			n, _ := processed[i].Int64() // none yet: 0
 			b.Processed += n
+			if i == 0 { // the sends queue
+				b.Sends = n
+			}
 		}
 		return b, nil
 	}
@@ -136,8 +150,9 @@ func (a *admission) errBacklogFull() *apiError {
 		Message: "PixGate has more payments queued than it sends in the next few seconds; nothing was done. Retry after Retry-After (with the same external_id)."}
 }
 
-// check refuses when the last fresh figure is at or above the bound, and
-// starts a read of the figure when it is old.
+// check refuses when the last fresh figure is at or above the bound, or
+// over half of it and out of pace (admission_pace.go), and starts a read
+// of the figure when it is old.
 func (a *admission) check() *apiError {
 	if a == nil {
 		return nil
@@ -151,8 +166,10 @@ func (a *admission) check() *apiError {
 			go a.refresh()
 		}
 	}
-	if now-a.readAt.Load() > int64(admissionStale) || a.figure.Load()+a.since.Load() < a.limit.Load() {
+	b, limit := a.figure.Load()+a.since.Load(), a.limit.Load()
+	if now-a.readAt.Load() > int64(admissionStale) || (b < limit && a.paced(at, b, limit)) {
 		a.since.Add(1)
+		a.inflight.Add(1)
 		return nil
 	}
 	return a.errBacklogFull()
@@ -165,9 +182,11 @@ func (a *admission) refresh() {
 	defer a.reads.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
+	inflight := a.inflight.Load() // first: one that ends during the read counts twice, not never
 	b, err := a.read(ctx)
 	at := a.now()
 	if err == nil {
+		a.learnSendsRate(b.Sends, at) // before learnRate moves lastAt
 		a.learnRate(b.Processed, at)
 	}
 	limit := a.limitNow()
@@ -175,9 +194,9 @@ func (a *admission) refresh() {
 		// No figure, or no worker to make way for: what is accepted waits
 		// in Postgres and the queues, and refusing would finish nothing
 		// sooner.
-		b.Queued, limit = 0, math.MaxInt64
+		b.Queued, inflight, limit = 0, 0, math.MaxInt64
 	}
-	a.figure.Store(b.Queued)
+	a.figure.Store(b.Queued + inflight)
 	a.since.Store(0)
 	a.limit.Store(limit)
 	a.readAt.Store(at.UnixNano())
@@ -212,5 +231,13 @@ func (s *Server) admitCashOut(c *fiber.Ctx) error {
 	if err := s.admission.check(); err != nil {
 		return err
 	}
+	defer s.admission.ended()
 	return c.Next()
+}
+
+// ended notes the end of an admitted create's request.
+func (a *admission) ended() {
+	if a != nil {
+		a.inflight.Add(-1)
+	}
 }
