@@ -61,7 +61,9 @@ the tasks waiting for the workers would take them longer than
 ` + "`PIXGATE_ADMISSION_BACKLOG`" + ` (1,000) or more; a retry with the same
 ` + "`external_id`" + ` is safe. Charges and provider notifications are never refused for
 it, and neither is anything while no worker is alive or the queues cannot be read
-(what is accepted is in Postgres first). Inside a worker, while settlements and
+(what is accepted is in Postgres first). From half that bound on, creates are
+admitted at the pace the workers take sends up, so they come in steadily, not by
+the hundred and then none. Inside a worker, while settlements and
 postbacks are behind, at most 8 sends run at once. [performance.md](performance.md#under-overload)
 has the measurements.
 `
