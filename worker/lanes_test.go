@@ -14,8 +14,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/pixgate/pixgate/storage/storagetest"
-	"github.com/pixgate/pixgate/worker/postback"
 	"github.com/pixgate/pixgate/tasks"
+	"github.com/pixgate/pixgate/worker/postback"
 )
 
 // Every queue a task can be put on has a lane serving it.
