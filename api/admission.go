@@ -95,11 +95,10 @@ type admission struct {
 	sendsRate atomic.Uint64 // float64 bits: sends taken up per second, smoothed
 	pace      *rate.Limiter // admission_pace.go; nil without a target time
 	// Only the refreshing goroutine touches these.
-	lastProcessed int64
-	lastSends     int64
-	lastAt        time.Time
-	rate          float64       // tasks taken up per second, smoothed
-	reads         tasks.Refresh // paces the reads: one at a time, every admissionRefresh
+	taken  counterRate   // tasks taken up (Backlog.Processed)
+	sent   counterRate   // sends taken up (Backlog.Sends)
+	lastAt time.Time     // when they were last read
+	reads  tasks.Refresh // paces the reads: one at a time, every admissionRefresh
 }
 
 // newAdmission returns nil (admit everything) when the bound is negative
@@ -124,7 +123,8 @@ func queuedTasks(rdb redis.UniversalClient) BacklogFunc {
 		servers := pipe.ZCount(ctx, "asynq:servers", strconv.FormatInt(time.Now().Unix(), 10), "+inf")
 		var pending []*redis.IntCmd
 		var processed []*redis.StringCmd
-		for _, q := range []string{tasks.QueueCritical, tasks.QueueEvents} {
+		queues := []string{tasks.QueueCritical, tasks.QueueEvents}
+		for _, q := range queues {
 			pending = append(pending, pipe.LLen(ctx, tasks.PendingKey(q)))
 			processed = append(processed, pipe.Get(ctx, tasks.ProcessedKey(q)))
 		}
@@ -132,11 +132,11 @@ func queuedTasks(rdb redis.UniversalClient) BacklogFunc {
 			return Backlog{}, err
 		}
 		b := Backlog{Servers: servers.Val()}
-		for i := range pending {
+		for i, q := range queues {
 			b.Queued += pending[i].Val()
 			n, _ := processed[i].Int64() // none yet: 0
 			b.Processed += n
-			if i == 0 { // the sends queue
+			if q == tasks.QueueCritical {
 				b.Sends = n
 			}
 		}
@@ -186,8 +186,7 @@ func (a *admission) refresh() {
 	b, err := a.read(ctx)
 	at := a.now()
 	if err == nil {
-		a.learnSendsRate(b.Sends, at) // before learnRate moves lastAt
-		a.learnRate(b.Processed, at)
+		a.learnRates(b, at)
 	}
 	limit := a.limitNow()
 	if err != nil || b.Servers == 0 {
@@ -202,16 +201,34 @@ func (a *admission) refresh() {
 	a.readAt.Store(at.UnixNano())
 }
 
-// learnRate folds the tasks taken up since the last read into the rate
-// (an average weighted to the last second or so).
-func (a *admission) learnRate(processed int64, at time.Time) {
-	if !a.lastAt.IsZero() && processed >= a.lastProcessed {
-		if dt := at.Sub(a.lastAt).Seconds(); dt > 0 {
-			const weight = 0.3
-			a.rate = (1-weight)*a.rate + weight*float64(processed-a.lastProcessed)/dt
-		}
+// counterRate is how fast a counter that only grows has grown lately: an
+// average weighted to the last second or so.
+type counterRate struct {
+	last      int64
+	perSecond float64
+}
+
+// fold takes the counter's new value, dt seconds after the last (none
+// the first time). A counter gone back (its key lost) only restarts.
+func (c *counterRate) fold(count int64, dt float64) {
+	if dt > 0 && count >= c.last {
+		const weight = 0.3
+		c.perSecond = (1-weight)*c.perSecond + weight*float64(count-c.last)/dt
 	}
-	a.lastProcessed, a.lastAt = processed, at
+	c.last = count
+}
+
+// learnRates folds the tasks and the sends taken up since the last read
+// into their rates, and the sends' into the pace (admission_pace.go).
+func (a *admission) learnRates(b Backlog, at time.Time) {
+	var dt float64
+	if !a.lastAt.IsZero() {
+		dt = at.Sub(a.lastAt).Seconds()
+	}
+	a.taken.fold(b.Processed, dt)
+	a.sent.fold(b.Sends, dt)
+	a.lastAt = at
+	a.setSendsRate(a.sent.perSecond, at)
 }
 
 // limitNow is the backlog that refuses: what the workers take up in
@@ -220,7 +237,7 @@ func (a *admission) limitNow() int64 {
 	if a.queueTime <= 0 {
 		return a.bound
 	}
-	byTime := int64(a.rate * a.queueTime.Seconds())
+	byTime := int64(a.taken.perSecond * a.queueTime.Seconds())
 	return min(a.bound, max(byTime, admissionFloor))
 }
 

@@ -46,17 +46,9 @@ func (a *admission) paced(at time.Time, b, limit int64) bool {
 	return a.pace.AllowN(at, 1)
 }
 
-// learnSendsRate folds the sends taken up since the last read into their
-// rate, as learnRate does for every task, and sizes the pace's burst.
-func (a *admission) learnSendsRate(sends int64, at time.Time) {
-	r := math.Float64frombits(a.sendsRate.Load())
-	if !a.lastAt.IsZero() && sends >= a.lastSends {
-		if dt := at.Sub(a.lastAt).Seconds(); dt > 0 {
-			const weight = 0.3
-			r = (1-weight)*r + weight*float64(sends-a.lastSends)/dt
-		}
-	}
-	a.lastSends = sends
+// setSendsRate is the sends' rate for the checks to pace by, and sizes
+// the pace's burst to it.
+func (a *admission) setSendsRate(r float64, at time.Time) {
 	a.sendsRate.Store(math.Float64bits(r))
 	if a.pace != nil {
 		a.pace.SetBurstAt(at, max(1, int(r*pacedBurst.Seconds())))
