@@ -188,7 +188,7 @@ func approvalsOf(st store) approvalStore {
 // Handler is the task router, exposed for tests that drive handlers directly.
 func (w *Worker) Handler() asynq.Handler {
 	mux := asynq.NewServeMux()
-	mux.Use(traceTask, w.logTask, w.finishFirst) // the task's log lines carry its trace id
+	mux.Use(warmStack, traceTask, w.logTask, w.finishFirst) // the task's log lines carry its trace id
 	mux.HandleFunc(tasks.TypeWithdrawalSend, w.handleWithdrawalSend)
 	mux.HandleFunc(tasks.TypeRefundSend, w.handleRefundSend)
 	mux.HandleFunc(tasks.TypeMedReturnSend, w.handleMedReturnSend)
