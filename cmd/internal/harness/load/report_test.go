@@ -37,6 +37,21 @@ func TestGoals(t *testing.T) {
 			t.Errorf("goals lack %q:\n%s", want, out)
 		}
 	}
+
+	// With the creates taken right before the integrators were added,
+	// the ratio is against those.
+	rep.Phases["create-few"] = phaseAt(700)
+	b.Reset()
+	rep.goals(&b)
+	out = b.String()
+	for _, want := range []string{
+		"| withdrawal create as deployed ≥ 0.6× raw tx | 0.65× | met |",
+		"within 10% of the rate with 64 | 0.86× | **missed** |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("goals lack %q:\n%s", want, out)
+		}
+	}
 }
 
 func TestPercentileAndUnits(t *testing.T) {
