@@ -212,9 +212,23 @@ func shapeOf(v map[string]any) map[string]string {
 	created, errC := time.Parse(time.RFC3339, fmt.Sprint(v["created_at"]))
 	expires, errE := time.Parse(time.RFC3339, fmt.Sprint(v["expires_at"]))
 	if errC == nil && errE == nil {
-		out["validity"] = expires.Sub(created).Round(time.Minute).String()
+		out["validity"] = validity(created, expires, v["due"] != nil)
 	}
 	return out
+}
+
+// validity is what an integrator sees of how long a charge can be paid: a
+// span from its creation, or for a due-date charge the time of day it ends
+// on and how many days after the day it was created. A due-date charge's
+// span depends on the second the flow ran, and two flows run side by side
+// cross a minute apart now and then.
+func validity(created, expires time.Time, hasDue bool) string {
+	if !hasDue {
+		return expires.Sub(created).Round(time.Minute).String()
+	}
+	day := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
+	days := day(expires).Sub(day(created.In(expires.Location()))) / (24 * time.Hour)
+	return fmt.Sprintf("until %s, %d days after the day it was created", expires.Format("15:04:05Z07:00"), days)
 }
 
 // isID: members that carry an identifier, whose length integrators store.
