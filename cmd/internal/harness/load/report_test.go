@@ -25,18 +25,14 @@ func TestGoals(t *testing.T) {
 	var b bytes.Buffer
 	rep.goals(&b)
 	out := b.String()
-	for _, want := range []string{
+	wantLines(t, "goals", out,
 		"| withdrawal create as deployed ≥ 0.6× raw tx | 0.65× | met |",
 		"| withdrawal create, worker stopped ≥ 1.0× raw tx | 0.90× | **missed** |",
 		"| withdrawal create p99 ≤ 50 ms at 64 connections | 40 ms | met |",
 		"| charge create ≥ 0.6× raw tx | not measured in this run | **missed** |",
 		"| payment → postback p99 ≤ 100 ms at 30% of the lifecycle's peak | not measured in this run | **missed** |",
 		"within 10% of the rate with 64 | 0.92× | met |",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("goals lack %q:\n%s", want, out)
-		}
-	}
+	)
 
 	// With the creates taken right before the integrators were added,
 	// the ratio is against those.
@@ -44,14 +40,10 @@ func TestGoals(t *testing.T) {
 	b.Reset()
 	rep.goals(&b)
 	out = b.String()
-	for _, want := range []string{
+	wantLines(t, "goals", out,
 		"| withdrawal create as deployed ≥ 0.6× raw tx | 0.65× | met |",
 		"within 10% of the rate with 64 | 0.86× | **missed** |",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("goals lack %q:\n%s", want, out)
-		}
-	}
+	)
 }
 
 func TestPercentileAndUnits(t *testing.T) {
@@ -117,7 +109,7 @@ func TestLifecycleAgainstArch(t *testing.T) {
 	var b bytes.Buffer
 	rep.render(&b)
 	out := b.String()
-	for _, want := range []string{
+	wantLines(t, "report", out,
 		"| arch | 500 | 1.00 | 0.50 | — | — | 6.0 ms | 1.00 | 3.00 | 6.0 | 28.0 | arch-provider 1.00 · postgres 2.00 · redis 1.00 · load 2.00 |",
 		"| bare | 1,000 | 2.00 | 1.00 | — | — | 2.0 ms | 0.33 | 1.00 | 3.0 | — | postgres 1.00 · load 1.00 |",
 		"| peak | 400 | 0.80 | 0.40 | — | — | 7.5 ms | 1.25 | 3.75 | 4.0 | 38.0 |",
@@ -131,26 +123,18 @@ func TestLifecycleAgainstArch(t *testing.T) {
 		"| one integrator: lifecycle ≥ 0.5× the rate over 64 | 0.60× | met |",
 		"| one integrator: withdrawal create ≥ 0.5× the rate over 64 | 0.65× | met |",
 		"Idle, no traffic for 10s: api 1.0% and worker 0.5% of one core",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
-		}
-	}
+	)
 	// Without the arch lifecycle the goals against it are unmeasured, never
 	// met, and its columns are empty.
 	delete(rep.Phases, "arch")
 	b.Reset()
 	rep.render(&b)
 	out = b.String()
-	for _, want := range []string{
+	wantLines(t, "report without arch", out,
 		"| peak | 400 | — | 0.40 | — | — | 7.5 ms | — | 3.75 |",
 		"| lifecycle with postbacks at its peak ≥ 0.7× the arch lifecycle | not measured in this run | **missed** |",
 		"| CPU per lifecycle ≤ 1.3× the arch lifecycle's, at peak | not measured in this run | **missed** |",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report without arch lacks %q:\n%s", want, out)
-		}
-	}
+	)
 }
 
 // TestLifecycleAgainstArchPairs: with the pairs run again, the goals
@@ -174,18 +158,14 @@ func TestLifecycleAgainstArchPairs(t *testing.T) {
 	var b bytes.Buffer
 	rep.render(&b)
 	out := b.String()
-	for _, want := range []string{
+	wantLines(t, "report", out,
 		"| lifecycle with postbacks at its peak ≥ 0.7× the arch lifecycle | 0.70× (0.60–0.80× over 3 pairs, median) | met |",
 		"| CPU per lifecycle ≤ 1.3× the arch lifecycle's, at peak | 1.25× (1.00–1.50× over 3 pairs, median) | met |",
 		"| CPU per lifecycle ≤ 1.6× the arch lifecycle's, at 30% of its peak | 2.00× (12 ms against 6.0 ms, the arch lifecycles' median at their peak) | **missed** |",
 		"| 2 | 400 | 800 | 320 | 0.80 | 0.40 | 8.0 ms | 3.0 ms | 8.0 ms | 1.00 | 2.67 |",
 		"| 3 | 600 | — | 420 | 0.70 | — | 4.0 ms | — | 5.0 ms | 1.25 | — |",
 		"| median | | | | 0.70 | 0.35 | | | | 1.25 | 3.58 | |",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
-		}
-	}
+	)
 }
 
 // TestOpenLoopRowsAgainstArchAtTheSameRate: an open-loop row of the
@@ -212,16 +192,23 @@ func TestOpenLoopRowsAgainstArchAtTheSameRate(t *testing.T) {
 	var b bytes.Buffer
 	rep.render(&b)
 	out := b.String()
-	for _, want := range []string{
+	wantLines(t, "report", out,
 		"| arch-30arch | 150 | 0.30 | — | — | — | 8.0 ms | 1.60 |",
 		"| life-30arch | 150 | 1.00 | — | — | — | 12 ms | 1.50 |",
 		"| life-30peak | 90.0 | 1.00 | — | — | — | 15 ms | 1.50 |",
 		"| CPU per lifecycle ≤ 1.6× the arch lifecycle's, at 30% of its peak | 1.50× (15 ms against 10 ms, the arch lifecycle at the same rate; 3.00× the 5.0 ms of the arch lifecycle at its peak) | met |",
 		"| commits per lifecycle ≤ 6, at 30% of its peak | 5.0 (the arch lifecycle at the same rate: 7.0) | met |",
 		"| CPU per lifecycle ≤ 1.6× the arch lifecycle's, at 30% of the arch lifecycle's peak | 1.50× (12 ms against 8.0 ms, the arch lifecycle at the same rate; 2.40× the 5.0 ms of the arch lifecycle at its peak) | met |",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
+	)
+}
+
+// wantLines fails t for each of want that out, what was rendered of name,
+// lacks.
+func wantLines(t *testing.T, name, out string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("%s: %q missing from\n%s", name, w, out)
 		}
 	}
 }
