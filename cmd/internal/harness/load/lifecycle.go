@@ -139,10 +139,9 @@ func (r *run) lifecycleOpen(ctx context.Context, name, desc string, rate float64
 func (r *run) idle(ctx context.Context, window time.Duration) phase {
 	_, _, _ = r.drain(ctx, time.Minute)
 	sleepCtx(ctx, statsFlush)
-	stopProfile := r.profileFor(ctx, "idle", window)
+	defer r.profileFor(ctx, "idle", window)() // waits for the profile
 	pr := r.t.newProbe(ctx)
 	sleepCtx(ctx, window)
-	defer stopProfile()
 	return phase{Name: "idle", Desc: "the stack idle (no traffic)", Usage: pr.finish(ctx), NoLatency: true}
 }
 

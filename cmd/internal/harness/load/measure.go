@@ -175,7 +175,6 @@ func measure(ctx context.Context, t *topology, o Options) (*report, error) {
 // against the create at the start of the run instead, the ratio moved with
 // the run's history and the machine: 0.75× to 1.19× over four runs.
 func (r *run) fewThenMany(ctx context.Context, rep *report, o Options) error {
-	db := r.db
 	create := func(name, desc string) {
 		if _, _, err := r.drain(ctx, 3*time.Minute); err != nil {
 			rep.Problems = append(rep.Problems, "before "+name+": "+err.Error())
@@ -191,7 +190,7 @@ func (r *run) fewThenMany(ctx context.Context, rep *report, o Options) error {
 	stepf("%d integrators, right before the others are added", o.Conns)
 	create("create-few", fmt.Sprintf("`POST /api/v1/withdrawals`, as deployed, %d integrators, admission off, right before the %d", o.Conns, o.Many))
 	stepf("%d integrators", o.Many)
-	if err := fixture.Fill(ctx, db, o.Many-o.Conns); err != nil {
+	if err := fixture.Fill(ctx, r.db, o.Many-o.Conns); err != nil {
 		return err
 	}
 	create("create-many", fmt.Sprintf("`POST /api/v1/withdrawals`, as deployed, %d integrators, admission off", o.Many))
